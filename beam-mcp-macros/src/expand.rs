@@ -1,0 +1,215 @@
+//! Writes a tool's definition, input schema and typed dispatch from the checked model.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Output, Param, ToolFn};
+
+pub(crate) fn tool(model: &ToolFn) -> TokenStream {
+    let item = &model.item;
+    let vis = &item.vis;
+    let fn_ident = &item.sig.ident;
+    let def_ident = fn_ident.clone();
+    let args_ident = format_ident!(
+        "__beam_mcp_args_{}",
+        fn_ident.to_string().trim_start_matches("r#")
+    );
+    let registration = format_ident!(
+        "__BEAM_MCP_TOOL_{}",
+        fn_ident.to_string().trim_start_matches("r#").to_uppercase()
+    );
+
+    let name = &model.name;
+    let description = &model.description;
+    let title = option_str(model.attr.title.as_ref().map(|t| t.value()));
+    let hint = |v: Option<bool>| match v {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    };
+    let read_only = hint(model.attr.read_only);
+    let destructive = hint(model.attr.destructive);
+    let idempotent = hint(model.attr.idempotent);
+    let open_world = hint(model.attr.open_world);
+
+    let plain: Vec<_> = model
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            Param::Plain { ident, ty, doc } => Some((ident, ty, doc)),
+            _ => None,
+        })
+        .collect();
+    let args_struct = args_struct(&args_ident, &plain);
+    let args_type = model.params.iter().find_map(|p| match p {
+        Param::Args { inner } => Some(inner.clone()),
+        _ => None,
+    });
+    let input_schema = match &args_type {
+        Some(inner) => quote_spanned!(inner.span()=> ::beam_mcp::schema_for::<#inner>()),
+        None => quote!(::beam_mcp::schema_for::<#args_ident>()),
+    };
+
+    let mut prepare = Vec::new();
+    let mut call_args = Vec::new();
+    let mut states = Vec::new();
+    if args_type.is_none() {
+        prepare.push(quote! {
+            let __beam_args: #args_ident = ::beam_mcp::__private::decode_args(__beam_arguments)?;
+        });
+    }
+    for (i, param) in model.params.iter().enumerate() {
+        let local = format_ident!("__beam_p{}", i);
+        match param {
+            Param::Plain { ident, .. } => {
+                let field = field_ident(ident);
+                call_args.push(quote!(__beam_args.#field));
+            }
+            Param::State { inner } => {
+                prepare.push(quote_spanned! {inner.span()=>
+                    let #local = ::beam_mcp::State(::beam_mcp::__private::state::<#inner>(&__beam_context)?);
+                });
+                call_args.push(quote!(#local));
+                states.push(quote_spanned! {inner.span()=>
+                    ::beam_mcp::tool::StateRequirement {
+                        type_id: ::core::any::TypeId::of::<#inner>,
+                        type_name: ::core::any::type_name::<#inner>,
+                    }
+                });
+            }
+            Param::Args { inner } => {
+                prepare.push(quote_spanned! {inner.span()=>
+                    let #local = ::beam_mcp::Args(::beam_mcp::__private::decode_args::<#inner>(__beam_arguments)?);
+                });
+                call_args.push(quote!(#local));
+            }
+        }
+    }
+    let awaited = if model.is_async() {
+        quote!(.await)
+    } else {
+        quote!()
+    };
+    let invoke = quote!(#fn_ident(#(#call_args),*) #awaited);
+    let (output_schema, finish) = match &model.output {
+        Output::Content => (
+            quote!(::core::option::Option::None),
+            quote!(::beam_mcp::__private::content(__beam_out)),
+        ),
+        Output::Structured { ty, fallible } => {
+            let schema = quote_spanned! {ty.span()=>
+                ::core::option::Option::Some(::beam_mcp::__private::output_schema::<#ty> as fn() -> ::beam_mcp::__private::serde_json::Value)
+            };
+            let finish = if *fallible {
+                quote! {
+                    match __beam_out {
+                        ::core::result::Result::Ok(__beam_value) => ::beam_mcp::__private::structured(&__beam_value, &__beam_context),
+                        ::core::result::Result::Err(__beam_error) => ::beam_mcp::__private::error(__beam_error),
+                    }
+                }
+            } else {
+                quote!(::beam_mcp::__private::structured(
+                    &__beam_out,
+                    &__beam_context
+                ))
+            };
+            (schema, finish)
+        }
+    };
+
+    let doc = format!(
+        "The MCP tool definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::tool`."
+    );
+    quote! {
+        #item
+
+        #args_struct
+
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #vis struct #def_ident {}
+
+        impl #def_ident {
+            /// The tool's definition.
+            #vis const DEF: ::beam_mcp::ToolDef = ::beam_mcp::ToolDef {
+                name: #name,
+                title: #title,
+                description: #description,
+                annotations: ::beam_mcp::ToolAnnotations {
+                    read_only: #read_only,
+                    destructive: #destructive,
+                    idempotent: #idempotent,
+                    open_world: #open_world,
+                },
+                input_schema: Self::__beam_input_schema,
+                output_schema: #output_schema,
+                handler: Self::__beam_handler,
+                states: &[#(#states),*],
+                module_path: ::core::module_path!(),
+                location: (::core::file!(), ::core::line!()),
+            };
+
+            fn __beam_input_schema() -> ::beam_mcp::__private::serde_json::Value {
+                #input_schema
+            }
+
+            #[allow(unused_variables)]
+            fn __beam_handler(
+                __beam_arguments: ::beam_mcp::__private::serde_json::Value,
+                __beam_context: ::beam_mcp::ToolContext,
+            ) -> ::beam_mcp::tool::BoxFuture<
+                ::core::result::Result<::beam_mcp::CallToolResult, ::beam_mcp::tool::ToolFault>,
+            > {
+                ::std::boxed::Box::pin(async move {
+                    #(#prepare)*
+                    let __beam_out = #invoke;
+                    #finish
+                })
+            }
+        }
+
+        #[::beam_mcp::__private::linkme::distributed_slice(::beam_mcp::__private::TOOLS)]
+        #[linkme(crate = ::beam_mcp::__private::linkme)]
+        #[allow(non_upper_case_globals)]
+        static #registration: ::beam_mcp::ToolDef = #def_ident::DEF;
+    }
+}
+
+fn args_struct(
+    ident: &syn::Ident,
+    plain: &[(&syn::Ident, &syn::Type, &Option<String>)],
+) -> TokenStream {
+    let fields = plain.iter().map(|(name, ty, doc)| {
+        let field = field_ident(name);
+        let doc = doc.as_ref().map(|d| quote!(#[doc = #d]));
+        quote_spanned! {ty.span()=>
+            #doc
+            #field: #ty
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[derive(::beam_mcp::__private::serde::Deserialize, ::beam_mcp::__private::schemars::JsonSchema)]
+        #[serde(crate = "::beam_mcp::__private::serde", deny_unknown_fields)]
+        #[schemars(crate = "::beam_mcp::__private::schemars")]
+        struct #ident {
+            #(#fields,)*
+        }
+    }
+}
+
+/// The field name for a parameter (raw identifiers kept raw).
+fn field_ident(ident: &syn::Ident) -> syn::Ident {
+    syn::Ident::new(
+        &ident.to_string(),
+        Span::call_site().located_at(ident.span()),
+    )
+}
+
+fn option_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}

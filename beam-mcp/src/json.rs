@@ -1,0 +1,239 @@
+//! The bounded JSON reader shared by every transport.
+//!
+//! Two passes keep hostile input cheap to refuse: a byte scan refuses nesting deeper than
+//! [`MAX_DEPTH`] before any allocation, then a decode that refuses the first repeated key in
+//! any object, compared after unescaping (`"a"` and `"\u0061"` collide).
+
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// The deepest nesting of arrays and objects a message may have.
+pub const MAX_DEPTH: usize = 64;
+
+/// The largest message, in bytes, that a transport accepts.
+pub const MAX_MESSAGE_BYTES: usize = 1_048_576;
+
+/// Why bytes were refused as a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JsonError {
+    /// The bytes are not JSON (or not UTF-8).
+    #[error("Parse error: body is not valid JSON")]
+    Syntax,
+    /// Arrays and objects nest deeper than [`MAX_DEPTH`].
+    #[error("Request body nests deeper than 64 levels")]
+    TooDeep,
+    /// An object names the same key twice.
+    #[error("Request body repeats a key: duplicate key {}", quote(.0))]
+    DuplicateKey(String),
+}
+
+fn quote(key: &str) -> String {
+    serde_json::to_string(key).unwrap_or_else(|_| String::from("\"?\""))
+}
+
+/// Reads one JSON value from `bytes` under the nesting and duplicate-key rules.
+///
+/// ```
+/// use beam_mcp::json::{read, JsonError};
+/// assert!(read(br#"{"a":1}"#).is_ok());
+/// assert_eq!(read(br#"{"a":1,"\u0061":2}"#), Err(JsonError::DuplicateKey("a".into())));
+/// ```
+pub fn read(bytes: &[u8]) -> Result<Value, JsonError> {
+    if nesting_exceeds(bytes, MAX_DEPTH) {
+        return Err(JsonError::TooDeep);
+    }
+    let duplicate = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = ValueSeed {
+        duplicate: &duplicate,
+    }
+    .deserialize(&mut de);
+    let value = match value {
+        Ok(value) => value,
+        Err(_) => {
+            return Err(match duplicate.into_inner() {
+                Some(key) => JsonError::DuplicateKey(key),
+                None => JsonError::Syntax,
+            });
+        }
+    };
+    de.end().map_err(|_| JsonError::Syntax)?;
+    Ok(value)
+}
+
+/// True when `[`/`{` outside strings nest deeper than `limit`.
+fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Builds a [`Value`] while refusing repeated keys; the key found is left in `duplicate`.
+struct ValueSeed<'a> {
+    duplicate: &'a RefCell<Option<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(item) = seq.next_element_seed(ValueSeed {
+            duplicate: self.duplicate,
+        })? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            if map.contains_key(&key) {
+                *self.duplicate.borrow_mut() = Some(key);
+                return Err(de::Error::custom("duplicate key"));
+            }
+            let value = access.next_value_seed(ValueSeed {
+                duplicate: self.duplicate,
+            })?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+/// How the reader names a non-object message in its refusal.
+pub(crate) fn kind_name(value: &Value) -> &'static str {
+    match value {
+        Value::Array(_) => "an array",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Null => "null",
+        Value::Bool(_) | Value::Object(_) => "a scalar",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(depth: usize) -> String {
+        format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+    }
+
+    #[test]
+    fn sixty_four_levels_are_admitted_and_sixty_five_refused() {
+        assert!(read(nested(64).as_bytes()).is_ok());
+        assert_eq!(read(nested(65).as_bytes()), Err(JsonError::TooDeep));
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count() {
+        let s = format!(r#"{{"a":"{}\"{}"}}"#, "[".repeat(100), "{".repeat(100));
+        assert!(read(s.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_after_unescaping_at_any_depth() {
+        assert_eq!(
+            read(br#"{"x":{"a":1,"\u0061":2}}"#),
+            Err(JsonError::DuplicateKey("a".into()))
+        );
+        assert_eq!(
+            JsonError::DuplicateKey("a".into()).to_string(),
+            "Request body repeats a key: duplicate key \"a\""
+        );
+    }
+
+    #[test]
+    fn invalid_json_and_invalid_utf8_are_syntax_errors() {
+        assert_eq!(read(b"{"), Err(JsonError::Syntax));
+        assert_eq!(read(b"{} {}"), Err(JsonError::Syntax));
+        assert_eq!(read(b"\"\xff\""), Err(JsonError::Syntax));
+        assert_eq!(read(b""), Err(JsonError::Syntax));
+    }
+
+    #[test]
+    fn values_keep_their_types() {
+        let v = read(br#"{"t":true,"n":null,"i":-3,"u":18446744073709551615,"f":1.5}"#).unwrap();
+        assert_eq!(v["t"], Value::Bool(true));
+        assert_eq!(v["n"], Value::Null);
+        assert!(v["i"].is_i64());
+        assert!(v["u"].is_u64());
+        assert!(v["f"].is_f64());
+    }
+
+    #[test]
+    fn kind_names_follow_the_reference() {
+        assert_eq!(kind_name(&Value::Array(vec![])), "an array");
+        assert_eq!(kind_name(&Value::Bool(true)), "a scalar");
+        assert_eq!(kind_name(&Value::Null), "null");
+    }
+}

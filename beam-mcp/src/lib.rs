@@ -1,0 +1,137 @@
+//! # beam-mcp
+//!
+//! A strict, fast framework for [Model Context Protocol](https://modelcontextprotocol.io)
+//! servers. Annotate plain functions; the macros generate, at compile time, the specs, the JSON
+//! Schemas and typed dispatch; one pure core serves them over stdio on both protocol revisions,
+//! `2026-07-28` (stateless) and `2025-11-25` (the `initialize` handshake).
+//!
+//! ```no_run
+//! /// Read the current weather for a place.
+//! #[beam_mcp::tool(read_only)]
+//! async fn get_weather(place: String) -> Result<String, beam_mcp::ToolError> {
+//!     Ok(format!("Sunny in {place}"))
+//! }
+//!
+//! beam_mcp::serve!(stdio);
+//! ```
+//!
+//! The rooms, in the order a message flows through them: [`transport`] (bytes and
+//! connections), [`json`] (the bounded reader), [`protocol`] (the pure core), the catalog
+//! (built and checked once by [`ServerBuilder::build`]), [`schema`] (the validator), and the
+//! tool dispatch ([`tool`]).
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod catalog;
+pub mod json;
+mod panic;
+pub mod protocol;
+pub mod schema;
+mod schemagen;
+mod server;
+pub mod tool;
+pub mod transport;
+
+pub use beam_mcp_macros::tool;
+pub use catalog::CatalogError;
+pub use schemagen::schema_for;
+pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
+pub use tool::{
+    Args, CallToolResult, Content, IntoToolResult, State, ToolAnnotations, ToolContext, ToolDef,
+    ToolError,
+};
+
+/// Serves every `#[tool]` of the crate it is written in; the whole `main`.
+///
+/// - `serve!(stdio)`: newline-delimited JSON-RPC on stdin/stdout, both revisions, with the
+///   crate's package name and version as `serverInfo`.
+/// - `serve!(stdio, configure = |builder| builder.state(..).instructions(..))`: the same, with
+///   the builder adjusted first.
+///
+/// Diagnostics go to stderr through `tracing` (filter with `RUST_LOG`); stdout carries
+/// protocol messages only. A catalog the builder refuses ends the process with the reason on
+/// stderr and exit code 2, before the first message is read.
+///
+/// ```no_run
+/// /// Says hello.
+/// #[beam_mcp::tool]
+/// fn hello(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// beam_mcp::serve!(stdio, configure = |b| b.instructions("Greets people."));
+/// ```
+#[cfg(feature = "stdio")]
+#[macro_export]
+macro_rules! serve {
+    (stdio) => {
+        $crate::serve!(stdio, configure = |builder| builder);
+    };
+    (stdio, configure = $configure:expr $(,)?) => {
+        fn main() -> ::std::process::ExitCode {
+            let builder = $crate::Server::builder()
+                .name(::core::env!("CARGO_PKG_NAME"))
+                .version(::core::env!("CARGO_PKG_VERSION"))
+                .crate_items(::core::module_path!());
+            let configure: fn($crate::ServerBuilder) -> $crate::ServerBuilder = $configure;
+            $crate::transport::stdio::main(configure(builder))
+        }
+    };
+}
+
+#[doc(hidden)]
+pub mod __private {
+    //! Used by the macros' generated code; not a public API.
+    pub use ::linkme;
+    pub use ::schemars;
+    pub use ::serde;
+    pub use ::serde_json;
+
+    use crate::tool::{CallToolResult, IntoToolResult, ToolContext, ToolDef, ToolFault};
+
+    /// Every `#[tool]` in the program; `serve!` picks its own crate's.
+    #[::linkme::distributed_slice]
+    #[linkme(crate = ::linkme)]
+    pub static TOOLS: [ToolDef];
+
+    /// Deserializes the validated arguments into the tool's typed parameters.
+    pub fn decode_args<T: ::serde::de::DeserializeOwned>(
+        arguments: ::serde_json::Value,
+    ) -> Result<T, ToolFault> {
+        ::serde_json::from_value(arguments).map_err(|e| ToolFault::InvalidArguments(e.to_string()))
+    }
+
+    /// A state value the server was checked, at build time, to have.
+    pub fn state<T: Clone + Send + Sync + 'static>(context: &ToolContext) -> Result<T, ToolFault> {
+        context.state::<T>().ok_or_else(|| {
+            ToolFault::Internal(format!(
+                "no state of type {}",
+                ::core::any::type_name::<T>()
+            ))
+        })
+    }
+
+    /// A text or content result.
+    pub fn content<R: IntoToolResult>(value: R) -> Result<CallToolResult, ToolFault> {
+        Ok(value.into_tool_result())
+    }
+
+    /// A structured result: `structuredContent` plus its text mirror.
+    pub fn structured<T: ::serde::Serialize>(
+        value: &T,
+        context: &ToolContext,
+    ) -> Result<CallToolResult, ToolFault> {
+        crate::tool::structured(value, context.wraps_output())
+            .map_err(|e| ToolFault::Internal(format!("the output could not be serialized: {e}")))
+    }
+
+    /// An `Err` of a structured tool: an `isError` result with the error's text.
+    pub fn error<E: ::core::fmt::Display>(error: E) -> Result<CallToolResult, ToolFault> {
+        Ok(CallToolResult::error(error.to_string()))
+    }
+
+    /// The output schema of a structured tool.
+    pub fn output_schema<T: ::schemars::JsonSchema>() -> ::serde_json::Value {
+        crate::schema_for::<T>()
+    }
+}

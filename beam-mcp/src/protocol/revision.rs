@@ -1,0 +1,59 @@
+//! The two protocol revisions and the `_meta` keys that name them.
+
+/// The `params._meta` key naming the protocol version of a request.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// The `params._meta` key carrying the client's capabilities.
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// The `params._meta` key carrying the client's identity (never required).
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// The result `_meta` key carrying the server's identity.
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// A protocol revision this crate serves.
+///
+/// ```
+/// use beam_mcp::protocol::Revision;
+/// assert_eq!(Revision::parse("2025-11-25"), Some(Revision::V2025_11_25));
+/// assert_eq!(Revision::V2026_07_28.as_str(), "2026-07-28");
+/// assert!(Revision::V2026_07_28.is_stateless());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Revision {
+    /// `2025-11-25`: the `initialize` handshake, session-scoped.
+    V2025_11_25,
+    /// `2026-07-28`: stateless, version and capabilities in every request's `params._meta`.
+    V2026_07_28,
+}
+
+impl Revision {
+    /// Every revision, newest first: the default advertised order.
+    pub const ALL: [Revision; 2] = [Revision::V2026_07_28, Revision::V2025_11_25];
+
+    /// The revision's wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Revision::V2025_11_25 => "2025-11-25",
+            Revision::V2026_07_28 => "2026-07-28",
+        }
+    }
+
+    /// The revision a wire name names, if this crate serves it.
+    pub fn parse(name: &str) -> Option<Revision> {
+        match name {
+            "2025-11-25" => Some(Revision::V2025_11_25),
+            "2026-07-28" => Some(Revision::V2026_07_28),
+            _ => None,
+        }
+    }
+
+    /// True for the stateless revision (results carry `resultType` and serverInfo `_meta`).
+    pub const fn is_stateless(self) -> bool {
+        matches!(self, Revision::V2026_07_28)
+    }
+}
+
+impl std::fmt::Display for Revision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,132 @@
+//! JSON Schemas from Rust types, in the portable form every client can read.
+//!
+//! Portable means: an object root for inputs, every subschema inlined (no `$ref`/`$defs`),
+//! optional fields expressed by leaving them out of `required` (never `type: [.., "null"]`),
+//! and no boolean subschemas.
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value};
+
+/// The schema of `T`, portable, computed without caching (the server calls it once per tool).
+///
+/// ```
+/// #[derive(schemars::JsonSchema)]
+/// struct Place { name: String, days: Option<u8> }
+/// let schema = beam_mcp::schema_for::<Place>();
+/// assert_eq!(schema["type"], "object");
+/// assert_eq!(schema["required"], serde_json::json!(["name"]));
+/// assert!(schema.get("$schema").is_none());
+/// ```
+pub fn schema_for<T: JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut value = generator.into_root_schema_for::<T>().to_value();
+    if let Value::Object(root) = &mut value {
+        // The root's title is the Rust type's name: an implementation detail, not a description.
+        root.remove("title");
+    }
+    normalize(&mut value);
+    value
+}
+
+/// Makes a generated schema portable: boolean subschemas (`true` = anything) become `{}`,
+/// and an optional property (`Option<T>`, left out of `required`) loses its `null` alternative.
+fn normalize(value: &mut Value) {
+    let Value::Object(map) = value else { return };
+    let required: Vec<String> = match map.get("required") {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        for (name, sub) in props.iter_mut() {
+            fix_bool(sub);
+            if !required.contains(name) {
+                drop_null_alternative(sub);
+            }
+            normalize(sub);
+        }
+    }
+    if let Some(items) = map.get_mut("items") {
+        fix_bool(items);
+        normalize(items);
+    }
+    if let Some(extra @ Value::Object(_)) = map.get_mut("additionalProperties") {
+        normalize(extra);
+    }
+}
+
+/// `{"type": ["T", "null"]}` becomes `{"type": "T"}`; `{"anyOf": [X, {"type": "null"}]}` becomes X.
+fn drop_null_alternative(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            map.insert("type".into(), only);
+        }
+        return;
+    }
+    if let Some(Value::Array(alternatives)) = map.get("anyOf") {
+        let null = serde_json::json!({ "type": "null" });
+        let rest: Vec<&Value> = alternatives.iter().filter(|a| **a != null).collect();
+        if rest.len() == 1 && alternatives.len() == 2 {
+            let mut inner = rest[0].clone();
+            map.remove("anyOf");
+            if let Value::Object(inner_map) = &mut inner {
+                for (k, v) in std::mem::take(map) {
+                    inner_map.entry(k).or_insert(v);
+                }
+            }
+            *schema = inner;
+        }
+    }
+}
+
+fn fix_bool(value: &mut Value) {
+    if *value == Value::Bool(true) {
+        *value = Value::Object(Map::new());
+    }
+}
+
+/// Why a generated schema is not portable.
+pub(crate) fn portability_defect(schema: &Value) -> Option<String> {
+    fn walk(value: &Value, at: &str) -> Option<String> {
+        match value {
+            Value::Object(map) => {
+                for key in ["$ref", "$defs", "definitions"] {
+                    if map.contains_key(key) {
+                        return Some(format!(
+                            "{at} uses {key}; a portable schema inlines every subschema"
+                        ));
+                    }
+                }
+                for (key, sub) in map {
+                    if matches!(key.as_str(), "properties") {
+                        if let Value::Object(props) = sub {
+                            for (name, sub) in props {
+                                if let Some(defect) = walk(sub, &format!("{at}, property {name}")) {
+                                    return Some(defect);
+                                }
+                            }
+                        }
+                    } else if matches!(key.as_str(), "items" | "additionalProperties") {
+                        if let Some(defect) = walk(sub, &format!("{at}, {key}")) {
+                            return Some(defect);
+                        }
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+    walk(schema, "the schema")
+}

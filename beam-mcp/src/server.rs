@@ -1,0 +1,260 @@
+//! The server: a checked catalog plus its options, built once and shared by every transport.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::{Catalog, CatalogError};
+use crate::protocol::{META_SERVER_INFO, Revision};
+use crate::tool::{StateMap, ToolDef};
+
+/// `cacheScope`: who may reuse a cached result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CacheScope {
+    /// Only within the same authorization context (the default).
+    #[default]
+    Private,
+    /// Shared caches may reuse it across users.
+    Public,
+}
+
+impl CacheScope {
+    /// The wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Private => "private",
+            CacheScope::Public => "public",
+        }
+    }
+}
+
+/// The caching hints (`ttlMs`, `cacheScope`) stamped on one kind of cacheable result.
+///
+/// ```
+/// use beam_mcp::{CacheHint, CacheScope};
+/// let hint = CacheHint { ttl_ms: 300_000, scope: CacheScope::Public };
+/// assert_eq!(CacheHint::default(), CacheHint { ttl_ms: 0, scope: CacheScope::Private });
+/// # let _ = hint;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CacheHint {
+    /// Freshness in milliseconds (`0`: stale at once).
+    pub ttl_ms: u64,
+    /// Who may reuse it.
+    pub scope: CacheScope,
+}
+
+impl CacheHint {
+    pub(crate) fn stamp(&self, result: &mut Map<String, Value>) {
+        result.insert("ttlMs".into(), Value::from(self.ttl_ms));
+        result.insert("cacheScope".into(), Value::from(self.scope.as_str()));
+    }
+}
+
+/// Why a server could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The catalog was refused.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// `supported_versions` was empty.
+    #[error("supported_versions must name at least one revision")]
+    NoRevisions,
+    /// `supported_versions` named a revision twice.
+    #[error("supported_versions names {0} more than once")]
+    RepeatedRevision(Revision),
+    /// `page_size` was zero.
+    #[error("page_size must be at least 1")]
+    ZeroPageSize,
+}
+
+/// Builds a [`Server`]: the catalog, the host state, and the options.
+///
+/// ```
+/// use beam_mcp::{CacheHint, CacheScope, Server};
+///
+/// /// Says hello.
+/// #[beam_mcp::tool]
+/// fn hello(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// let server = Server::builder()
+///     .name("greeter")
+///     .version("1.2.3")
+///     .instructions("Greets people.")
+///     .tool(hello::DEF)
+///     .tools_cache(CacheHint { ttl_ms: 60_000, scope: CacheScope::Public })
+///     .page_size(20)
+///     .build()
+///     .expect("a valid catalog");
+/// # let _ = server;
+/// ```
+#[derive(Default)]
+#[must_use = "a builder does nothing until .build()"]
+pub struct ServerBuilder {
+    name: Option<String>,
+    version: Option<String>,
+    instructions: Option<String>,
+    revisions: Option<Vec<Revision>>,
+    tools: Vec<ToolDef>,
+    states: StateMap,
+    discover_cache: CacheHint,
+    tools_cache: CacheHint,
+    page_size: Option<usize>,
+}
+
+impl ServerBuilder {
+    /// The name in `serverInfo` (default `beam_mcp`).
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The version in `serverInfo` (default: this crate's version).
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.version = Some(version.into());
+        self
+    }
+
+    /// Guidance for the model, sent in `server/discover` and `initialize`.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The revisions served, in advertised order (default: 2026-07-28, then 2025-11-25).
+    pub fn supported_versions(mut self, revisions: impl IntoIterator<Item = Revision>) -> Self {
+        self.revisions = Some(revisions.into_iter().collect());
+        self
+    }
+
+    /// Adds one tool.
+    pub fn tool(mut self, def: ToolDef) -> Self {
+        self.tools.push(def);
+        self
+    }
+
+    /// Adds every `#[tool]` declared in the crate of `module_path` (what `serve!` does with
+    /// its own `module_path!()`).
+    pub fn crate_items(mut self, module_path: &str) -> Self {
+        let krate = crate_of(module_path);
+        self.tools.extend(
+            crate::__private::TOOLS
+                .iter()
+                .filter(|d| crate_of(d.module_path) == krate)
+                .copied(),
+        );
+        self
+    }
+
+    /// Host state that tools take as [`State<T>`](crate::State); one value per type.
+    pub fn state<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.states.insert(value);
+        self
+    }
+
+    /// Caching hints for `server/discover` (default 0 / private).
+    pub fn discover_cache(mut self, hint: CacheHint) -> Self {
+        self.discover_cache = hint;
+        self
+    }
+
+    /// Caching hints for `tools/list` (default 0 / private).
+    pub fn tools_cache(mut self, hint: CacheHint) -> Self {
+        self.tools_cache = hint;
+        self
+    }
+
+    /// Items per page of a list (default 50).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = Some(size);
+        self
+    }
+
+    /// Checks the catalog and the options, and builds the server.
+    pub fn build(self) -> Result<Server, BuildError> {
+        let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
+        if revisions.is_empty() {
+            return Err(BuildError::NoRevisions);
+        }
+        for (i, r) in revisions.iter().enumerate() {
+            if revisions[..i].contains(r) {
+                return Err(BuildError::RepeatedRevision(*r));
+            }
+        }
+        let page_size = self.page_size.unwrap_or(50);
+        if page_size == 0 {
+            return Err(BuildError::ZeroPageSize);
+        }
+        let catalog = Catalog::build(&self.tools, &self.states)?;
+        let info = json!({
+            "name": self.name.unwrap_or_else(|| "beam_mcp".into()),
+            "version": self.version.unwrap_or_else(|| env!("CARGO_PKG_VERSION").into()),
+        });
+        let mut capabilities = Map::new();
+        if !catalog.tools().is_empty() {
+            capabilities.insert("tools".into(), json!({ "listChanged": false }));
+        }
+        Ok(Server {
+            inner: Arc::new(Inner {
+                result_meta: json!({ META_SERVER_INFO: info.clone() }),
+                info,
+                instructions: self.instructions,
+                supported_names: revisions.iter().map(|r| r.as_str()).collect(),
+                revisions,
+                capabilities: Value::Object(capabilities),
+                catalog,
+                states: Arc::new(self.states),
+                discover_cache: self.discover_cache,
+                tools_cache: self.tools_cache,
+                page_size,
+            }),
+        })
+    }
+}
+
+fn crate_of(module_path: &str) -> &str {
+    module_path.split("::").next().unwrap_or(module_path)
+}
+
+/// A built server: cheap to clone, shared by every transport and request.
+///
+/// See [`Server::handle`](crate::Server::handle) for the protocol core and
+/// [`serve!`](crate::serve) for the one-line `main`.
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub(crate) info: Value,
+    pub(crate) result_meta: Value,
+    pub(crate) instructions: Option<String>,
+    pub(crate) revisions: Vec<Revision>,
+    pub(crate) supported_names: Vec<&'static str>,
+    pub(crate) capabilities: Value,
+    pub(crate) catalog: Catalog,
+    pub(crate) states: Arc<StateMap>,
+    pub(crate) discover_cache: CacheHint,
+    pub(crate) tools_cache: CacheHint,
+    pub(crate) page_size: usize,
+}
+
+impl Server {
+    /// A builder with the default options and an empty catalog.
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::default()
+    }
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("info", &self.inner.info)
+            .field("revisions", &self.inner.revisions)
+            .field("tools", &self.inner.catalog.tools().len())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,116 @@
+//! The static description of one tool, as `#[tool]` generates it.
+
+use std::any::TypeId;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use super::{CallToolResult, ToolContext};
+
+/// A boxed, sendable future.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// Why a tool call could not produce a result.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolFault {
+    /// The arguments passed the schema but could not become the typed parameters
+    /// (for example an integer too large for `u32`); the caller is told, as an `isError` result.
+    #[error("invalid arguments: {0}")]
+    InvalidArguments(String),
+    /// The host's output could not be serialized, or a state value was missing; logged,
+    /// answered as `-32603 Internal error`.
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// The hint annotations a tool advertises (`#[tool(read_only, destructive, ...)]`).
+///
+/// Absent hints are omitted from the wire, so clients apply the spec's defaults.
+///
+/// ```
+/// use beam_mcp::ToolAnnotations;
+/// let a = ToolAnnotations { read_only: Some(true), ..ToolAnnotations::NONE };
+/// assert_eq!(a.to_value().unwrap()["readOnlyHint"], true);
+/// assert!(ToolAnnotations::NONE.to_value().is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolAnnotations {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hints.
+    pub const NONE: ToolAnnotations = ToolAnnotations {
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// The `annotations` object, or `None` when no hint is set.
+    pub fn to_value(&self) -> Option<Value> {
+        let mut out = serde_json::Map::new();
+        let hints = [
+            ("readOnlyHint", self.read_only),
+            ("destructiveHint", self.destructive),
+            ("idempotentHint", self.idempotent),
+            ("openWorldHint", self.open_world),
+        ];
+        for (key, hint) in hints {
+            if let Some(hint) = hint {
+                out.insert(key.into(), Value::Bool(hint));
+            }
+        }
+        (!out.is_empty()).then_some(Value::Object(out))
+    }
+}
+
+/// A host state type a tool takes through [`State<T>`](crate::State).
+#[derive(Debug, Clone, Copy)]
+pub struct StateRequirement {
+    /// The state type's id.
+    pub type_id: fn() -> TypeId,
+    /// The state type's name, for the startup refusal.
+    pub type_name: fn() -> &'static str,
+}
+
+/// The function that runs a tool: validated wire arguments in, a result out.
+pub type ToolHandler = fn(Value, ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>>;
+
+/// Everything the server needs to advertise and call one tool; `#[tool]` writes one per
+/// function and registers it for [`serve!`](crate::serve).
+///
+/// Hosts composing by hand may write one too and pass it to
+/// [`ServerBuilder::tool`](crate::ServerBuilder::tool).
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDef {
+    /// The tool's name (1 to 64 characters of `A-Za-z0-9_.-/`).
+    pub name: &'static str,
+    /// A human display name.
+    pub title: Option<&'static str>,
+    /// What the tool does, for the model (the function's doc comment).
+    pub description: &'static str,
+    /// Hint annotations.
+    pub annotations: ToolAnnotations,
+    /// Computes the input schema (called once, when the server is built).
+    pub input_schema: fn() -> Value,
+    /// Computes the output schema of a structured tool (called once).
+    pub output_schema: Option<fn() -> Value>,
+    /// Runs the tool.
+    pub handler: ToolHandler,
+    /// The host state types the tool takes.
+    pub states: &'static [StateRequirement],
+    /// The module that declared the tool (`serve!` serves its own crate's items).
+    pub module_path: &'static str,
+    /// Where the tool was declared, for diagnostics.
+    pub location: (&'static str, u32),
+}

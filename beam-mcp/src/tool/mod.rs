@@ -1,0 +1,13 @@
+//! Tools: their static definitions, what they take, and what they return.
+
+mod content;
+mod def;
+mod extract;
+
+pub(crate) use content::structured;
+pub use content::{
+    CallToolResult, Content, EmbeddedResource, IntoToolResult, ResourceBody, ToolError,
+};
+pub use def::{BoxFuture, StateRequirement, ToolAnnotations, ToolDef, ToolFault, ToolHandler};
+pub(crate) use extract::StateMap;
+pub use extract::{Args, State, ToolContext};

@@ -1,0 +1,346 @@
+//! The stdio transport: newline-delimited JSON-RPC on stdin/stdout.
+//!
+//! - A line may be exactly [`MAX_MESSAGE_BYTES`] long; a longer one is answered `-32600` and
+//!   the rest of it is drained, never read as a message.
+//! - Legacy `Content-Length` framing is accepted on read (answers are always lines).
+//! - Requests whose answer needs host code run concurrently while the next lines are read;
+//!   answers are written in batches, one compact JSON line each.
+//! - stdout carries protocol messages only; diagnostics go to stderr through `tracing`.
+
+use std::io;
+use std::process::ExitCode;
+
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader,
+};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::json::MAX_MESSAGE_BYTES;
+use crate::protocol::{ProtocolError, Reply, Response, Session};
+use crate::{Server, ServerBuilder};
+
+/// One unit read from the input.
+#[derive(Debug, PartialEq)]
+enum Frame {
+    Message(Vec<u8>),
+    Refused(ProtocolError),
+    Eof,
+}
+
+/// Serves `server` on `input`/`output` until EOF, `shutdown` or `exit`.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// let server = beam_mcp::Server::builder().build().unwrap();
+/// let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+/// let mut output = Vec::new();
+/// beam_mcp::transport::stdio::serve(server, input, &mut output).await?;
+/// assert_eq!(output, b"{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}\n");
+/// # Ok(())
+/// # }
+/// ```
+pub async fn serve<R, W>(server: Server, input: R, output: W) -> io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let session = Session::new();
+    let mut reader = BufReader::with_capacity(64 * 1024, input);
+    let (tx, rx) = mpsc::unbounded_channel::<Response>();
+    let mut in_flight = JoinSet::new();
+    let write = write_responses(rx, output);
+    let read = async {
+        loop {
+            let frame = next_frame(&mut reader).await?;
+            match frame {
+                Frame::Eof => break,
+                Frame::Refused(error) => {
+                    let _ = tx.send(Response::error(None, error, None));
+                }
+                Frame::Message(bytes) => match server.handle(&session, &bytes) {
+                    Reply::Silent => {}
+                    Reply::Ready(response) => {
+                        let _ = tx.send(response);
+                    }
+                    Reply::Pending(pending) => {
+                        let tx = tx.clone();
+                        in_flight.spawn(async move {
+                            let _ = tx.send(pending.await);
+                        });
+                    }
+                },
+            }
+            if session.is_closed() {
+                break;
+            }
+        }
+        while in_flight.join_next().await.is_some() {}
+        drop(tx);
+        Ok::<(), io::Error>(())
+    };
+    let (read, write) = tokio::join!(read, write);
+    read.and(write)
+}
+
+/// Writes each response as one line, flushing when no more are waiting.
+async fn write_responses<W: AsyncWrite + Unpin>(
+    mut rx: mpsc::UnboundedReceiver<Response>,
+    output: W,
+) -> io::Result<()> {
+    let mut output = tokio::io::BufWriter::with_capacity(64 * 1024, output);
+    let mut line = Vec::with_capacity(4096);
+    while let Some(response) = rx.recv().await {
+        let mut next = Some(response);
+        while let Some(response) = next {
+            line.clear();
+            response.write_to(&mut line);
+            line.push(b'\n');
+            output.write_all(&line).await?;
+            next = rx.try_recv().ok();
+        }
+        output.flush().await?;
+    }
+    output.flush().await
+}
+
+/// Reads the next message: a line, or a `Content-Length` frame.
+async fn next_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result<Frame> {
+    loop {
+        let mut line = Vec::new();
+        match read_line(reader, &mut line).await? {
+            LineRead::Eof => return Ok(Frame::Eof),
+            LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
+            LineRead::Line => {}
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if starts_with_ignore_case(&line, b"content-length:") {
+            return read_framed(reader, &line).await;
+        }
+        return Ok(Frame::Message(line));
+    }
+}
+
+enum LineRead {
+    Line,
+    TooLong,
+    Eof,
+}
+
+/// Reads up to the next `\n` (or EOF), trailing `\r` trimmed, at most the message bound.
+async fn read_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+) -> io::Result<LineRead> {
+    let mut too_long = false;
+    let mut saw_any = false;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            if !saw_any {
+                return Ok(LineRead::Eof);
+            }
+            break;
+        }
+        saw_any = true;
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], Some(i + 1)),
+            None => (available, None),
+        };
+        if !too_long {
+            if line.len() + chunk.len() > MAX_MESSAGE_BYTES {
+                // Drain the rest of the line without keeping it: the tail is never a frame.
+                too_long = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        let consumed = done.unwrap_or(available.len());
+        reader.consume(consumed);
+        if done.is_some() {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(LineRead::TooLong);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(LineRead::Line)
+}
+
+/// A `Content-Length` frame: header lines until a blank one, then exactly that many bytes.
+async fn read_framed<R: AsyncBufRead + Unpin>(reader: &mut R, first: &[u8]) -> io::Result<Frame> {
+    let mut length = parse_length(first);
+    loop {
+        let mut header = Vec::new();
+        match read_line(reader, &mut header).await? {
+            LineRead::Eof => return Ok(Frame::Eof),
+            LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
+            LineRead::Line if header.is_empty() => break,
+            LineRead::Line => {
+                if starts_with_ignore_case(&header, b"content-length:") {
+                    length = parse_length(&header);
+                }
+            }
+        }
+    }
+    let Some(length) = length else {
+        return Ok(Frame::Refused(ProtocolError::InvalidContentLength));
+    };
+    if length > MAX_MESSAGE_BYTES as u64 {
+        let drained = tokio::io::copy(&mut reader.take(length), &mut tokio::io::sink()).await?;
+        if drained < length {
+            return Ok(Frame::Eof);
+        }
+        return Ok(Frame::Refused(ProtocolError::FrameTooLong));
+    }
+    let mut body = Vec::with_capacity(length as usize);
+    let read = (&mut *reader).take(length).read_to_end(&mut body).await?;
+    if (read as u64) < length {
+        return Ok(Frame::Eof);
+    }
+    Ok(Frame::Message(body))
+}
+
+fn parse_length(header: &[u8]) -> Option<u64> {
+    let value = std::str::from_utf8(header.get("content-length:".len()..)?)
+        .ok()?
+        .trim();
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
+fn starts_with_ignore_case(line: &[u8], prefix: &[u8]) -> bool {
+    line.len() >= prefix.len() && line[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// The body of `serve!(stdio)`: logs to stderr, builds the server, serves stdin/stdout.
+///
+/// A refused catalog ends the process with exit code 2 and the reason on stderr.
+pub fn main(builder: ServerBuilder) -> ExitCode {
+    init_stderr_logging();
+    let server = match builder.build() {
+        Ok(server) => server,
+        Err(error) => {
+            tracing::error!(%error, "the server refused to start");
+            eprintln!("beam_mcp: the server refused to start: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("beam_mcp: could not start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(serve(server, tokio::io::stdin(), tokio::io::stdout()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "stdio failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Routes `tracing` to stderr (filtered by `RUST_LOG`, default `warn`), unless the host set
+/// up its own subscriber.
+fn init_stderr_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(io::stderr)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn frames(input: &[u8]) -> Vec<Frame> {
+        let mut reader = BufReader::with_capacity(16, input);
+        let mut out = Vec::new();
+        loop {
+            let frame = next_frame(&mut reader).await.unwrap();
+            if frame == Frame::Eof {
+                return out;
+            }
+            out.push(frame);
+        }
+    }
+
+    #[tokio::test]
+    async fn lines_are_split_trimmed_and_blank_ones_skipped() {
+        let got = frames(b"{\"a\":1}\r\n\n\n{}\n[]").await;
+        assert_eq!(
+            got,
+            vec![
+                Frame::Message(b"{\"a\":1}".to_vec()),
+                Frame::Message(b"{}".to_vec()),
+                Frame::Message(b"[]".to_vec()),
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn the_line_bound_admits_exactly_one_mebibyte() {
+        let mut input = vec![b'x'; MAX_MESSAGE_BYTES];
+        input.push(b'\n');
+        input.extend(vec![b'y'; MAX_MESSAGE_BYTES + 1]);
+        input.extend_from_slice(b"\n{}\n");
+        let got = frames(&input).await;
+        assert_eq!(got.len(), 3);
+        assert!(matches!(&got[0], Frame::Message(m) if m.len() == MAX_MESSAGE_BYTES));
+        assert_eq!(got[1], Frame::Refused(ProtocolError::LineTooLong));
+        assert_eq!(got[2], Frame::Message(b"{}".to_vec()));
+    }
+
+    #[tokio::test]
+    async fn content_length_frames_are_read() {
+        let got =
+            frames(b"Content-Length: 2\r\nContent-Type: application/json\r\n\r\n{}{\"x\":1}\n")
+                .await;
+        assert_eq!(
+            got,
+            vec![
+                Frame::Message(b"{}".to_vec()),
+                Frame::Message(b"{\"x\":1}".to_vec())
+            ]
+        );
+        let got = frames(b"content-length: abc\r\n\r\n{}\n").await;
+        assert_eq!(
+            got,
+            vec![
+                Frame::Refused(ProtocolError::InvalidContentLength),
+                Frame::Message(b"{}".to_vec())
+            ]
+        );
+        let big = format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE_BYTES + 1);
+        let mut input = big.into_bytes();
+        input.extend(vec![b' '; MAX_MESSAGE_BYTES + 1]);
+        input.extend_from_slice(b"{}\n");
+        let got = frames(&input).await;
+        assert_eq!(
+            got,
+            vec![
+                Frame::Refused(ProtocolError::FrameTooLong),
+                Frame::Message(b"{}".to_vec())
+            ]
+        );
+    }
+}

@@ -1,0 +1,115 @@
+//! The README's example: a small weather server on stdio, on both protocol revisions.
+//!
+//! Run it with `cargo run -p weather`, then speak MCP on its stdin/stdout.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use beam_mcp::{Content, State, ToolError};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The places this server knows, set once on the builder and shared by every call.
+#[derive(Clone)]
+struct Stations(Arc<BTreeMap<&'static str, Reading>>);
+
+/// One station's current reading.
+#[derive(Clone, Copy, Serialize, JsonSchema)]
+struct Reading {
+    /// Air temperature in degrees Celsius.
+    celsius: f64,
+    /// Sky conditions, e.g. "sunny".
+    sky: &'static str,
+}
+
+impl Default for Stations {
+    fn default() -> Self {
+        let readings = [
+            (
+                "Paris",
+                Reading {
+                    celsius: 14.5,
+                    sky: "cloudy",
+                },
+            ),
+            (
+                "Lisbon",
+                Reading {
+                    celsius: 21.0,
+                    sky: "sunny",
+                },
+            ),
+            (
+                "Oslo",
+                Reading {
+                    celsius: -3.0,
+                    sky: "snow",
+                },
+            ),
+        ];
+        Stations(Arc::new(readings.into_iter().collect()))
+    }
+}
+
+/// Read the current weather for a place.
+#[beam_mcp::tool(read_only, title = "Current weather")]
+async fn get_weather(
+    /// A city name, e.g. "Paris".
+    place: String,
+    State(stations): State<Stations>,
+) -> Result<String, ToolError> {
+    let reading = stations
+        .0
+        .get(place.as_str())
+        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    Ok(format!("{place}: {} °C, {}", reading.celsius, reading.sky))
+}
+
+/// The current reading for a place, as structured data.
+#[beam_mcp::tool(read_only)]
+fn reading(
+    /// A city name, e.g. "Lisbon".
+    place: String,
+    State(stations): State<Stations>,
+) -> Result<Reading, ToolError> {
+    stations
+        .0
+        .get(place.as_str())
+        .copied()
+        .ok_or_else(|| ToolError::new(format!("no station for {place}")))
+}
+
+/// Forecast the next days for a place (a toy model: the same sky, a degree warmer each day).
+#[beam_mcp::tool(read_only, idempotent)]
+fn forecast(
+    /// A city name.
+    place: String,
+    /// How many days ahead, 1 to 7 (default 3).
+    days: Option<u8>,
+    State(stations): State<Stations>,
+) -> Result<Vec<Content>, ToolError> {
+    let days = days.unwrap_or(3);
+    if !(1..=7).contains(&days) {
+        return Err(ToolError::new("days must be between 1 and 7"));
+    }
+    let now = stations
+        .0
+        .get(place.as_str())
+        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    Ok((1..=days)
+        .map(|d| {
+            Content::text(format!(
+                "day {d}: {} °C, {}",
+                now.celsius + f64::from(d),
+                now.sky
+            ))
+        })
+        .collect())
+}
+
+beam_mcp::serve!(
+    stdio,
+    configure = |builder| builder
+        .instructions("Weather for a few European cities. Call get_weather with a city name.")
+        .state(Stations::default())
+);

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Interop client: the Python `mcp` SDK (ClientSession + stdio_client) against a stdio MCP server.
+
+Does what a new user would: connect, list tools, call one tool with good arguments, call it
+with bad arguments (expects a CallToolResult with isError: true, not a JSON-RPC error), and
+lists resources / prompts when the server advertises them. Prints one JSON summary line on
+stdout and exits 0 only if every step passed (1 = a check failed, 2 = usage error).
+
+Revisions (--revision):
+  auto        what `mcp.Client(mode="auto")` does: probe `server/discover` at 2026-07-28,
+              fall back to `initialize` on any JSON-RPC error except a -32022 that lists
+              only modern versions (mcp/client/_probe.py::negotiate_auto).
+  2026-07-28  `ClientSession.discover()`: probe, one corrective retry on -32022, no fallback.
+              With --no-probe: adopt a synthesized DiscoverResult, no `server/discover` on the
+              wire (what `mcp.Client(mode="2026-07-28")` does).
+  2025-11-25  `ClientSession.initialize()`: legacy handshake (offers 2025-11-25).
+
+Example:
+  .venv/bin/python py_client.py --revision 2026-07-28 --tool get_weather \
+      --args '{"place":"Paris"}' --bad-args '{"place":42}' -- path/to/server --stdio
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from importlib.metadata import version as pkg_version
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.client._probe import negotiate_auto
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+REVISIONS = ("auto", "2026-07-28", "2025-11-25")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--server-cmd", help="server command line (shell-split); or give it after `--`")
+    p.add_argument("--revision", choices=REVISIONS, default="auto")
+    p.add_argument("--no-probe", action="store_true", help="2026-07-28 only: adopt without sending server/discover")
+    p.add_argument("--expect-version", help="fail unless this protocol version is negotiated "
+                   "(defaults to --revision when it is not 'auto')")
+    p.add_argument("--tool", default="get_weather")
+    p.add_argument("--args", default='{"place":"Paris"}', help="JSON object: good arguments")
+    p.add_argument("--bad-args", default='{"place":42}', help="JSON object: arguments that must yield isError: true")
+    p.add_argument("--expect-text", help="substring that the good call's text content must contain")
+    p.add_argument("--skip-lists", action="store_true", help="do not list resources/prompts even if advertised")
+    p.add_argument("--timeout", type=float, default=30.0, help="overall deadline, seconds")
+    p.add_argument("--cwd")
+    p.add_argument("--env", action="append", default=[], metavar="K=V", help="extra env for the server (repeatable)")
+    p.add_argument("--inherit-env", action="store_true",
+                   help="pass this process's whole environment (default: the SDK's safe subset + --env)")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="-- server command and args")
+    ns = p.parse_args(argv)
+    rest = ns.rest[1:] if ns.rest[:1] == ["--"] else ns.rest
+    if ns.server_cmd and rest:
+        p.error("give the server either with --server-cmd or after --, not both")
+    ns.command = shlex.split(ns.server_cmd) if ns.server_cmd else rest
+    if not ns.command:
+        p.error("no server command (use --server-cmd or -- CMD ARGS)")
+    if ns.no_probe and ns.revision != "2026-07-28":
+        p.error("--no-probe only applies to --revision 2026-07-28")
+    for name in ("args", "bad_args"):
+        try:
+            value = json.loads(getattr(ns, name))
+        except json.JSONDecodeError as e:
+            p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
+        if not isinstance(value, dict):
+            p.error(f"--{name.replace('_', '-')} must be a JSON object")
+        setattr(ns, name, value)
+    if ns.expect_version is None and ns.revision != "auto":
+        ns.expect_version = ns.revision
+    return ns
+
+
+def content_json(blocks: list[Any]) -> list[Any]:
+    return [b.model_dump(by_alias=True, mode="json", exclude_none=True) for b in blocks]
+
+
+def describe(exc: BaseException) -> str:
+    if isinstance(exc, MCPError):
+        return f"JSON-RPC error {exc.error.code}: {exc.error.message}" + (
+            f" data={json.dumps(exc.error.data)}" if exc.error.data is not None else ""
+        )
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(describe(e) for e in exc.exceptions)
+    return f"{type(exc).__name__}: {exc}"
+
+
+async def negotiate(session: ClientSession, ns: argparse.Namespace) -> None:
+    if ns.revision == "2025-11-25":
+        await session.initialize()
+    elif ns.revision == "2026-07-28":
+        if ns.no_probe:
+            session.adopt(types.DiscoverResult(supported_versions=["2026-07-28"], capabilities=types.ServerCapabilities(),
+                                               result_type="complete", ttl_ms=0, cache_scope="public"))
+        else:
+            await session.discover()
+    else:
+        await negotiate_auto(session)
+
+
+async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]) -> None:
+    env = dict(os.environ) if ns.inherit_env else {}
+    env.update(kv.split("=", 1) for kv in ns.env)
+    params = StdioServerParameters(command=ns.command[0], args=ns.command[1:], env=env or None, cwd=ns.cwd)
+    info = types.Implementation(name="beam-mcp-interop-py", version=pkg_version("mcp"))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, client_info=info, read_timeout_seconds=ns.timeout) as session:
+            step = "connect"
+            try:
+                await negotiate(session, ns)
+                summary["protocolVersion"] = session.protocol_version
+                summary["era"] = "modern" if session.discover_result is not None else "legacy"
+                si = session.server_info
+                summary["serverInfo"] = si.model_dump(mode="json", exclude_none=True) if si else None
+                caps = session.server_capabilities
+                summary["capabilities"] = caps.model_dump(by_alias=True, mode="json", exclude_none=True) if caps else None
+                if ns.expect_version and session.protocol_version != ns.expect_version:
+                    errors.append(f"negotiated {session.protocol_version}, expected {ns.expect_version}")
+
+                step = "tools/list"
+                tools = (await session.list_tools()).tools
+                summary["tools"] = [t.name for t in tools]
+                if ns.tool not in summary["tools"]:
+                    errors.append(f"tool {ns.tool!r} not listed")
+
+                step = "tools/call (good args)"
+                good = await session.call_tool(ns.tool, ns.args)
+                summary["call"] = {"isError": bool(good.is_error), "content": content_json(good.content)}
+                if good.structured_content is not None:
+                    summary["call"]["structuredContent"] = good.structured_content
+                if good.is_error:
+                    errors.append("good call returned isError: true")
+                if ns.expect_text is not None:
+                    texts = " ".join(b.text for b in good.content if isinstance(b, types.TextContent))
+                    if ns.expect_text not in texts:
+                        errors.append(f"good call text lacks {ns.expect_text!r}")
+
+                step = "tools/call (bad args)"
+                try:
+                    bad = await session.call_tool(ns.tool, ns.bad_args)
+                except MCPError as e:
+                    summary["badCall"] = {"jsonrpcError": {"code": e.error.code, "message": e.error.message}}
+                    errors.append(f"bad call raised {describe(e)} instead of returning isError: true")
+                else:
+                    summary["badCall"] = {"isError": bool(bad.is_error), "content": content_json(bad.content)}
+                    if not bad.is_error:
+                        errors.append("bad call did not return isError: true")
+
+                if not ns.skip_lists and caps is not None:
+                    if caps.resources is not None:
+                        step = "resources/list"
+                        summary["resources"] = [r.uri for r in (await session.list_resources()).resources]
+                        step = "resources/templates/list"
+                        templates = (await session.list_resource_templates()).resource_templates
+                        summary["resourceTemplates"] = [t.uri_template for t in templates]
+                    if caps.prompts is not None:
+                        step = "prompts/list"
+                        summary["prompts"] = [pr.name for pr in (await session.list_prompts()).prompts]
+            except Exception as e:  # any failure is a test failure; name the step
+                errors.append(f"{step}: {describe(e)}")
+
+
+def main(argv: list[str]) -> int:
+    ns = parse_args(argv)
+    summary: dict[str, Any] = {"client": f"python-mcp {pkg_version('mcp')}", "requestedRevision": ns.revision}
+    errors: list[str] = []
+
+    async def guarded() -> None:
+        with anyio.fail_after(ns.timeout):
+            await run(ns, summary, errors)
+
+    try:
+        anyio.run(guarded)
+    except TimeoutError:
+        errors.append(f"timed out after {ns.timeout}s")
+    except Exception as e:  # transport/spawn failures, exception groups
+        errors.append(describe(e))
+    summary["ok"] = not errors
+    summary["errors"] = errors
+    print(json.dumps(summary, separators=(",", ":")))
+    return 0 if not errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

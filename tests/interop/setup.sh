@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the interop clients: Python `mcp` into tests/interop/.venv and the TypeScript SDK
+# packages into tests/interop/node_modules. Idempotent (skips work when the pins are unchanged);
+# prints nothing unless something fails. Needs python3 (with venv) >= 3.10 and node >= 20 + npm.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+fail() { echo "tests/interop/setup.sh: $1 failed:" >&2; cat "$log" >&2; exit 1; }
+
+py_stamp="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1)"
+if [ "$(cat .venv/.interop-stamp 2>/dev/null || true)" != "$py_stamp" ]; then
+    if [ ! -x .venv/bin/python ]; then
+        python3 -m venv .venv >"$log" 2>&1 || fail "python3 -m venv"
+    fi
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check \
+        -r requirements.txt -c constraints.txt >"$log" 2>&1 || fail "pip install"
+    echo "$py_stamp" > .venv/.interop-stamp
+fi
+
+js_stamp="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+if [ "$(cat node_modules/.interop-stamp 2>/dev/null || true)" != "$js_stamp" ]; then
+    npm ci --no-audit --no-fund --loglevel=error >"$log" 2>&1 || fail "npm ci"
+    echo "$js_stamp" > node_modules/.interop-stamp
+fi

@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Interop client: the TypeScript MCP SDK against a stdio MCP server.
+//
+//   --sdk v2 (default): @modelcontextprotocol/client (Client + StdioClientTransport from ./stdio)
+//   --sdk v1          : @modelcontextprotocol/sdk 1.x (legacy `initialize` only; no 2026-07-28)
+//
+// Revisions (--revision), v2:
+//   auto        versionNegotiation { mode: 'auto' }: probe server/discover (on a disposable
+//               SIBLING process for the base StdioClientTransport), fall back to initialize.
+//   2026-07-28  versionNegotiation { mode: { pin: '2026-07-28' } }: probe, no fallback.
+//   2025-11-25  versionNegotiation { mode: 'legacy' } (the SDK default): plain initialize.
+//   --probe-in-place: use a StdioClientTransport subclass so the probe runs on the session's own
+//   process (no sibling spawn); this is what custom stdio transports get.
+//
+// Does what a new user would: connect, list tools, call a tool with good args, call it with bad
+// args (expects a result with isError: true, not a JSON-RPC error), list resources/prompts if
+// advertised. Prints one JSON summary line; exit 0 = all passed, 1 = a check failed, 2 = usage.
+//
+// Example:
+//   node ts_client.mjs --revision 2026-07-28 --tool get_weather --args '{"place":"Paris"}' \
+//       --bad-args '{"place":42}' -- path/to/server --stdio
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const REVISIONS = ['auto', '2026-07-28', '2025-11-25'];
+
+function usage(msg) {
+    process.stderr.write(`ts_client.mjs: ${msg}\n`);
+    process.exit(2);
+}
+
+function splitCommand(line) {
+    // Minimal POSIX-ish split: whitespace, single and double quotes, backslash escapes.
+    const out = [];
+    let cur = '';
+    let quote = null;
+    let have = false;
+    for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quote) {
+            if (c === quote) quote = null;
+            else if (c === '\\' && quote === '"' && i + 1 < line.length) cur += line[++i];
+            else cur += c;
+        } else if (c === "'" || c === '"') {
+            quote = c;
+            have = true;
+        } else if (c === '\\' && i + 1 < line.length) {
+            cur += line[++i];
+            have = true;
+        } else if (/\s/.test(c)) {
+            if (have) out.push(cur);
+            cur = '';
+            have = false;
+        } else {
+            cur += c;
+            have = true;
+        }
+    }
+    if (quote) usage('unbalanced quote in --server-cmd');
+    if (have) out.push(cur);
+    return out;
+}
+
+const { values: opt, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+        'server-cmd': { type: 'string' },
+        sdk: { type: 'string', default: 'v2' },
+        revision: { type: 'string', default: 'auto' },
+        'expect-version': { type: 'string' },
+        'probe-in-place': { type: 'boolean', default: false },
+        tool: { type: 'string', default: 'get_weather' },
+        args: { type: 'string', default: '{"place":"Paris"}' },
+        'bad-args': { type: 'string', default: '{"place":42}' },
+        'expect-text': { type: 'string' },
+        'skip-lists': { type: 'boolean', default: false },
+        timeout: { type: 'string', default: '30' },
+        cwd: { type: 'string' },
+        env: { type: 'string', multiple: true, default: [] },
+        'inherit-env': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false }
+    }
+});
+if (opt.help) {
+    process.stdout.write(
+        'usage: node ts_client.mjs [--sdk v2|v1] [--revision auto|2026-07-28|2025-11-25] [--probe-in-place]\n' +
+            '  [--expect-version V] [--tool NAME] [--args JSON] [--bad-args JSON] [--expect-text S] [--skip-lists]\n' +
+            '  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (--server-cmd "CMD ARGS" | -- CMD ARGS)\n'
+    );
+    process.exit(0);
+}
+if (!['v1', 'v2'].includes(opt.sdk)) usage(`--sdk must be v1 or v2, not ${opt.sdk}`);
+if (!REVISIONS.includes(opt.revision)) usage(`--revision must be one of ${REVISIONS.join(', ')}`);
+if (opt['server-cmd'] && positionals.length) usage('give the server either with --server-cmd or after --, not both');
+const command = opt['server-cmd'] ? splitCommand(opt['server-cmd']) : positionals;
+if (command.length === 0) usage('no server command (use --server-cmd or -- CMD ARGS)');
+const parseObj = name => {
+    let v;
+    try {
+        v = JSON.parse(opt[name]);
+    } catch (e) {
+        usage(`--${name} is not JSON: ${e.message}`);
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) usage(`--${name} must be a JSON object`);
+    return v;
+};
+const goodArgs = parseObj('args');
+const badArgs = parseObj('bad-args');
+const timeoutMs = Math.round(Number(opt.timeout) * 1000);
+if (!(timeoutMs > 0)) usage('--timeout must be a positive number of seconds');
+const expectVersion = opt['expect-version'] ?? (opt.revision === 'auto' ? undefined : opt.revision);
+
+const pkgName = opt.sdk === 'v2' ? '@modelcontextprotocol/client' : '@modelcontextprotocol/sdk';
+const pkgVersion = JSON.parse(readFileSync(new URL(`./node_modules/${pkgName}/package.json`, import.meta.url), 'utf8')).version;
+const summary = { client: `${pkgName} ${pkgVersion}`, requestedRevision: opt.revision };
+const errors = [];
+
+function describe(e) {
+    if (e && typeof e === 'object' && typeof e.code === 'number') {
+        return `error ${e.code}: ${e.message}${e.data !== undefined ? ` data=${JSON.stringify(e.data)}` : ''}`;
+    }
+    return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+async function loadSdk() {
+    if (opt.sdk === 'v2') {
+        const { Client } = await import('@modelcontextprotocol/client');
+        const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+        return { Client, StdioClientTransport, getDefaultEnvironment };
+    }
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    return { Client, StdioClientTransport, getDefaultEnvironment };
+}
+
+async function main() {
+    const { Client, StdioClientTransport, getDefaultEnvironment } = await loadSdk();
+    if (opt.sdk === 'v1' && opt.revision === '2026-07-28') {
+        throw new Error('@modelcontextprotocol/sdk 1.x cannot speak 2026-07-28 (use --sdk v2)');
+    }
+
+    const env = { ...(opt['inherit-env'] ? process.env : getDefaultEnvironment()) };
+    for (const kv of opt.env) {
+        const i = kv.indexOf('=');
+        if (i < 1) usage(`--env wants K=V, got ${kv}`);
+        env[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+    const params = { command: command[0], args: command.slice(1), env, stderr: 'inherit', ...(opt.cwd && { cwd: opt.cwd }) };
+    // A subclass: the v2 negotiator only uses the sibling-process probe for the exact base class.
+    class InPlaceStdioTransport extends StdioClientTransport {}
+    const transport = opt['probe-in-place'] ? new InPlaceStdioTransport(params) : new StdioClientTransport(params);
+    let legacyVersion; // v1 has no getter; it calls transport.setProtocolVersion() after initialize
+    if (opt.sdk === 'v1') transport.setProtocolVersion = v => (legacyVersion = v);
+
+    const clientOptions = { capabilities: {} };
+    if (opt.sdk === 'v2') {
+        clientOptions.versionNegotiation = {
+            mode: opt.revision === 'auto' ? 'auto' : opt.revision === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy'
+        };
+    }
+    const client = new Client({ name: 'beam-mcp-interop-ts', version: pkgVersion }, clientOptions);
+    client.onerror = e => process.stderr.write(`[ts_client] onerror: ${describe(e)}\n`);
+    const reqOpts = { timeout: timeoutMs };
+
+    let step = 'connect';
+    try {
+        await client.connect(transport, reqOpts);
+        const negotiated = opt.sdk === 'v2' ? client.getNegotiatedProtocolVersion() : legacyVersion;
+        summary.protocolVersion = negotiated ?? null;
+        summary.era = opt.sdk === 'v2' ? client.getProtocolEra() : 'legacy';
+        summary.serverInfo = client.getServerVersion() ?? null;
+        const caps = client.getServerCapabilities();
+        summary.capabilities = caps ?? null;
+        if (expectVersion && negotiated !== expectVersion) errors.push(`negotiated ${negotiated}, expected ${expectVersion}`);
+        if (!caps?.tools) errors.push('server did not advertise the tools capability (v2 listTools() then returns [] silently)');
+
+        step = 'tools/list';
+        const { tools } = await client.listTools(undefined, reqOpts);
+        summary.tools = tools.map(t => t.name);
+        if (!summary.tools.includes(opt.tool)) errors.push(`tool '${opt.tool}' not listed`);
+
+        step = 'tools/call (good args)';
+        const good = await client.callTool({ name: opt.tool, arguments: goodArgs }, undefined, reqOpts);
+        summary.call = { isError: good.isError === true, content: good.content };
+        if (good.structuredContent !== undefined) summary.call.structuredContent = good.structuredContent;
+        if (good.isError) errors.push('good call returned isError: true');
+        if (opt['expect-text'] !== undefined) {
+            const text = (good.content ?? []).filter(b => b.type === 'text').map(b => b.text).join(' ');
+            if (!text.includes(opt['expect-text'])) errors.push(`good call text lacks '${opt['expect-text']}'`);
+        }
+
+        step = 'tools/call (bad args)';
+        try {
+            const bad = await client.callTool({ name: opt.tool, arguments: badArgs }, undefined, reqOpts);
+            summary.badCall = { isError: bad.isError === true, content: bad.content };
+            if (bad.isError !== true) errors.push('bad call did not return isError: true');
+        } catch (e) {
+            summary.badCall = { jsonrpcError: { code: e?.code, message: e?.message } };
+            errors.push(`bad call raised ${describe(e)} instead of returning isError: true`);
+        }
+
+        if (!opt['skip-lists'] && caps) {
+            if (caps.resources) {
+                step = 'resources/list';
+                summary.resources = (await client.listResources(undefined, reqOpts)).resources.map(r => r.uri);
+                step = 'resources/templates/list';
+                summary.resourceTemplates = (await client.listResourceTemplates(undefined, reqOpts)).resourceTemplates.map(
+                    t => t.uriTemplate
+                );
+            }
+            if (caps.prompts) {
+                step = 'prompts/list';
+                summary.prompts = (await client.listPrompts(undefined, reqOpts)).prompts.map(p => p.name);
+            }
+        }
+    } catch (e) {
+        errors.push(`${step}: ${describe(e)}`);
+    } finally {
+        await client.close().catch(() => {});
+    }
+}
+
+const deadline = setTimeout(() => {
+    errors.push(`timed out after ${opt.timeout}s`);
+    finish();
+}, timeoutMs + 5000);
+
+let finished = false;
+function finish() {
+    if (finished) return;
+    finished = true;
+    clearTimeout(deadline);
+    summary.ok = errors.length === 0;
+    summary.errors = errors;
+    process.stdout.write(JSON.stringify(summary) + '\n', () => process.exit(errors.length === 0 ? 0 : 1));
+}
+
+main()
+    .catch(e => errors.push(describe(e)))
+    .finally(finish);
