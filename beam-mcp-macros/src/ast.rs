@@ -38,7 +38,7 @@ pub(crate) enum Output {
     /// Text, content or a `CallToolResult` (through `IntoToolResult`), `Result`s of those included.
     Content,
     /// Structured: `T` (the value's type) becomes `structuredContent` and the `outputSchema`.
-    Structured { ty: Type, fallible: bool },
+    Structured { ty: Box<Type>, fallible: bool },
 }
 
 impl ToolFn {
@@ -209,31 +209,39 @@ fn parse_output(output: &ReturnType) -> Output {
         ReturnType::Default => return Output::Content,
         ReturnType::Type(_, ty) => &**ty,
     };
-    if last_ident(ty).as_deref() == Some("Result") {
-        if let Type::Path(path) = ty {
-            if let Some(PathArguments::AngleBracketed(args)) =
-                path.path.segments.last().map(|s| &s.arguments)
-            {
-                if let Some(GenericArgument::Type(ok)) = args.args.first() {
-                    return if is_content(ok) {
-                        Output::Content
-                    } else {
-                        Output::Structured {
-                            ty: ok.clone(),
-                            fallible: true,
-                        }
-                    };
-                }
+    if let Some(ok) = result_ok_type(ty) {
+        return if is_content(ok) {
+            Output::Content
+        } else {
+            Output::Structured {
+                ty: Box::new(ok.clone()),
+                fallible: true,
             }
-        }
+        };
     }
     if is_content(ty) {
         Output::Content
     } else {
         Output::Structured {
-            ty: ty.clone(),
+            ty: Box::new(ty.clone()),
             fallible: false,
         }
+    }
+}
+
+/// `T` of `Result<T, ..>` (by the path's last segment).
+fn result_ok_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        GenericArgument::Type(ok) => Some(ok),
+        _ => None,
     }
 }
 
@@ -241,16 +249,14 @@ fn parse_output(output: &ReturnType) -> Output {
 pub(crate) fn doc_text(attrs: &[Attribute]) -> String {
     let mut lines = Vec::new();
     for attr in attrs {
-        if let Meta::NameValue(nv) = &attr.meta {
-            if nv.path.is_ident("doc") {
-                if let Expr::Lit(ExprLit {
-                    lit: Lit::Str(s), ..
-                }) = &nv.value
-                {
-                    let line = s.value();
-                    lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
-                }
-            }
+        if let Meta::NameValue(nv) = &attr.meta
+            && nv.path.is_ident("doc")
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) = &nv.value
+        {
+            let line = s.value();
+            lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
         }
     }
     lines.join("\n")

@@ -1,9 +1,9 @@
 //! Procedural macros for beam-mcp. Use them through the `beam_mcp` crate
 //! (`#[beam_mcp::tool]`); the generated code names only `::beam_mcp::...` paths.
 //!
-//! One pipeline, one file per stage: [`attr`] parses the attribute, [`ast`] builds the typed
+//! One pipeline, one file per stage: `attr.rs` parses the attribute, `ast.rs` builds the typed
 //! model of the function (and refuses what cannot be a tool, with a span on the culprit), and
-//! [`expand`] writes the definition, the schema and the typed dispatch.
+//! `expand.rs` writes the definition, the schema and the typed dispatch.
 
 mod ast;
 mod attr;

@@ -18,7 +18,7 @@
 //! The rooms, in the order a message flows through them: [`transport`] (bytes and
 //! connections), [`json`] (the bounded reader), [`protocol`] (the pure core), the catalog
 //! (built and checked once by [`ServerBuilder::build`]), [`schema`] (the validator), and the
-//! tool dispatch ([`tool`]).
+//! tool dispatch ([`mod@tool`]).
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -117,10 +117,10 @@ pub(crate) fn portability_defect(schema: &Value) -> Option<String> {
                                 }
                             }
                         }
-                    } else if matches!(key.as_str(), "items" | "additionalProperties") {
-                        if let Some(defect) = walk(sub, &format!("{at}, {key}")) {
-                            return Some(defect);
-                        }
+                    } else if matches!(key.as_str(), "items" | "additionalProperties")
+                        && let Some(defect) = walk(sub, &format!("{at}, {key}"))
+                    {
+                        return Some(defect);
                     }
                 }
                 None

@@ -1,1 +1,243 @@
-//! Test support.
+//! Test support shared by the workspace's tests: the official MCP schemas as validators, and
+//! a server process spoken to over real pipes.
+//!
+//! Every message a test sees from the server goes through [`Spec::check_response`], which
+//! validates it against the official `schema.json` of its revision (vendored in `tests/spec/`).
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+use serde_json::{Value, json};
+
+/// The two official schemas, with a compiled validator per definition (compiled on first use).
+pub struct Spec {
+    documents: HashMap<&'static str, Value>,
+    validators: Mutex<HashMap<(String, String), std::sync::Arc<jsonschema::Validator>>>,
+}
+
+/// The process-wide [`Spec`].
+pub fn spec() -> &'static Spec {
+    static SPEC: OnceLock<Spec> = OnceLock::new();
+    SPEC.get_or_init(Spec::load)
+}
+
+fn spec_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("spec")
+}
+
+impl Spec {
+    fn load() -> Spec {
+        let mut documents = HashMap::new();
+        for revision in ["2025-11-25", "2026-07-28"] {
+            let path = spec_dir().join(revision).join("schema.json");
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            documents.insert(
+                revision,
+                serde_json::from_str(&text).expect("schema.json is JSON"),
+            );
+        }
+        Spec {
+            documents,
+            validators: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Validates `instance` against the definition `def` of `revision`'s schema.
+    pub fn check(&self, revision: &str, def: &str, instance: &Value) -> Result<(), String> {
+        let key = (revision.to_owned(), def.to_owned());
+        let validator = {
+            let mut cache = self.validators.lock().expect("validator cache");
+            if let Some(v) = cache.get(&key) {
+                v.clone()
+            } else {
+                let mut document = self
+                    .documents
+                    .get(revision)
+                    .ok_or_else(|| format!("no schema for {revision}"))?
+                    .clone();
+                if document["$defs"].get(def).is_none() {
+                    return Err(format!("{revision} has no definition {def}"));
+                }
+                document["$ref"] = Value::from(format!("#/$defs/{def}"));
+                let v = std::sync::Arc::new(
+                    jsonschema::validator_for(&document)
+                        .map_err(|e| format!("schema {revision}/{def}: {e}"))?,
+                );
+                cache.insert(key, v.clone());
+                v
+            }
+        };
+        let errors: Vec<String> = validator
+            .iter_errors(instance)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{instance} is not a valid {revision} {def}: {}",
+                errors.join("; ")
+            ))
+        }
+    }
+
+    /// Validates a response to `method` at `revision` (`None`: a bare request, served with
+    /// 2025-11-25 shapes): the envelope, then the result's own type.
+    pub fn check_response(
+        &self,
+        revision: Option<&str>,
+        method: &str,
+        response: &Value,
+    ) -> Result<(), String> {
+        // A bare request is served with 2025-11-25 shapes; a version we refuse is answered in
+        // the 2026-07-28 vocabulary (-32022).
+        let revision = match revision {
+            None => "2025-11-25",
+            Some(r) if self.documents.contains_key(r) => r,
+            Some(_) => "2026-07-28",
+        };
+        if response.get("error").is_some() {
+            return self.check(revision, "JSONRPCErrorResponse", response);
+        }
+        self.check(revision, "JSONRPCResultResponse", response)?;
+        let def = match (revision, method) {
+            (_, "server/discover") => {
+                return self.check("2026-07-28", "DiscoverResult", &response["result"]);
+            }
+            (_, "initialize") => "InitializeResult",
+            (_, "tools/list") => "ListToolsResult",
+            (_, "tools/call") => "CallToolResult",
+            _ => "Result",
+        };
+        self.check(revision, def, &response["result"])
+    }
+}
+
+/// The `params._meta` of a 2026-07-28 request.
+pub fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "beam-mcp-tests", "version": "0" },
+    })
+}
+
+/// A server process spoken to over its stdin/stdout pipes.
+pub struct ServerProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl ServerProcess {
+    /// Starts `program` with piped stdin/stdout (stderr inherited, so its logs show on failure).
+    pub fn spawn(program: &Path) -> ServerProcess {
+        let mut child = Command::new(program)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", program.display()));
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        ServerProcess {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Writes raw bytes to the server's stdin.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to server");
+        stdin.flush().expect("flush to server");
+    }
+
+    /// Writes one message as a line.
+    pub fn send(&mut self, message: &Value) {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        self.send_raw(&line);
+    }
+
+    /// Reads one line from the server's stdout as JSON (`None` at EOF).
+    pub fn recv(&mut self) -> Option<Value> {
+        let mut line = String::new();
+        let n = self.stdout.read_line(&mut line).expect("read from server");
+        if n == 0 {
+            return None;
+        }
+        assert!(
+            line.ends_with('\n'),
+            "every message ends with a newline: {line:?}"
+        );
+        Some(
+            serde_json::from_str(line.trim_end())
+                .unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}")),
+        )
+    }
+
+    /// Sends a request and reads its answer (the server answers pipelined requests in order
+    /// only when they do not run host code; callers that pipeline match by id).
+    pub fn request(&mut self, message: &Value) -> Value {
+        self.send(message);
+        self.recv().expect("an answer")
+    }
+
+    /// Closes stdin and waits for the process; its exit status.
+    pub fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut self.stdout, &mut rest);
+        assert!(rest.is_empty(), "unexpected output after EOF: {rest:?}");
+        self.child.wait().expect("wait for server")
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Builds a binary of the workspace with cargo (quick when it is fresh) and returns its path.
+pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf();
+    let output = Command::new(cargo)
+        .current_dir(&root)
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            package,
+            "--bin",
+            bin,
+            "--message-format=json",
+        ])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run cargo build");
+    assert!(output.status.success(), "cargo build -p {package} failed");
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if message["reason"] == "compiler-artifact"
+            && message["target"]["name"] == bin
+            && let Some(exe) = message["executable"].as_str()
+        {
+            return PathBuf::from(exe);
+        }
+    }
+    panic!("cargo build did not report the {bin} executable");
+}

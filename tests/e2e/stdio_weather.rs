@@ -1,0 +1,257 @@
+//! The weather example over a real pipe, on both revisions, and under hostile input.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use beam_mcp_tests::{ServerProcess, modern_meta, spec, workspace_binary};
+use serde_json::{Value, json};
+
+fn weather() -> ServerProcess {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    ServerProcess::spawn(BIN.get_or_init(|| workspace_binary("weather", "weather")))
+}
+
+/// Sends a request and checks the answer against the schema of `revision`.
+fn ask(server: &mut ServerProcess, revision: Option<&str>, request: Value) -> Value {
+    let method = request["method"].as_str().unwrap_or_default().to_owned();
+    let response = server.request(&request);
+    spec()
+        .check_response(revision, &method, &response)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        response.get("id"),
+        request.get("id"),
+        "the answer echoes the id"
+    );
+    response
+}
+
+#[test]
+fn a_2026_07_28_client_discovers_lists_and_calls() {
+    let mut s = weather();
+    let rev = Some("2026-07-28");
+    let d = ask(
+        &mut s,
+        rev,
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": modern_meta() } }),
+    );
+    assert_eq!(
+        d["result"]["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25"])
+    );
+    assert_eq!(
+        d["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "weather"
+    );
+    let l = ask(
+        &mut s,
+        rev,
+        json!({ "jsonrpc": "2.0", "id": "two", "method": "tools/list", "params": { "_meta": modern_meta() } }),
+    );
+    let names: Vec<&str> = l["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["forecast", "get_weather", "reading"]);
+    let c = ask(
+        &mut s,
+        rev,
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": { "name": "reading", "arguments": { "place": "Lisbon" }, "_meta": modern_meta() } }),
+    );
+    assert_eq!(
+        c["result"]["structuredContent"],
+        json!({ "celsius": 21.0, "sky": "sunny" })
+    );
+    assert_eq!(c["result"]["resultType"], "complete");
+    let bad = ask(
+        &mut s,
+        rev,
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": { "name": "get_weather", "arguments": { "place": 42 }, "_meta": modern_meta() } }),
+    );
+    assert_eq!(bad["result"]["isError"], true);
+    assert_eq!(
+        bad["result"]["content"][0]["text"],
+        "get_weather: invalid arguments: place must be of type string"
+    );
+    assert!(s.finish().success());
+}
+
+#[test]
+fn a_2025_11_25_client_initializes_lists_and_calls() {
+    let mut s = weather();
+    let i = ask(
+        &mut s,
+        None,
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }),
+    );
+    assert_eq!(i["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(i["result"]["serverInfo"]["name"], "weather");
+    s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    let l = ask(
+        &mut s,
+        None,
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }),
+    );
+    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 3);
+    let c = ask(
+        &mut s,
+        None,
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "get_weather", "arguments": { "place": "Oslo" } } }),
+    );
+    assert_eq!(
+        c["result"]["content"],
+        json!([{ "type": "text", "text": "Oslo: -3 °C, snow" }])
+    );
+    let f = ask(
+        &mut s,
+        None,
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": { "name": "forecast", "arguments": { "place": "Oslo", "days": 2 } } }),
+    );
+    assert_eq!(f["result"]["content"].as_array().unwrap().len(), 2);
+    let missing = ask(
+        &mut s,
+        None,
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": { "name": "get_weather", "arguments": { "place": "Atlantis" } } }),
+    );
+    assert_eq!(
+        missing["result"],
+        json!({ "content": [{ "type": "text", "text": "no station for Atlantis" }], "isError": true })
+    );
+    assert!(s.finish().success());
+}
+
+/// The request that proves the server still serves after a refusal.
+fn ping_ok(s: &mut ServerProcess, id: i64) {
+    let r = s.request(&json!({ "jsonrpc": "2.0", "id": id, "method": "ping" }));
+    assert_eq!(r, json!({ "jsonrpc": "2.0", "id": id, "result": {} }));
+}
+
+fn error(code: i64, message: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message } })
+}
+
+#[test]
+fn bad_input_is_answered_with_a_clear_error_and_the_server_keeps_serving() {
+    let mut s = weather();
+    let two_mib = {
+        let mut line = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""#.to_vec();
+        line.extend(std::iter::repeat_n(b'x', 2 * 1024 * 1024));
+        line.extend_from_slice(b"\"}}\n");
+        line
+    };
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{{\"a\":{}{}}}}}\n",
+        "[".repeat(64),
+        "]".repeat(64)
+    );
+    let cases: Vec<(Vec<u8>, Value)> = vec![
+        (
+            b"{not json\n".to_vec(),
+            error(-32700, "Parse error: body is not valid JSON"),
+        ),
+        (
+            b"[1,2]\n".to_vec(),
+            error(
+                -32600,
+                "Batch requests are not supported at any supported protocol version",
+            ),
+        ),
+        (
+            b"\"a string\"\n".to_vec(),
+            error(-32600, "Expected a JSON object, got a string"),
+        ),
+        (
+            deep.into_bytes(),
+            error(-32600, "Request body nests deeper than 64 levels"),
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"ping\"}\n".to_vec(),
+            error(
+                -32600,
+                "Request body repeats a key: duplicate key \"method\"",
+            ),
+        ),
+        (two_mib, error(-32600, "Request line exceeds 1048576 bytes")),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}\n".to_vec(),
+            error(-32700, "Parse error: body is not valid JSON"),
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"no/such\"}\n".to_vec(),
+            json!({ "jsonrpc": "2.0", "id": 8, "error": { "code": -32601, "message": "Method not found: no/such" } }),
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"_meta\":{}}\n".to_vec(),
+            json!({ "jsonrpc": "2.0", "id": 9, "error": { "code": -32602,
+            "message": "Invalid params: _meta belongs in params._meta (2026-07-28 RequestParams), not at the top level of the request" } }),
+        ),
+        (
+            b"Content-Length: nope\r\n\r\n".to_vec(),
+            error(-32700, "Parse error: invalid_content_length"),
+        ),
+    ];
+    for (i, (bytes, expected)) in cases.into_iter().enumerate() {
+        s.send_raw(&bytes);
+        let got = s.recv().expect("an answer");
+        assert_eq!(got, expected, "case {i}");
+        spec()
+            .check("2026-07-28", "JSONRPCErrorResponse", &got)
+            .unwrap();
+        spec()
+            .check("2025-11-25", "JSONRPCErrorResponse", &got)
+            .unwrap();
+        ping_ok(&mut s, 100 + i as i64);
+    }
+    // A notification with bad parts is dropped silently; the next request is still served.
+    s.send_raw(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/unknown\"}\n\n\r\n");
+    ping_ok(&mut s, 200);
+    // Content-Length framing is accepted on read.
+    let body = br#"{"jsonrpc":"2.0","id":300,"method":"ping"}"#;
+    s.send_raw(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+    s.send_raw(body);
+    assert_eq!(
+        s.recv().unwrap(),
+        json!({ "jsonrpc": "2.0", "id": 300, "result": {} })
+    );
+    assert!(s.finish().success(), "EOF ends the server cleanly");
+}
+
+#[test]
+fn pipelined_requests_are_all_answered_and_shutdown_stops_after_its_answer() {
+    let mut s = weather();
+    let mut batch = Vec::new();
+    for id in 0..200 {
+        let call = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "get_weather", "arguments": { "place": "Paris" }, "_meta": modern_meta() } });
+        batch.extend(call.to_string().into_bytes());
+        batch.push(b'\n');
+    }
+    batch.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":\"bye\",\"method\":\"shutdown\"}\n");
+    batch.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":\"late\",\"method\":\"ping\"}\n");
+    s.send_raw(&batch);
+    let mut ids = Vec::new();
+    while let Some(answer) = s.recv() {
+        if answer["id"] != "bye" {
+            assert_eq!(
+                answer["result"]["content"][0]["text"],
+                "Paris: 14.5 °C, cloudy"
+            );
+        }
+        ids.push(answer["id"].clone());
+    }
+    assert_eq!(
+        ids.len(),
+        201,
+        "every call and the shutdown answered, nothing after"
+    );
+    assert!(ids.contains(&json!("bye")));
+    assert!(!ids.contains(&json!("late")));
+}
