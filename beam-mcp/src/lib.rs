@@ -132,6 +132,6 @@ pub mod __private {
 
     /// The output schema of a structured tool.
     pub fn output_schema<T: ::schemars::JsonSchema>() -> ::serde_json::Value {
-        crate::schema_for::<T>()
+        crate::schemagen::output_schema_for::<T>()
     }
 }

@@ -19,6 +19,16 @@ use serde_json::{Map, Value};
 /// assert!(schema.get("$schema").is_none());
 /// ```
 pub fn schema_for<T: JsonSchema>() -> Value {
+    generate::<T>(true)
+}
+
+/// The schema of `T` as an output: like [`schema_for`], but an `Option<T>` field keeps its
+/// `null` alternative, since serde writes `None` as `null` and `structuredContent` must match.
+pub(crate) fn output_schema_for<T: JsonSchema>() -> Value {
+    generate::<T>(false)
+}
+
+fn generate<T: JsonSchema>(optional_by_omission: bool) -> Value {
     let generator = SchemaSettings::draft2020_12()
         .with(|s| {
             s.inline_subschemas = true;
@@ -30,13 +40,13 @@ pub fn schema_for<T: JsonSchema>() -> Value {
         // The root's title is the Rust type's name: an implementation detail, not a description.
         root.remove("title");
     }
-    normalize(&mut value);
+    normalize(&mut value, optional_by_omission);
     value
 }
 
 /// Makes a generated schema portable: boolean subschemas (`true` = anything) become `{}`,
 /// and an optional property (`Option<T>`, left out of `required`) loses its `null` alternative.
-fn normalize(value: &mut Value) {
+fn normalize(value: &mut Value, optional_by_omission: bool) {
     let Value::Object(map) = value else { return };
     let required: Vec<String> = match map.get("required") {
         Some(Value::Array(names)) => names
@@ -48,18 +58,18 @@ fn normalize(value: &mut Value) {
     if let Some(Value::Object(props)) = map.get_mut("properties") {
         for (name, sub) in props.iter_mut() {
             fix_bool(sub);
-            if !required.contains(name) {
+            if optional_by_omission && !required.contains(name) {
                 drop_null_alternative(sub);
             }
-            normalize(sub);
+            normalize(sub, optional_by_omission);
         }
     }
     if let Some(items) = map.get_mut("items") {
         fix_bool(items);
-        normalize(items);
+        normalize(items, optional_by_omission);
     }
     if let Some(extra @ Value::Object(_)) = map.get_mut("additionalProperties") {
-        normalize(extra);
+        normalize(extra, optional_by_omission);
     }
 }
 

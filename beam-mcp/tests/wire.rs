@@ -3,7 +3,7 @@
 
 use beam_mcp::protocol::{Reply, Session};
 use beam_mcp::{Args, CacheHint, CacheScope, Content, Server, State, ToolError};
-use beam_mcp_tests::{modern_meta, spec};
+use beam_mcp_tests::{check_against, modern_meta, spec};
 use serde_json::{Value, json};
 
 /// Echoes the text.
@@ -319,6 +319,11 @@ fn tools_list_advertises_names_schemas_and_hints_sorted_by_name() {
     );
     let mirror = &listed["result"]["tools"][4];
     assert_eq!(mirror["title"], "Mirror");
+    // Outputs keep null for None (serde writes it), inputs mark optional by omission.
+    assert_eq!(
+        mirror["outputSchema"]["properties"]["label"],
+        json!({ "description": "A label.", "type": ["string", "null"] })
+    );
     assert_eq!(mirror["inputSchema"]["required"], json!(["x", "y"]));
     assert_eq!(
         mirror["inputSchema"]["properties"]["label"],
@@ -490,6 +495,47 @@ fn tools_call_returns_text_structured_content_and_tool_errors() {
         greeted["result"]["content"],
         json!([{ "type": "text", "text": "Hello, Ada" }, { "type": "image", "data": "iVBORw==", "mimeType": "image/png" }])
     );
+}
+
+#[test]
+fn structured_content_matches_the_advertised_output_schema() {
+    let s = server();
+    let listed = send(&s, &Session::new(), bare(1, "tools/list", json!({}))).unwrap();
+    let output_schema = |name: &str| {
+        listed["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()["outputSchema"]
+            .clone()
+    };
+    let calls = [
+        ("add", json!({ "a": 1, "b": 2 })),
+        ("geo.mirror", json!({ "x": 1, "y": 2 })),
+        ("geo.mirror", json!({ "x": 1, "y": 2, "label": "p" })),
+        ("mirror_value", json!({ "value": [null, { "k": true }] })),
+    ];
+    for (name, arguments) in calls {
+        let r = send(
+            &s,
+            &Session::new(),
+            modern(
+                2,
+                "tools/call",
+                json!({ "name": name, "arguments": arguments }),
+            ),
+        )
+        .unwrap();
+        assert_eq!(r["result"]["isError"], false);
+        let structured = &r["result"]["structuredContent"];
+        check_against(&output_schema(name), structured).unwrap();
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            structured.to_string(),
+            "the text mirrors it"
+        );
+    }
 }
 
 #[test]

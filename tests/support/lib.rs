@@ -117,6 +117,24 @@ impl Spec {
     }
 }
 
+/// Validates `instance` against a schema a server advertised (e.g. a tool's `outputSchema`).
+pub fn check_against(schema: &Value, instance: &Value) -> Result<(), String> {
+    let validator =
+        jsonschema::validator_for(schema).map_err(|e| format!("schema {schema}: {e}"))?;
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| e.to_string())
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{instance} does not match {schema}: {}",
+            errors.join("; ")
+        ))
+    }
+}
+
 /// The `params._meta` of a 2026-07-28 request.
 pub fn modern_meta() -> Value {
     json!({
