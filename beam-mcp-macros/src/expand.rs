@@ -100,18 +100,19 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
             let schema = quote_spanned! {ty.span()=>
                 ::core::option::Option::Some(::beam_mcp::__private::output_schema::<#ty> as fn() -> ::beam_mcp::__private::serde_json::Value)
             };
+            // Spanned on the return type, so "`T` does not implement Serialize" points at it.
+            let structured = quote_spanned!(ty.span()=> ::beam_mcp::__private::structured);
+            let structured_value =
+                quote_spanned!(ty.span()=> #structured(&__beam_value, &__beam_context));
             let finish = if *fallible {
                 quote! {
                     match __beam_out {
-                        ::core::result::Result::Ok(__beam_value) => ::beam_mcp::__private::structured(&__beam_value, &__beam_context),
+                        ::core::result::Result::Ok(__beam_value) => #structured_value,
                         ::core::result::Result::Err(__beam_error) => ::beam_mcp::__private::error(__beam_error),
                     }
                 }
             } else {
-                quote!(::beam_mcp::__private::structured(
-                    &__beam_out,
-                    &__beam_context
-                ))
+                quote_spanned!(ty.span()=> #structured(&__beam_out, &__beam_context))
             };
             (schema, finish)
         }
