@@ -744,6 +744,13 @@ fn envelope_refusals_are_exact() {
         raw(&s, b"3"),
         err(-32600, "Expected a JSON object, got a number")
     );
+    let mut huge = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"p":""#.to_vec();
+    huge.extend(std::iter::repeat_n(b'x', 1_048_576));
+    huge.extend_from_slice(b"\"}}");
+    assert_eq!(
+        raw(&s, &huge),
+        err(-32600, "Request body exceeds 1048576 bytes")
+    );
     assert_eq!(
         raw(&s, b"null"),
         err(-32600, "Expected a JSON object, got null")

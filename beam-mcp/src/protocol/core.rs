@@ -43,7 +43,8 @@ pub(crate) struct Request<'a> {
 }
 
 impl Server {
-    /// Handles one message given as bytes: reads it with the bounded JSON reader, then
+    /// Handles one message given as bytes (at most 1 MiB): reads it with the bounded JSON
+    /// reader, then
     /// answers as [`handle_value`](Self::handle_value) does.
     ///
     /// ```
@@ -55,6 +56,10 @@ impl Server {
     /// # }
     /// ```
     pub fn handle(&self, session: &Session, bytes: &[u8]) -> Reply {
+        // Transports bound their reads; the core holds the same bound for hosts calling it directly.
+        if bytes.len() > json::MAX_MESSAGE_BYTES {
+            return ready_error(None, ProtocolError::TooLarge, None);
+        }
         match json::read(bytes) {
             Ok(value) => self.handle_value(session, value),
             Err(error) => Reply::Ready(Response::error(None, error.into(), None)),

@@ -27,6 +27,9 @@ pub enum ProtocolError {
     /// A JSON value that is not an object.
     #[error("Expected a JSON object, got {0}")]
     NotAnObject(&'static str),
+    /// A message handed to the core longer than the bound.
+    #[error("Request body exceeds 1048576 bytes")]
+    TooLarge,
     /// A stdio line longer than the bound.
     #[error("Request line exceeds 1048576 bytes")]
     LineTooLong,
@@ -94,6 +97,7 @@ impl ProtocolError {
             Self::Json(_)
             | Self::Batch
             | Self::NotAnObject(_)
+            | Self::TooLarge
             | Self::LineTooLong
             | Self::FrameTooLong
             | Self::InvalidRequest => -32600,
