@@ -125,6 +125,16 @@ fn modern(id: i64, method: &str, mut params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
 }
 
+/// A `tools/call` request, at 2026-07-28 when `stateless`, else bare.
+fn call(id: i64, stateless: bool, name: &str, arguments: Value) -> Value {
+    let params = json!({ "name": name, "arguments": arguments });
+    if stateless {
+        modern(id, "tools/call", params)
+    } else {
+        bare(id, "tools/call", params)
+    }
+}
+
 fn bare(id: i64, method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
 }
@@ -427,11 +437,7 @@ fn tools_call_returns_text_structured_content_and_tool_errors() {
         send(
             &s,
             &session,
-            bare(
-                1,
-                "tools/call",
-                json!({ "name": "echo", "arguments": { "text": "hé" } })
-            )
+            call(1, false, "echo", json!({ "text": "hé" }))
         ),
         Some(json!({ "jsonrpc": "2.0", "id": 1, "result": {
             "content": [{ "type": "text", "text": "hé" }], "isError": false
@@ -441,11 +447,7 @@ fn tools_call_returns_text_structured_content_and_tool_errors() {
         send(
             &s,
             &session,
-            modern(
-                2,
-                "tools/call",
-                json!({ "name": "add", "arguments": { "a": 2, "b": 40 } })
-            )
+            call(2, true, "add", json!({ "a": 2, "b": 40 }))
         ),
         Some(json!({ "jsonrpc": "2.0", "id": 2, "result": {
             "content": [{ "type": "text", "text": "{\"result\":42}" }],
@@ -456,11 +458,7 @@ fn tools_call_returns_text_structured_content_and_tool_errors() {
     let mirrored = send(
         &s,
         &session,
-        bare(
-            3,
-            "tools/call",
-            json!({ "name": "geo.mirror", "arguments": { "x": 1.5, "y": -2 } }),
-        ),
+        call(3, false, "geo.mirror", json!({ "x": 1.5, "y": -2 })),
     )
     .unwrap();
     assert_eq!(
@@ -471,11 +469,7 @@ fn tools_call_returns_text_structured_content_and_tool_errors() {
         send(
             &s,
             &session,
-            bare(
-                4,
-                "tools/call",
-                json!({ "name": "fail", "arguments": { "reason": "no" } })
-            )
+            call(4, false, "fail", json!({ "reason": "no" }))
         ),
         Some(json!({ "jsonrpc": "2.0", "id": 4, "result": {
             "content": [{ "type": "text", "text": "refused: no" }], "isError": true
@@ -484,11 +478,7 @@ fn tools_call_returns_text_structured_content_and_tool_errors() {
     let greeted = send(
         &s,
         &session,
-        modern(
-            5,
-            "tools/call",
-            json!({ "name": "greet", "arguments": { "name": "Ada" } }),
-        ),
+        call(5, true, "greet", json!({ "name": "Ada" })),
     )
     .unwrap();
     assert_eq!(
@@ -545,11 +535,7 @@ fn booleans_and_null_stay_booleans_and_null_at_every_depth() {
     let r = send(
         &s,
         &Session::new(),
-        bare(
-            1,
-            "tools/call",
-            json!({ "name": "mirror_value", "arguments": { "value": value } }),
-        ),
+        call(1, false, "mirror_value", json!({ "value": value })),
     )
     .unwrap();
     assert_eq!(r["result"]["structuredContent"], json!({ "result": value }));
@@ -602,11 +588,7 @@ fn invalid_arguments_are_an_is_error_result_naming_the_tool_and_reason() {
     let r = send(
         &s,
         &Session::new(),
-        bare(
-            1,
-            "tools/call",
-            json!({ "name": "add", "arguments": { "a": 1, "b": 1e300 } }),
-        ),
+        call(1, false, "add", json!({ "a": 1, "b": 1e300 })),
     )
     .unwrap();
     assert_eq!(r["result"]["isError"], true);
@@ -671,11 +653,7 @@ fn a_panicking_tool_is_a_tool_error_that_leaks_nothing() {
         send(
             &s,
             &Session::new(),
-            bare(
-                2,
-                "tools/call",
-                json!({ "name": "echo", "arguments": { "text": "ok" } })
-            )
+            call(2, false, "echo", json!({ "text": "ok" }))
         )
         .is_some()
     );

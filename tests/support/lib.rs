@@ -71,18 +71,8 @@ impl Spec {
                 v
             }
         };
-        let errors: Vec<String> = validator
-            .iter_errors(instance)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{instance} is not a valid {revision} {def}: {}",
-                errors.join("; ")
-            ))
-        }
+        failures(&validator, instance)
+            .map_err(|errors| format!("{instance} is not a valid {revision} {def}: {errors}"))
     }
 
     /// Validates a response to `method` at `revision` (`None`: a bare request, served with
@@ -117,22 +107,25 @@ impl Spec {
     }
 }
 
-/// Validates `instance` against a schema a server advertised (e.g. a tool's `outputSchema`).
-pub fn check_against(schema: &Value, instance: &Value) -> Result<(), String> {
-    let validator =
-        jsonschema::validator_for(schema).map_err(|e| format!("schema {schema}: {e}"))?;
+/// Every failure of `instance` against `validator`, with where it failed, joined by `; `.
+fn failures(validator: &jsonschema::Validator, instance: &Value) -> Result<(), String> {
     let errors: Vec<String> = validator
         .iter_errors(instance)
-        .map(|e| e.to_string())
+        .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "{instance} does not match {schema}: {}",
-            errors.join("; ")
-        ))
+        Err(errors.join("; "))
     }
+}
+
+/// Validates `instance` against a schema a server advertised (e.g. a tool's `outputSchema`).
+pub fn check_against(schema: &Value, instance: &Value) -> Result<(), String> {
+    let validator =
+        jsonschema::validator_for(schema).map_err(|e| format!("schema {schema}: {e}"))?;
+    failures(&validator, instance)
+        .map_err(|errors| format!("{instance} does not match {schema}: {errors}"))
 }
 
 /// The `params._meta` of a 2026-07-28 request.
