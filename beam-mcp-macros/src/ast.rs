@@ -2,9 +2,10 @@
 
 use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
+use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use syn::{
-    Attribute, Expr, ExprLit, FnArg, GenericArgument, Ident, ItemFn, Lit, Meta, Pat, PathArguments,
-    ReturnType, Type,
+    Attribute, Expr, ExprLit, FnArg, GenericArgument, Ident, ItemFn, Lit, LitStr, Meta, Pat,
+    PathArguments, ReturnType, Signature, Type,
 };
 
 use crate::attr::ToolAttr;
@@ -14,6 +15,8 @@ pub(crate) struct ToolFn {
     pub(crate) attr: ToolAttr,
     pub(crate) item: ItemFn,
     pub(crate) name: String,
+    /// Where the name was written (the attribute's literal, else the function's name).
+    pub(crate) name_span: proc_macro2::Span,
     pub(crate) description: String,
     pub(crate) params: Vec<Param>,
     pub(crate) output: Output,
@@ -26,6 +29,8 @@ pub(crate) enum Param {
         ident: Ident,
         ty: Type,
         doc: Option<String>,
+        /// `#[header("Name")]`: the property's `x-mcp-header`.
+        header: Option<LitStr>,
     },
     /// `State<T>`: host state.
     State { inner: Type },
@@ -44,46 +49,28 @@ pub(crate) enum Output {
 impl ToolFn {
     pub(crate) fn parse(attr: ToolAttr, tokens: TokenStream) -> syn::Result<Self> {
         let mut item: ItemFn = syn::parse2(tokens)?;
+        check_signature(&item.sig, "tool")?;
         let sig = &item.sig;
-        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-            return Err(syn::Error::new(
-                sig.generics.span(),
-                "a #[tool] function cannot be generic: its schema is computed once, for concrete types",
-            ));
-        }
-        if let Some(c) = &sig.constness {
-            return Err(syn::Error::new(
-                c.span,
-                "a #[tool] function cannot be const",
-            ));
-        }
-        if let Some(v) = &sig.variadic {
-            return Err(syn::Error::new(
-                v.span(),
-                "a #[tool] function cannot be variadic",
-            ));
-        }
         let name = match &attr.name {
             Some(lit) => lit.value(),
-            None => {
-                let ident = sig.ident.to_string();
-                ident.strip_prefix("r#").unwrap_or(&ident).to_owned()
-            }
+            None => fn_name(sig),
         };
-        if attr.name.is_none() && !crate::names::valid_tool_name(&name) {
+        if !valid_tool_name(&name) {
+            let span = attr.name.as_ref().map_or(sig.ident.span(), LitStr::span);
             return Err(syn::Error::new(
-                sig.ident.span(),
-                "this function's name is not a valid tool name (1 to 64 characters of A-Z a-z 0-9 _ . - /); set one with #[tool(name = \"...\")]",
+                span,
+                Message::InvalidToolName { name }.to_string(),
             ));
         }
-        let description = match &attr.description {
-            Some(lit) => lit.value(),
-            None => doc_text(&item.attrs),
-        };
-        if description.trim().is_empty() {
+        let description = description(attr.description.as_ref(), &item.attrs);
+        if description.is_empty() {
             return Err(syn::Error::new(
                 sig.ident.span(),
-                "a tool needs a description for the model: write a doc comment on the function, or #[tool(description = \"...\")]",
+                Message::MissingDescription {
+                    kind: "tool",
+                    name,
+                }
+                .to_string(),
             ));
         }
         let mut params = Vec::new();
@@ -91,12 +78,15 @@ impl ToolFn {
             params.push(parse_param(input)?);
         }
         check_params(&params, &item)?;
+        check_headers(&params)?;
         let output = parse_output(&item.sig.output);
+        let name_span = attr.name.as_ref().map_or(item.sig.ident.span(), LitStr::span);
         Ok(ToolFn {
             attr,
             item,
             name,
-            description: description.trim().to_owned(),
+            name_span,
+            description,
             params,
             output,
         })
@@ -106,6 +96,111 @@ impl ToolFn {
     pub(crate) fn is_async(&self) -> bool {
         self.item.sig.asyncness.is_some()
     }
+}
+
+/// The refusals every annotated function shares: no generics, const, variadics or `self`.
+pub(crate) fn check_signature(sig: &Signature, kind: &str) -> syn::Result<()> {
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        return Err(syn::Error::new(
+            sig.generics.span(),
+            format!(
+                "a #[{kind}] function cannot be generic: its schema is computed once, for concrete types"
+            ),
+        ));
+    }
+    if let Some(c) = &sig.constness {
+        return Err(syn::Error::new(
+            c.span,
+            format!("a #[{kind}] function cannot be const"),
+        ));
+    }
+    if let Some(v) = &sig.variadic {
+        return Err(syn::Error::new(
+            v.span(),
+            format!("a #[{kind}] function cannot be variadic"),
+        ));
+    }
+    if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
+        return Err(syn::Error::new(
+            r.span(),
+            format!("a #[{kind}] is a free function; it cannot take self"),
+        ));
+    }
+    Ok(())
+}
+
+/// The function's name without `r#`.
+pub(crate) fn fn_name(sig: &Signature) -> String {
+    let ident = sig.ident.to_string();
+    ident.strip_prefix("r#").unwrap_or(&ident).to_owned()
+}
+
+/// The description: the attribute's, else the doc comment, trimmed.
+pub(crate) fn description(attr: Option<&LitStr>, attrs: &[Attribute]) -> String {
+    match attr {
+        Some(lit) => lit.value().trim().to_owned(),
+        None => doc_text(attrs).trim().to_owned(),
+    }
+}
+
+/// Header names are valid tokens, unique ignoring case, on integer, string or boolean types.
+fn check_headers(params: &[Param]) -> syn::Result<()> {
+    let mut seen: Vec<&LitStr> = Vec::new();
+    for param in params {
+        let Param::Plain {
+            ident,
+            ty,
+            header: Some(header),
+            ..
+        } = param
+        else {
+            continue;
+        };
+        let name = header.value();
+        if let Some(reason) = header_name_defect(&name) {
+            let message = Message::HeaderName { name, reason };
+            return Err(syn::Error::new(header.span(), message.to_string()));
+        }
+        if let Some(first) = seen.iter().find(|h| h.value().eq_ignore_ascii_case(&name)) {
+            let message = Message::HeaderRepeated {
+                first: first.value(),
+                second: name,
+            };
+            return Err(syn::Error::new(header.span(), message.to_string()));
+        }
+        if !is_header_type(ty) {
+            let message = Message::HeaderType {
+                parameter: ident.to_string(),
+            };
+            return Err(syn::Error::new(ty.span(), message.to_string()));
+        }
+        seen.push(header);
+    }
+    Ok(())
+}
+
+/// Integers, strings and booleans, optional or not, by spelling (an alias is refused rather
+/// than guessed at; the startup check reads the schema and would catch a wrong guess).
+fn is_header_type(ty: &Type) -> bool {
+    let ty = wrapper_inner(ty, "Option").unwrap_or_else(|| ty.clone());
+    matches!(
+        last_ident(&ty).as_deref(),
+        Some(
+            "String"
+                | "str"
+                | "bool"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "isize"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "usize"
+        )
+    )
 }
 
 fn check_params(params: &[Param], item: &ItemFn) -> syn::Result<()> {
@@ -146,8 +241,19 @@ fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
         let text = doc_text(&typed.attrs);
         (!text.trim().is_empty()).then(|| text.trim().to_owned())
     };
-    // Doc comments on parameters describe the property; the compiler would refuse them.
-    typed.attrs.retain(|a| !a.path().is_ident("doc"));
+    let mut header = None;
+    for attr in typed.attrs.iter().filter(|a| a.path().is_ident("header")) {
+        if header.is_some() {
+            return Err(syn::Error::new_spanned(attr, "one #[header] per parameter"));
+        }
+        header = Some(attr.parse_args::<LitStr>().map_err(|e| {
+            syn::Error::new(e.span(), "write the header name as #[header(\"Name\")]")
+        })?);
+    }
+    // Doc comments and #[header] describe the property; the compiler would refuse them here.
+    typed
+        .attrs
+        .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("header"));
     let ident = match &*typed.pat {
         Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
         other => {
@@ -161,11 +267,12 @@ fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
         ident,
         ty: (*typed.ty).clone(),
         doc,
+        header,
     })
 }
 
 /// `T` when `ty` is `Wrapper<T>` (by the path's last segment).
-fn wrapper_inner(ty: &Type, wrapper: &str) -> Option<Type> {
+pub(crate) fn wrapper_inner(ty: &Type, wrapper: &str) -> Option<Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != wrapper {
@@ -180,7 +287,7 @@ fn wrapper_inner(ty: &Type, wrapper: &str) -> Option<Type> {
     }
 }
 
-fn last_ident(ty: &Type) -> Option<String> {
+pub(crate) fn last_ident(ty: &Type) -> Option<String> {
     match ty {
         Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
         Type::Reference(r) => last_ident(&r.elem),

@@ -1,11 +1,10 @@
-//! Parses `#[tool(...)]`: every option by name, each refused with a span when unknown.
+//! Parses the attributes: every option by name, each refused with a span when unknown or
+//! given twice.
 
 use proc_macro2::TokenStream;
-use syn::parse::Parser;
+use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
-use syn::{Expr, ExprLit, Lit, LitStr, Meta, Token};
-
-use crate::names::valid_tool_name;
+use syn::{Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaNameValue, Path, Token};
 
 /// The options of `#[tool(...)]`.
 #[derive(Default)]
@@ -19,52 +18,128 @@ pub(crate) struct ToolAttr {
     pub(crate) open_world: Option<bool>,
 }
 
-const OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world";
+/// The options of `#[resource("uri", ...)]`.
+pub(crate) struct ResourceAttr {
+    pub(crate) uri: LitStr,
+    pub(crate) name: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
+    pub(crate) mime_type: Option<LitStr>,
+    pub(crate) complete: Vec<Completer>,
+}
+
+/// The options of `#[prompt(...)]`.
+#[derive(Default)]
+pub(crate) struct PromptAttr {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
+    pub(crate) complete: Vec<Completer>,
+}
+
+/// `complete(argument = path::to::completer)`.
+pub(crate) struct Completer {
+    pub(crate) argument: Ident,
+    pub(crate) function: Path,
+}
+
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world";
+const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function)";
+const PROMPT_OPTIONS: &str =
+    "name = \"...\", title = \"...\", description = \"...\", complete(argument = function)";
 
 impl ToolAttr {
     pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
-        let metas = Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens)?;
         let mut attr = ToolAttr::default();
-        for meta in metas {
-            let key = meta
-                .path()
-                .get_ident()
-                .map(|i| i.to_string())
-                .unwrap_or_default();
-            match key.as_str() {
-                "name" => {
-                    let lit = string_value(&meta)?;
-                    if !valid_tool_name(&lit.value()) {
-                        return Err(syn::Error::new(
-                            lit.span(),
-                            "a tool name is 1 to 64 characters of A-Z a-z 0-9 _ . - /; rename the tool",
-                        ));
-                    }
-                    set(&mut attr.name, lit, &meta)?;
-                }
+        for meta in Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens)? {
+            match key(&meta).as_str() {
+                "name" => set(&mut attr.name, string_value(&meta)?, &meta)?,
                 "title" => set(&mut attr.title, string_value(&meta)?, &meta)?,
                 "description" => set(&mut attr.description, string_value(&meta)?, &meta)?,
                 "read_only" => set(&mut attr.read_only, flag(&meta)?, &meta)?,
                 "destructive" => set(&mut attr.destructive, flag(&meta)?, &meta)?,
                 "idempotent" => set(&mut attr.idempotent, flag(&meta)?, &meta)?,
                 "open_world" => set(&mut attr.open_world, flag(&meta)?, &meta)?,
-                _ => {
-                    return Err(syn::Error::new_spanned(
-                        meta.path(),
-                        format!("unknown #[tool] option; the options are: {OPTIONS}"),
-                    ));
-                }
+                _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
         Ok(attr)
     }
 }
 
+impl ResourceAttr {
+    pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
+        let parser = |input: ParseStream| {
+            if !input.peek(LitStr) {
+                return Err(input.error(
+                    "a #[resource] starts with its URI or URI template: #[resource(\"app://notes/{id}\")]",
+                ));
+            }
+            let uri: LitStr = input.parse()?;
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+            let metas = Punctuated::<Meta, Token![,]>::parse_terminated(input)?;
+            Ok((uri, metas))
+        };
+        let (uri, metas) = parser.parse2(tokens)?;
+        let mut attr = ResourceAttr {
+            uri,
+            name: None,
+            title: None,
+            description: None,
+            mime_type: None,
+            complete: Vec::new(),
+        };
+        for meta in metas {
+            match key(&meta).as_str() {
+                "name" => set(&mut attr.name, string_value(&meta)?, &meta)?,
+                "title" => set(&mut attr.title, string_value(&meta)?, &meta)?,
+                "description" => set(&mut attr.description, string_value(&meta)?, &meta)?,
+                "mime_type" => set(&mut attr.mime_type, string_value(&meta)?, &meta)?,
+                "complete" => completers(&meta, &mut attr.complete)?,
+                _ => return Err(unknown(&meta, "resource", RESOURCE_OPTIONS)),
+            }
+        }
+        Ok(attr)
+    }
+}
+
+impl PromptAttr {
+    pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
+        let mut attr = PromptAttr::default();
+        for meta in Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens)? {
+            match key(&meta).as_str() {
+                "name" => set(&mut attr.name, string_value(&meta)?, &meta)?,
+                "title" => set(&mut attr.title, string_value(&meta)?, &meta)?,
+                "description" => set(&mut attr.description, string_value(&meta)?, &meta)?,
+                "complete" => completers(&meta, &mut attr.complete)?,
+                _ => return Err(unknown(&meta, "prompt", PROMPT_OPTIONS)),
+            }
+        }
+        Ok(attr)
+    }
+}
+
+fn key(meta: &Meta) -> String {
+    meta.path()
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_default()
+}
+
+fn unknown(meta: &Meta, item: &str, options: &str) -> syn::Error {
+    syn::Error::new_spanned(
+        meta.path(),
+        format!("unknown #[{item}] option; the options are: {options}"),
+    )
+}
+
 fn set<T>(slot: &mut Option<T>, value: T, meta: &Meta) -> syn::Result<()> {
     if slot.is_some() {
         return Err(syn::Error::new_spanned(
             meta,
-            "this #[tool] option is given twice; keep one",
+            "this option is given twice; keep one",
         ));
     }
     *slot = Some(value);
@@ -98,4 +173,40 @@ fn flag(meta: &Meta) -> syn::Result<bool> {
             "a hint is written bare (`read_only`) or as `read_only = false`",
         )),
     }
+}
+
+/// `complete(a = f, b = g)`, each argument once.
+fn completers(meta: &Meta, out: &mut Vec<Completer>) -> syn::Result<()> {
+    let Meta::List(list) = meta else {
+        return Err(syn::Error::new_spanned(
+            meta,
+            "write completions as complete(argument = function)",
+        ));
+    };
+    let pairs = list.parse_args_with(Punctuated::<MetaNameValue, Token![,]>::parse_terminated)?;
+    for pair in pairs {
+        let Some(argument) = pair.path.get_ident().cloned() else {
+            return Err(syn::Error::new_spanned(
+                &pair.path,
+                "name the argument to complete: complete(argument = function)",
+            ));
+        };
+        let Expr::Path(function) = pair.value else {
+            return Err(syn::Error::new_spanned(
+                &pair.value,
+                "a completer is named by its path: complete(argument = function)",
+            ));
+        };
+        if out.iter().any(|c| c.argument == argument) {
+            return Err(syn::Error::new(
+                argument.span(),
+                "this argument already has a completer; keep one",
+            ));
+        }
+        out.push(Completer {
+            argument,
+            function: function.path,
+        });
+    }
+    Ok(())
 }

@@ -36,7 +36,17 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         .params
         .iter()
         .filter_map(|p| match p {
-            Param::Plain { ident, ty, doc } => Some((ident, ty, doc)),
+            Param::Plain {
+                ident,
+                ty,
+                doc,
+                header,
+            } => Some(PlainParam {
+                ident,
+                ty,
+                doc,
+                header,
+            }),
             _ => None,
         })
         .collect();
@@ -70,12 +80,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
                     let #local = ::beam_mcp::State(::beam_mcp::__private::state::<#inner>(&__beam_context)?);
                 });
                 call_args.push(quote!(#local));
-                states.push(quote_spanned! {inner.span()=>
-                    ::beam_mcp::tool::StateRequirement {
-                        type_id: ::core::any::TypeId::of::<#inner>,
-                        type_name: ::core::any::type_name::<#inner>,
-                    }
-                });
+                states.push(state_requirement(inner));
             }
             Param::Args { inner } => {
                 prepare.push(quote_spanned! {inner.span()=>
@@ -118,6 +123,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         }
     };
 
+    let unique = crate::unique::marker("tool", name, model.name_span);
     let doc = format!(
         "The MCP tool definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::tool`."
     );
@@ -173,18 +179,30 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         #[linkme(crate = ::beam_mcp::__private::linkme)]
         #[allow(non_upper_case_globals)]
         static #registration: ::beam_mcp::ToolDef = #def_ident::DEF;
+
+        #unique
     }
 }
 
-fn args_struct(
-    ident: &syn::Ident,
-    plain: &[(&syn::Ident, &syn::Type, &Option<String>)],
-) -> TokenStream {
-    let fields = plain.iter().map(|(name, ty, doc)| {
-        let field = field_ident(name);
-        let doc = doc.as_ref().map(|d| quote!(#[doc = #d]));
+/// A plain parameter, as the argument struct needs it.
+struct PlainParam<'a> {
+    ident: &'a syn::Ident,
+    ty: &'a syn::Type,
+    doc: &'a Option<String>,
+    header: &'a Option<syn::LitStr>,
+}
+
+fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
+    let fields = plain.iter().map(|param| {
+        let field = field_ident(param.ident);
+        let ty = param.ty;
+        let doc = param.doc.as_ref().map(|d| quote!(#[doc = #d]));
+        let header = param.header.as_ref().map(|h| {
+            quote!(#[schemars(extend("x-mcp-header" = #h))])
+        });
         quote_spanned! {ty.span()=>
             #doc
+            #header
             #field: #ty
         }
     });
@@ -212,5 +230,15 @@ fn option_str(value: Option<String>) -> TokenStream {
     match value {
         Some(s) => quote!(::core::option::Option::Some(#s)),
         None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The `StateRequirement` for `State<inner>`, spanned on the type.
+pub(crate) fn state_requirement(inner: &syn::Type) -> TokenStream {
+    quote_spanned! {inner.span()=>
+        ::beam_mcp::tool::StateRequirement {
+            type_id: ::core::any::TypeId::of::<#inner>,
+            type_name: ::core::any::type_name::<#inner>,
+        }
     }
 }

@@ -1,14 +1,20 @@
 //! Procedural macros for beam-mcp. Use them through the `beam_mcp` crate
-//! (`#[beam_mcp::tool]`); the generated code names only `::beam_mcp::...` paths.
+//! (`#[beam_mcp::tool]`, `#[beam_mcp::resource]`, `#[beam_mcp::prompt]`); the generated code
+//! names only `::beam_mcp::...` paths.
 //!
-//! One pipeline, one file per stage: `attr.rs` parses the attribute, `ast.rs` builds the typed
-//! model of the function (and refuses what cannot be a tool, with a span on the culprit), and
-//! `expand.rs` writes the definition, the schema and the typed dispatch.
+//! One pipeline per item, one file per stage: `attr.rs` parses the attribute; `ast.rs`
+//! (tools), `resource.rs` and `prompt.rs` build the typed model of the function and refuse
+//! what cannot be that item, with a span on the culprit and the wording of `beam_mcp_rules`;
+//! `expand.rs` (tools), `resource.rs` and `prompt.rs` write the definition and the typed
+//! dispatch; `unique.rs` makes a repeated name a compile error across the whole crate.
 
 mod ast;
 mod attr;
+mod completion;
 mod expand;
-mod names;
+mod prompt;
+mod resource;
+mod unique;
 
 use proc_macro::TokenStream;
 
@@ -16,23 +22,79 @@ use proc_macro::TokenStream;
 ///
 /// The doc comment is the description; parameters are the tool's arguments (any type serde
 /// and schemars can describe; `Option<T>` is not required), except `State<T>` (host state) and
-/// `Args<T>` (the whole argument object as one struct). See the `beam_mcp` crate docs.
+/// `Args<T>` (the whole argument object as one struct). A parameter marked
+/// `#[header("Name")]` carries `x-mcp-header` (sent by HTTP clients as `Mcp-Param-Name`).
+/// See the `beam_mcp` crate docs.
 ///
 /// Options: `name = "..."`, `title = "..."`, `description = "..."`, and the hints
 /// `read_only`, `destructive`, `idempotent`, `open_world` (each also as `= false`).
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let item2 = proc_macro2::TokenStream::from(item.clone());
-    match attr::ToolAttr::parse(attr.into())
+    let item2 = proc_macro2::TokenStream::from(item);
+    let expanded = attr::ToolAttr::parse(attr.into())
         .and_then(|attr| ast::ToolFn::parse(attr, item2.clone()))
-    {
-        Ok(model) => expand::tool(&model).into(),
+        .map(|model| expand::tool(&model));
+    finish(expanded, item2)
+}
+
+/// Turns a free function into an MCP resource reader: `#[resource("app://notes/{id}")]`.
+///
+/// The first argument is the URI, or a URI template in the supported subset (`{name}` is one
+/// path segment, `{+name}` any text). Each template variable binds the parameter of the same
+/// name (any `FromStr` type; one that does not parse reads as "not found"); `State<T>` takes
+/// host state. Options: `name`, `title`, `description`, `mime_type`, and
+/// `complete(variable = function)`.
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let expanded = attr::ResourceAttr::parse(attr.into())
+        .and_then(|attr| resource::ResourceFn::parse(attr, item2.clone()))
+        .map(|model| model.expand());
+    finish(expanded, item2)
+}
+
+/// Turns a free function into an MCP prompt.
+///
+/// Parameters are the prompt's arguments: `String` (required) or `Option<String>`, described
+/// by their doc comments; `State<T>` takes host state. Options: `name`, `title`,
+/// `description`, and `complete(argument = function)`.
+#[proc_macro_attribute]
+pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let expanded = attr::PromptAttr::parse(attr.into())
+        .and_then(|attr| prompt::PromptFn::parse(attr, item2.clone()))
+        .map(|model| model.expand());
+    finish(expanded, item2)
+}
+
+/// The expansion, or the error followed by the untouched function, so one mistake does not
+/// cascade into "cannot find function" errors wherever it is called.
+fn finish(
+    expanded: syn::Result<proc_macro2::TokenStream>,
+    item: proc_macro2::TokenStream,
+) -> TokenStream {
+    match expanded {
+        Ok(tokens) => tokens.into(),
         Err(error) => {
-            // Keep the function so one bad attribute does not cascade into "cannot find
-            // function" errors wherever it is called.
             let mut out = error.to_compile_error();
-            out.extend(item2);
+            out.extend(without_parameter_attributes(item));
             out.into()
         }
     }
+}
+
+/// The function without the parameter attributes only the macros understand (`///` and
+/// `#[header]`), which rustc would report as errors of their own.
+fn without_parameter_attributes(item: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) else {
+        return item;
+    };
+    for input in function.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(typed) = input {
+            typed
+                .attrs
+                .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("header"));
+        }
+    }
+    quote::ToTokens::into_token_stream(function)
 }

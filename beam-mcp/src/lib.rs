@@ -23,17 +23,20 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod catalog;
+pub mod completion;
 pub mod json;
 mod panic;
+pub mod prompt;
 pub mod protocol;
+pub mod resource;
 pub mod schema;
 mod schemagen;
 mod server;
 pub mod tool;
 pub mod transport;
 
-pub use beam_mcp_macros::tool;
-pub use catalog::CatalogError;
+pub use beam_mcp_macros::{prompt, resource, tool};
+pub use catalog::{CatalogError, Message};
 pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use tool::{
@@ -94,6 +97,16 @@ pub mod __private {
     #[linkme(crate = ::linkme)]
     pub static TOOLS: [ToolDef];
 
+    /// Every `#[resource]` in the program.
+    #[::linkme::distributed_slice]
+    #[linkme(crate = ::linkme)]
+    pub static RESOURCES: [crate::resource::ResourceDef];
+
+    /// Every `#[prompt]` in the program.
+    #[::linkme::distributed_slice]
+    #[linkme(crate = ::linkme)]
+    pub static PROMPTS: [crate::prompt::PromptDef];
+
     /// Deserializes the validated arguments into the tool's typed parameters.
     pub fn decode_args<T: ::serde::de::DeserializeOwned>(
         arguments: ::serde_json::Value,
@@ -128,6 +141,83 @@ pub mod __private {
     /// An `Err` of a structured tool: an `isError` result with the error's text.
     pub fn error<E: ::core::fmt::Display>(error: E) -> Result<CallToolResult, ToolFault> {
         Ok(CallToolResult::error(error.to_string()))
+    }
+
+    /// A template variable, parsed as the reader's parameter type; text that does not parse
+    /// names no resource.
+    pub fn variable<T: ::core::str::FromStr>(
+        request: &crate::resource::ReadRequest,
+        name: &str,
+    ) -> Result<T, crate::resource::ResourceError> {
+        let text = request.variable(name).ok_or_else(|| {
+            crate::resource::ResourceError::internal(format!("no template variable {name}"))
+        })?;
+        text.parse().map_err(|_| crate::resource::ResourceError::NotFound {
+            reason: Some(format!("{name} {text:?} is not valid here")),
+        })
+    }
+
+    /// A state value of a reader (checked at build time to exist).
+    pub fn read_state<T: Clone + Send + Sync + 'static>(
+        request: &crate::resource::ReadRequest,
+    ) -> Result<T, crate::resource::ResourceError> {
+        request.state::<T>().ok_or_else(|| {
+            crate::resource::ResourceError::internal(format!(
+                "no state of type {}",
+                ::core::any::type_name::<T>()
+            ))
+        })
+    }
+
+    /// What a reader returned, as contents.
+    pub fn read_result<R: crate::resource::IntoReadResult>(
+        value: R,
+    ) -> Result<Vec<crate::resource::ResourceContents>, crate::resource::ResourceError> {
+        value.into_read_result()
+    }
+
+    /// A required prompt argument (the schema checked it is present and a string).
+    pub fn prompt_argument(
+        request: &crate::prompt::PromptRequest,
+        name: &str,
+    ) -> Result<String, crate::prompt::PromptFault> {
+        request.argument(name).map(str::to_owned).ok_or_else(|| {
+            crate::prompt::PromptFault::Internal(format!("no argument {name} after validation"))
+        })
+    }
+
+    /// An optional prompt argument.
+    pub fn prompt_optional(request: &crate::prompt::PromptRequest, name: &str) -> Option<String> {
+        request.argument(name).map(str::to_owned)
+    }
+
+    /// A state value of a prompt (checked at build time to exist).
+    pub fn prompt_state<T: Clone + Send + Sync + 'static>(
+        request: &crate::prompt::PromptRequest,
+    ) -> Result<T, crate::prompt::PromptFault> {
+        request.state::<T>().ok_or_else(|| {
+            crate::prompt::PromptFault::Internal(format!(
+                "no state of type {}",
+                ::core::any::type_name::<T>()
+            ))
+        })
+    }
+
+    /// What a prompt returned, as messages.
+    pub fn prompt_result<R: crate::prompt::IntoPromptResult>(
+        value: R,
+    ) -> Result<crate::prompt::GetPromptResult, crate::prompt::PromptFault> {
+        value
+            .into_prompt_result()
+            .map_err(crate::prompt::PromptFault::Refused)
+    }
+
+    /// Runs a completer of either shape.
+    pub fn complete<M>(
+        completer: impl crate::completion::Completer<M>,
+        request: &crate::completion::CompletionRequest,
+    ) -> crate::completion::Completion {
+        completer.complete(request)
     }
 
     /// The output schema of a structured tool.

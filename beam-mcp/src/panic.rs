@@ -41,3 +41,8 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
         "a non-string panic payload".to_owned()
     }
 }
+
+/// Runs synchronous host code (a completer), catching a panic.
+pub(crate) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(payload.as_ref()))
+}

@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::catalog::{Catalog, CatalogError};
+use crate::catalog::{Catalog, CatalogError, Definitions};
+use crate::prompt::PromptDef;
+use crate::resource::ResourceDef;
 use crate::protocol::{META_SERVER_INFO, Revision};
 use crate::tool::{StateMap, ToolDef};
 
@@ -98,10 +100,12 @@ pub struct ServerBuilder {
     version: Option<String>,
     instructions: Option<String>,
     revisions: Option<Vec<Revision>>,
-    tools: Vec<ToolDef>,
+    definitions: Definitions,
     states: StateMap,
     discover_cache: CacheHint,
     tools_cache: CacheHint,
+    resources_cache: CacheHint,
+    prompts_cache: CacheHint,
     page_size: Option<usize>,
 }
 
@@ -132,20 +136,37 @@ impl ServerBuilder {
 
     /// Adds one tool.
     pub fn tool(mut self, def: ToolDef) -> Self {
-        self.tools.push(def);
+        self.definitions.tools.push(def);
         self
     }
 
-    /// Adds every `#[tool]` declared in the crate of `module_path` (what `serve!` does with
-    /// its own `module_path!()`).
+    /// Adds one resource or URI template.
+    pub fn resource(mut self, def: ResourceDef) -> Self {
+        self.definitions.resources.push(def);
+        self
+    }
+
+    /// Adds one prompt.
+    pub fn prompt(mut self, def: PromptDef) -> Self {
+        self.definitions.prompts.push(def);
+        self
+    }
+
+    /// Adds every `#[tool]`, `#[resource]` and `#[prompt]` declared in the crate of
+    /// `module_path` (what `serve!` does with its own `module_path!()`).
     pub fn crate_items(mut self, module_path: &str) -> Self {
         let krate = crate_of(module_path);
-        self.tools.extend(
-            crate::__private::TOOLS
-                .iter()
-                .filter(|d| crate_of(d.module_path) == krate)
-                .copied(),
-        );
+        let ours = |path: &str| crate_of(path) == krate;
+        let defs = &mut self.definitions;
+        let registered = &crate::__private::TOOLS;
+        defs.tools
+            .extend(registered.iter().filter(|d| ours(d.module_path)));
+        let registered = &crate::__private::RESOURCES;
+        defs.resources
+            .extend(registered.iter().filter(|d| ours(d.module_path)));
+        let registered = &crate::__private::PROMPTS;
+        defs.prompts
+            .extend(registered.iter().filter(|d| ours(d.module_path)));
         self
     }
 
@@ -164,6 +185,19 @@ impl ServerBuilder {
     /// Caching hints for `tools/list` (default 0 / private).
     pub fn tools_cache(mut self, hint: CacheHint) -> Self {
         self.tools_cache = hint;
+        self
+    }
+
+    /// Caching hints for `resources/list`, `resources/templates/list` and `resources/read`
+    /// (default 0 / private).
+    pub fn resources_cache(mut self, hint: CacheHint) -> Self {
+        self.resources_cache = hint;
+        self
+    }
+
+    /// Caching hints for `prompts/list` (default 0 / private).
+    pub fn prompts_cache(mut self, hint: CacheHint) -> Self {
+        self.prompts_cache = hint;
         self
     }
 
@@ -188,14 +222,27 @@ impl ServerBuilder {
         if page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }
-        let catalog = Catalog::build(&self.tools, &self.states)?;
+        let catalog = Catalog::build(&self.definitions, &self.states)?;
         let info = json!({
             "name": self.name.unwrap_or_else(|| "beam_mcp".into()),
             "version": self.version.unwrap_or_else(|| env!("CARGO_PKG_VERSION").into()),
         });
         let mut capabilities = Map::new();
+        // Advertised exactly when served: a method of a kind the catalog lacks is -32601.
         if !catalog.tools().is_empty() {
             capabilities.insert("tools".into(), json!({ "listChanged": false }));
+        }
+        if !catalog.resources().is_empty() || !catalog.templates().is_empty() {
+            capabilities.insert(
+                "resources".into(),
+                json!({ "listChanged": false, "subscribe": false }),
+            );
+        }
+        if !catalog.prompts().is_empty() {
+            capabilities.insert("prompts".into(), json!({ "listChanged": false }));
+        }
+        if catalog.has_completions() {
+            capabilities.insert("completions".into(), json!({}));
         }
         Ok(Server {
             inner: Arc::new(Inner {
@@ -209,6 +256,8 @@ impl ServerBuilder {
                 states: Arc::new(self.states),
                 discover_cache: self.discover_cache,
                 tools_cache: self.tools_cache,
+                resources_cache: self.resources_cache,
+                prompts_cache: self.prompts_cache,
                 page_size,
             }),
         })
@@ -239,6 +288,8 @@ pub(crate) struct Inner {
     pub(crate) states: Arc<StateMap>,
     pub(crate) discover_cache: CacheHint,
     pub(crate) tools_cache: CacheHint,
+    pub(crate) resources_cache: CacheHint,
+    pub(crate) prompts_cache: CacheHint,
     pub(crate) page_size: usize,
 }
 

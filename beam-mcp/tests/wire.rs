@@ -1,9 +1,12 @@
 //! Wire tests of the pure core: every method of both revisions, exact expected JSON, and
 //! every message the server emits validated against the official schema of its revision.
 
+mod common;
+
 use beam_mcp::protocol::{Reply, Session};
 use beam_mcp::{Args, CacheHint, CacheScope, Content, Server, State, ToolError};
-use beam_mcp_tests::{check_against, modern_meta, spec};
+use beam_mcp_tests::check_against;
+use common::{bare, call, modern, raw, send};
 use serde_json::{Value, json};
 
 /// Echoes the text.
@@ -76,67 +79,6 @@ fn server() -> Server {
         .state(Greeting("Hello"))
         .build()
         .expect("the test catalog is valid")
-}
-
-/// Sends one message; validates any answer against the schema of the request's revision.
-fn send(server: &Server, session: &Session, message: Value) -> Option<Value> {
-    let method = message
-        .get("method")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let revision = message
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let bytes = message.to_string();
-    let response = resolve(server.handle(session, bytes.as_bytes()))?;
-    if let Err(e) = spec().check_response(revision.as_deref(), &method, &response) {
-        panic!("{e}");
-    }
-    Some(response)
-}
-
-fn resolve(reply: Reply) -> Option<Value> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    let response = runtime.block_on(reply.resolve())?;
-    let mut bytes = Vec::new();
-    response.write_to(&mut bytes);
-    let value: Value = serde_json::from_slice(&bytes).unwrap();
-    assert_eq!(value, response.to_value(), "write_to and to_value agree");
-    Some(value)
-}
-
-fn raw(server: &Server, bytes: &[u8]) -> Value {
-    let response = resolve(server.handle(&Session::new(), bytes)).expect("an answer");
-    spec()
-        .check("2026-07-28", "JSONRPCErrorResponse", &response)
-        .unwrap();
-    spec()
-        .check("2025-11-25", "JSONRPCErrorResponse", &response)
-        .unwrap();
-    response
-}
-
-fn modern(id: i64, method: &str, mut params: Value) -> Value {
-    params["_meta"] = modern_meta();
-    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
-}
-
-/// A `tools/call` request, at 2026-07-28 when `stateless`, else bare.
-fn call(id: i64, stateless: bool, name: &str, arguments: Value) -> Value {
-    let params = json!({ "name": name, "arguments": arguments });
-    if stateless {
-        modern(id, "tools/call", params)
-    } else {
-        bare(id, "tools/call", params)
-    }
-}
-
-fn bare(id: i64, method: &str, params: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
 }
 
 const INFO: &str = "io.modelcontextprotocol/serverInfo";
@@ -874,13 +816,13 @@ fn the_builder_refuses_a_bad_catalog_before_the_first_request() {
         .unwrap_err();
     assert_eq!(
         twice.to_string(),
-        "tool name \"echo\" is declared more than once; rename one of them"
+        "tool name \"echo\" is declared more than once; the lists are keyed by it, so rename or remove one"
     );
     let mut bad = echo::DEF;
     bad.name = "has space";
     assert_eq!(
         Server::builder().tool(bad).build().unwrap_err().to_string(),
-        "tool name \"has space\" is invalid: a tool name is 1 to 64 characters of A-Z a-z 0-9 _ . - /"
+        "tool name \"has space\" is invalid: a tool name is 1 to 64 characters of A-Z a-z 0-9 _ . - /; rename it, or set name = \"...\""
     );
     let mut undocumented = echo::DEF;
     undocumented.description = " ";
@@ -890,7 +832,7 @@ fn the_builder_refuses_a_bad_catalog_before_the_first_request() {
             .build()
             .unwrap_err()
             .to_string(),
-        "tool \"echo\" has no description; write a doc comment on the function"
+        "tool \"echo\" has no description: write a doc comment on the function, or set description = \"...\""
     );
     assert_eq!(
         Server::builder()

@@ -101,6 +101,12 @@ impl Spec {
             (_, "initialize") => "InitializeResult",
             (_, "tools/list") => "ListToolsResult",
             (_, "tools/call") => "CallToolResult",
+            (_, "resources/list") => "ListResourcesResult",
+            (_, "resources/templates/list") => "ListResourceTemplatesResult",
+            (_, "resources/read") => "ReadResourceResult",
+            (_, "prompts/list") => "ListPromptsResult",
+            (_, "prompts/get") => "GetPromptResult",
+            (_, "completion/complete") => "CompleteResult",
             _ => "Result",
         };
         self.check(revision, def, &response["result"])

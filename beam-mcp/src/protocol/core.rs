@@ -190,6 +190,24 @@ impl Server {
             "tools/call" if self.has_capability("tools") => {
                 return methods::call_tool(self, request);
             }
+            "resources/list" if self.has_capability("resources") => {
+                methods::list_resources(self, &request.params)
+            }
+            "resources/templates/list" if self.has_capability("resources") => {
+                methods::list_templates(self, &request.params)
+            }
+            "resources/read" if self.has_capability("resources") => {
+                return methods::read_resource(self, request);
+            }
+            "prompts/list" if self.has_capability("prompts") => {
+                methods::list_prompts(self, &request.params)
+            }
+            "prompts/get" if self.has_capability("prompts") => {
+                return methods::get_prompt(self, request);
+            }
+            "completion/complete" if self.has_capability("completions") => {
+                methods::complete(self, &request.params)
+            }
             other => Err(ProtocolError::MethodNotFound(other.to_owned())),
         };
         self.ready(request.id, era, outcome)

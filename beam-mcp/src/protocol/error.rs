@@ -78,6 +78,56 @@ pub enum ProtocolError {
     /// `tools/call` naming a tool the catalog does not list.
     #[error("Unknown tool: {0}")]
     UnknownTool(String),
+    /// `resources/read` without a string `uri`.
+    #[error("Invalid params: resources/read requires a string uri")]
+    ResourceUriMissing,
+    /// A URI no listed resource has and no listed template matches, or one its reader said
+    /// is not there (`-32002` at 2025-11-25, `-32602` at 2026-07-28).
+    #[error("Resource not found: {uri}")]
+    ResourceNotFound {
+        /// The URI asked for.
+        uri: String,
+        /// The reader's reason, when it gave one.
+        reason: Option<String>,
+    },
+    /// `prompts/get` without a string `name`.
+    #[error("Invalid params: prompts/get requires a string name")]
+    PromptNameMissing,
+    /// A prompt the catalog does not list.
+    #[error("Invalid params: unknown prompt {0}")]
+    UnknownPrompt(String),
+    /// Prompt arguments refused by the schema derived from the declared arguments.
+    #[error("Invalid params: invalid arguments: {reason}")]
+    PromptArguments {
+        /// The prompt.
+        name: String,
+        /// The validator's first failure.
+        reason: String,
+    },
+    /// A prompt function returned an error.
+    #[error("Invalid params: prompt {name} cannot be rendered")]
+    PromptNotRendered {
+        /// The prompt.
+        name: String,
+        /// The error's text.
+        reason: String,
+    },
+    /// `completion/complete` without a well-formed `ref` and `argument`.
+    #[error(
+        "Invalid params: completion/complete requires ref {{type: \"ref/prompt\", name}} or {{type: \"ref/resource\", uri}} and argument {{name, value}} with string values"
+    )]
+    CompletionMalformed,
+    /// `completion/complete` naming a template the catalog does not list.
+    #[error("Invalid params: unknown resource template {0}")]
+    UnknownTemplate(String),
+    /// `completion/complete` naming an argument the prompt or template does not declare.
+    #[error("Invalid params: {item} has no argument {argument}")]
+    UnknownArgument {
+        /// The prompt name or template.
+        item: String,
+        /// The argument asked for.
+        argument: String,
+    },
     /// A list cursor this server did not issue.
     #[error("Invalid params: cursor is malformed")]
     CursorMalformed,
@@ -90,7 +140,25 @@ pub enum ProtocolError {
 }
 
 impl ProtocolError {
-    /// The JSON-RPC error code.
+    /// The JSON-RPC error code at `revision` (`None`: a request without `params._meta`, served
+    /// as 2025-11-25). Only "resource not found" differs: `-32002` before 2026-07-28.
+    ///
+    /// ```
+    /// use beam_mcp::protocol::{ProtocolError, Revision};
+    /// let e = ProtocolError::ResourceNotFound { uri: "a://b".into(), reason: None };
+    /// assert_eq!(e.code_at(Some(Revision::V2026_07_28)), -32602);
+    /// assert_eq!(e.code_at(None), -32002);
+    /// ```
+    pub fn code_at(&self, revision: Option<Revision>) -> i64 {
+        match self {
+            Self::ResourceNotFound { .. } if !revision.is_some_and(Revision::is_stateless) => {
+                -32002
+            }
+            _ => self.code(),
+        }
+    }
+
+    /// The JSON-RPC error code at 2026-07-28 (see [`code_at`](Self::code_at)).
     pub fn code(&self) -> i64 {
         match self {
             Self::Json(JsonError::Syntax) | Self::InvalidContentLength => -32700,
@@ -109,7 +177,16 @@ impl ProtocolError {
             | Self::ToolNameMissing
             | Self::UnknownTool(_)
             | Self::CursorMalformed
-            | Self::CursorForeign(_) => -32602,
+            | Self::CursorForeign(_)
+            | Self::ResourceUriMissing
+            | Self::ResourceNotFound { .. }
+            | Self::PromptNameMissing
+            | Self::UnknownPrompt(_)
+            | Self::PromptArguments { .. }
+            | Self::PromptNotRendered { .. }
+            | Self::CompletionMalformed
+            | Self::UnknownTemplate(_)
+            | Self::UnknownArgument { .. } => -32602,
             Self::MethodNotFound(_) => -32601,
             Self::UnsupportedVersion { .. } => -32022,
             Self::Internal => -32603,
@@ -123,15 +200,23 @@ impl ProtocolError {
                 supported,
                 requested,
             } => Some(json!({ "supported": supported, "requested": requested })),
-            Self::UnknownTool(name) => Some(json!({ "name": name })),
+            Self::UnknownTool(name) | Self::UnknownPrompt(name) => Some(json!({ "name": name })),
+            Self::ResourceNotFound { uri, reason } => Some(match reason {
+                Some(reason) => json!({ "uri": uri, "reason": reason }),
+                None => json!({ "uri": uri }),
+            }),
+            Self::PromptArguments { name, reason } | Self::PromptNotRendered { name, reason } => {
+                Some(json!({ "name": name, "reason": reason }))
+            }
+            Self::UnknownTemplate(uri) => Some(json!({ "uri": uri })),
             _ => None,
         }
     }
 
     /// The JSON-RPC `error` object, as the given revision spells it.
-    pub fn to_error_object(&self, _revision: Option<Revision>) -> Value {
+    pub fn to_error_object(&self, revision: Option<Revision>) -> Value {
         let mut error = serde_json::Map::new();
-        error.insert("code".into(), Value::from(self.code()));
+        error.insert("code".into(), Value::from(self.code_at(revision)));
         error.insert("message".into(), Value::String(self.to_string()));
         if let Some(data) = self.data() {
             error.insert("data".into(), data);

@@ -186,6 +186,18 @@ impl Content {
     }
 }
 
+impl From<String> for Content {
+    fn from(text: String) -> Self {
+        Content::Text { text }
+    }
+}
+
+impl From<&str> for Content {
+    fn from(text: &str) -> Self {
+        Content::text(text)
+    }
+}
+
 /// The result of one tool call: content, optional structured content, and the error flag.
 ///
 /// ```

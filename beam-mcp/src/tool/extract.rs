@@ -66,7 +66,7 @@ impl StateMap {
         self.0.contains_key(&id)
     }
 
-    fn get<T: 'static>(&self) -> Option<&T> {
+    pub(crate) fn get<T: 'static>(&self) -> Option<&T> {
         self.0
             .get(&TypeId::of::<T>())
             .and_then(|v| v.downcast_ref::<T>())

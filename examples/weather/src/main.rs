@@ -1,6 +1,10 @@
 //! The README's example: a small weather server on stdio, on both protocol revisions.
 //!
-//! Run it with `cargo run -p weather`, then speak MCP on its stdin/stdout.
+//! Run it with `cargo run -p weather`, then speak MCP on its stdin/stdout. Tools are here;
+//! resources and prompts live in their own modules, and `serve!` finds them all.
+
+mod prompts;
+mod resources;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -12,6 +16,18 @@ use serde::Serialize;
 /// The places this server knows, set once on the builder and shared by every call.
 #[derive(Clone)]
 struct Stations(Arc<BTreeMap<&'static str, Reading>>);
+
+impl Stations {
+    /// The station names starting with `prefix` (ignoring case), for completions.
+    fn starting_with(&self, prefix: &str) -> Vec<String> {
+        let prefix = prefix.to_lowercase();
+        self.0
+            .keys()
+            .filter(|name| name.to_lowercase().starts_with(&prefix))
+            .map(|name| (*name).to_owned())
+            .collect()
+    }
+}
 
 /// One station's current reading.
 #[derive(Clone, Copy, Serialize, JsonSchema)]

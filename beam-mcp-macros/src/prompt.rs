@@ -1,0 +1,239 @@
+//! `#[prompt]`: the model of a prompt function (string arguments only) and the definition it
+//! expands to.
+
+use beam_mcp_rules::Message;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemFn, LitStr, Pat, Type};
+
+use crate::ast::{check_signature, description, doc_text, fn_name, last_ident, wrapper_inner};
+use crate::attr::PromptAttr;
+use crate::completion;
+use crate::resource::optional;
+
+/// A parsed, checked prompt function.
+pub(crate) struct PromptFn {
+    attr: PromptAttr,
+    item: ItemFn,
+    name: String,
+    name_span: Span,
+    description: String,
+    params: Vec<PromptParam>,
+}
+
+enum PromptParam {
+    /// A string argument: `String` (required) or `Option<String>`.
+    Argument {
+        ident: syn::Ident,
+        ty: Type,
+        required: bool,
+        doc: Option<String>,
+    },
+    /// `State<T>`.
+    State { inner: Type },
+}
+
+impl PromptFn {
+    pub(crate) fn parse(attr: PromptAttr, tokens: TokenStream) -> syn::Result<Self> {
+        let mut item: ItemFn = syn::parse2(tokens)?;
+        check_signature(&item.sig, "prompt")?;
+        let name = attr
+            .name
+            .as_ref()
+            .map_or_else(|| fn_name(&item.sig), LitStr::value);
+        let name_span = attr.name.as_ref().map_or(item.sig.ident.span(), LitStr::span);
+        if name.is_empty() {
+            let message = Message::EmptyName { kind: "prompt" };
+            return Err(syn::Error::new(name_span, message.to_string()));
+        }
+        let description = description(attr.description.as_ref(), &item.attrs);
+        if description.is_empty() {
+            let message = Message::MissingDescription {
+                kind: "prompt",
+                name,
+            };
+            return Err(syn::Error::new(item.sig.ident.span(), message.to_string()));
+        }
+        let mut params = Vec::new();
+        for input in item.sig.inputs.iter_mut() {
+            let FnArg::Typed(typed) = input else {
+                unreachable!("check_signature refused self")
+            };
+            if let Some(inner) = wrapper_inner(&typed.ty, "State") {
+                params.push(PromptParam::State { inner });
+                continue;
+            }
+            let doc = doc_text(&typed.attrs).trim().to_owned();
+            typed.attrs.retain(|a| !a.path().is_ident("doc"));
+            let ident = match &*typed.pat {
+                Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
+                other => {
+                    return Err(syn::Error::new(
+                        other.span(),
+                        "a prompt argument is a plain name (`topic: String`); destructure only State<T>",
+                    ));
+                }
+            };
+            let required = match string_kind(&typed.ty) {
+                Some(required) => required,
+                None => {
+                    let message = Message::PromptArgumentNotString {
+                        argument: ident.to_string(),
+                    };
+                    return Err(syn::Error::new(typed.ty.span(), message.to_string()));
+                }
+            };
+            params.push(PromptParam::Argument {
+                ident,
+                ty: (*typed.ty).clone(),
+                required,
+                doc: (!doc.is_empty()).then_some(doc),
+            });
+        }
+        for completer in &attr.complete {
+            let argument = completer.argument.to_string();
+            let declared = params
+                .iter()
+                .any(|p| matches!(p, PromptParam::Argument { ident, .. } if *ident == argument));
+            if !declared {
+                let message = Message::CompletionTarget {
+                    item: name,
+                    argument,
+                };
+                return Err(syn::Error::new(
+                    completer.argument.span(),
+                    message.to_string(),
+                ));
+            }
+        }
+        Ok(PromptFn {
+            attr,
+            item,
+            name,
+            name_span,
+            description,
+            params,
+        })
+    }
+
+    pub(crate) fn expand(&self) -> TokenStream {
+        let item = &self.item;
+        let vis = &item.vis;
+        let fn_ident = &item.sig.ident;
+        let name = &self.name;
+        let description = &self.description;
+        let title = optional(self.attr.title.as_ref().map(LitStr::value));
+        let registration = format_ident!("__BEAM_MCP_PROMPT_{}", fn_name(&item.sig).to_uppercase());
+
+        let mut prepare = Vec::new();
+        let mut call_args = Vec::new();
+        let mut states = Vec::new();
+        let mut arguments = Vec::new();
+        for (i, param) in self.params.iter().enumerate() {
+            let local = format_ident!("__beam_p{}", i);
+            match param {
+                PromptParam::Argument {
+                    ident,
+                    ty,
+                    required,
+                    doc,
+                } => {
+                    let argument = ident.to_string();
+                    let description = optional(doc.clone());
+                    arguments.push(quote! {
+                        ::beam_mcp::prompt::PromptArgument {
+                            name: #argument,
+                            title: ::core::option::Option::None,
+                            description: #description,
+                            required: #required,
+                        }
+                    });
+                    // Typed as declared: a `String` that is not std's fails to compile here.
+                    let take = if *required {
+                        quote!(::beam_mcp::__private::prompt_argument(&__beam_request, #argument)?)
+                    } else {
+                        quote!(::beam_mcp::__private::prompt_optional(&__beam_request, #argument))
+                    };
+                    prepare.push(quote_spanned! {ty.span()=> let #local: #ty = #take; });
+                }
+                PromptParam::State { inner } => {
+                    prepare.push(quote_spanned! {inner.span()=>
+                        let #local = ::beam_mcp::State(::beam_mcp::__private::prompt_state::<#inner>(&__beam_request)?);
+                    });
+                    states.push(crate::expand::state_requirement(inner));
+                }
+            }
+            call_args.push(quote!(#local));
+        }
+        let awaited = item.sig.asyncness.map(|_| quote!(.await));
+        let finish = match &item.sig.output {
+            syn::ReturnType::Type(_, ty) => {
+                quote_spanned!(ty.span()=> ::beam_mcp::__private::prompt_result(__beam_out))
+            }
+            syn::ReturnType::Default => quote!(::beam_mcp::__private::prompt_result(__beam_out)),
+        };
+        let completions = completion::defs(&self.attr.complete);
+        let unique = crate::unique::marker("prompt", name, self.name_span);
+        let doc = format!(
+            "The MCP prompt definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::prompt`."
+        );
+        quote! {
+            #item
+
+            #[doc = #doc]
+            #[allow(non_camel_case_types)]
+            #vis struct #fn_ident {}
+
+            impl #fn_ident {
+                /// The prompt's definition.
+                #vis const DEF: ::beam_mcp::prompt::PromptDef = ::beam_mcp::prompt::PromptDef {
+                    name: #name,
+                    title: #title,
+                    description: #description,
+                    arguments: &[#(#arguments),*],
+                    handler: Self::__beam_render,
+                    completions: #completions,
+                    states: &[#(#states),*],
+                    module_path: ::core::module_path!(),
+                    location: (::core::file!(), ::core::line!()),
+                };
+
+                fn __beam_render(
+                    __beam_request: ::beam_mcp::prompt::PromptRequest,
+                ) -> ::beam_mcp::tool::BoxFuture<
+                    ::core::result::Result<
+                        ::beam_mcp::prompt::GetPromptResult,
+                        ::beam_mcp::prompt::PromptFault,
+                    >,
+                > {
+                    ::std::boxed::Box::pin(async move {
+                        #(#prepare)*
+                        let __beam_out = #fn_ident(#(#call_args),*) #awaited;
+                        #finish
+                    })
+                }
+            }
+
+            #[::beam_mcp::__private::linkme::distributed_slice(::beam_mcp::__private::PROMPTS)]
+            #[linkme(crate = ::beam_mcp::__private::linkme)]
+            #[allow(non_upper_case_globals)]
+            static #registration: ::beam_mcp::prompt::PromptDef = #fn_ident::DEF;
+
+            #unique
+        }
+    }
+}
+
+/// `Some(true)` for `String`, `Some(false)` for `Option<String>`, `None` for anything else
+/// (by spelling: an alias is refused rather than guessed at).
+fn string_kind(ty: &Type) -> Option<bool> {
+    if let Some(inner) = wrapper_inner(ty, "Option") {
+        return (last_ident(&inner).as_deref() == Some("String")).then_some(false);
+    }
+    matches!(ty, Type::Path(_))
+        .then(|| last_ident(ty))
+        .flatten()
+        .filter(|name| name == "String")
+        .map(|_| true)
+}

@@ -1,0 +1,223 @@
+//! `#[resource]`: the model of a reader function (checked against its URI template) and the
+//! definition it expands to.
+
+use beam_mcp_rules::{Message, UriTemplate, uri_defect};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemFn, Pat, Type};
+
+use crate::ast::{check_signature, description, fn_name, wrapper_inner};
+use crate::attr::ResourceAttr;
+use crate::completion;
+
+/// A parsed, checked resource reader.
+pub(crate) struct ResourceFn {
+    attr: ResourceAttr,
+    item: ItemFn,
+    template: UriTemplate,
+    params: Vec<ReaderParam>,
+}
+
+enum ReaderParam {
+    /// Bound from the template variable of the same name.
+    Variable { ident: syn::Ident, ty: Type },
+    /// `State<T>`.
+    State { inner: Type },
+}
+
+impl ResourceFn {
+    pub(crate) fn parse(attr: ResourceAttr, tokens: TokenStream) -> syn::Result<Self> {
+        let item: ItemFn = syn::parse2(tokens)?;
+        check_signature(&item.sig, "resource")?;
+        let uri = attr.uri.value();
+        let refuse = |message: Message| Err(syn::Error::new(attr.uri.span(), message.to_string()));
+        let template = match UriTemplate::parse(&uri) {
+            Ok(template) => template,
+            Err(error) => {
+                return refuse(Message::Template {
+                    template: uri,
+                    error,
+                });
+            }
+        };
+        if let Some(reason) = uri_defect(&uri) {
+            return refuse(Message::InvalidUri { uri, reason });
+        }
+        let mut params = Vec::new();
+        for input in &item.sig.inputs {
+            let FnArg::Typed(typed) = input else {
+                unreachable!("check_signature refused self")
+            };
+            if let Some(inner) = wrapper_inner(&typed.ty, "State") {
+                params.push(ReaderParam::State { inner });
+                continue;
+            }
+            let ident = match &*typed.pat {
+                Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
+                other => {
+                    return Err(syn::Error::new(
+                        other.span(),
+                        "a reader's parameter is a plain name bound from the template (`id: String`); destructure only State<T>",
+                    ));
+                }
+            };
+            let name = ident.to_string();
+            if !template.variables().any(|v| v == name) {
+                let message = Message::ParameterWithoutVariable {
+                    template: uri,
+                    parameter: name,
+                };
+                return Err(syn::Error::new(ident.span(), message.to_string()));
+            }
+            params.push(ReaderParam::Variable {
+                ident,
+                ty: (*typed.ty).clone(),
+            });
+        }
+        let bound = |v: &str| {
+            params
+                .iter()
+                .any(|p| matches!(p, ReaderParam::Variable { ident, .. } if ident == v))
+        };
+        if let Some(variable) = template.variables().find(|v| !bound(v)) {
+            return refuse(Message::VariableWithoutParameter {
+                template: uri.clone(),
+                variable: variable.into(),
+            });
+        }
+        for completer in &attr.complete {
+            let argument = completer.argument.to_string();
+            if !template.variables().any(|v| v == argument) {
+                let message = Message::CompletionTarget {
+                    item: uri,
+                    argument,
+                };
+                return Err(syn::Error::new(
+                    completer.argument.span(),
+                    message.to_string(),
+                ));
+            }
+        }
+        Ok(ResourceFn {
+            attr,
+            item,
+            template,
+            params,
+        })
+    }
+
+    pub(crate) fn expand(&self) -> TokenStream {
+        let item = &self.item;
+        let vis = &item.vis;
+        let fn_ident = &item.sig.ident;
+        let uri = &self.attr.uri;
+        let name = self
+            .attr
+            .name
+            .as_ref()
+            .map_or_else(|| fn_name(&item.sig), |n| n.value());
+        let description = description(self.attr.description.as_ref(), &item.attrs);
+        let description = optional((!description.is_empty()).then_some(description));
+        let title = optional(self.attr.title.as_ref().map(|t| t.value()));
+        let mime_type = optional(self.attr.mime_type.as_ref().map(|m| m.value()));
+        let registration = format_ident!(
+            "__BEAM_MCP_RESOURCE_{}",
+            fn_name(&item.sig).to_uppercase()
+        );
+
+        let mut prepare = Vec::new();
+        let mut call_args = Vec::new();
+        let mut states = Vec::new();
+        let mut parameters = Vec::new();
+        for (i, param) in self.params.iter().enumerate() {
+            let local = format_ident!("__beam_p{}", i);
+            match param {
+                ReaderParam::Variable { ident, ty } => {
+                    let variable = ident.to_string();
+                    parameters.push(variable.clone());
+                    prepare.push(quote_spanned! {ty.span()=>
+                        let #local: #ty = ::beam_mcp::__private::variable(&__beam_request, #variable)?;
+                    });
+                }
+                ReaderParam::State { inner } => {
+                    prepare.push(quote_spanned! {inner.span()=>
+                        let #local = ::beam_mcp::State(::beam_mcp::__private::read_state::<#inner>(&__beam_request)?);
+                    });
+                    states.push(crate::expand::state_requirement(inner));
+                }
+            }
+            call_args.push(quote!(#local));
+        }
+        let awaited = item.sig.asyncness.map(|_| quote!(.await));
+        let finish = match &item.sig.output {
+            syn::ReturnType::Type(_, ty) => {
+                quote_spanned!(ty.span()=> ::beam_mcp::__private::read_result(__beam_out))
+            }
+            syn::ReturnType::Default => quote!(::beam_mcp::__private::read_result(__beam_out)),
+        };
+        let completions = completion::defs(&self.attr.complete);
+        let (kind, key) = if self.template.is_static() {
+            ("resource", self.attr.uri.value())
+        } else {
+            ("template", self.template.shape())
+        };
+        let unique = crate::unique::marker(kind, &key, uri.span());
+        let doc = format!(
+            "The MCP resource definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::resource`."
+        );
+        quote! {
+            #item
+
+            #[doc = #doc]
+            #[allow(non_camel_case_types)]
+            #vis struct #fn_ident {}
+
+            impl #fn_ident {
+                /// The resource's definition.
+                #vis const DEF: ::beam_mcp::resource::ResourceDef = ::beam_mcp::resource::ResourceDef {
+                    uri: #uri,
+                    name: #name,
+                    title: #title,
+                    description: #description,
+                    mime_type: #mime_type,
+                    parameters: &[#(#parameters),*],
+                    reader: Self::__beam_reader,
+                    completions: #completions,
+                    states: &[#(#states),*],
+                    module_path: ::core::module_path!(),
+                    location: (::core::file!(), ::core::line!()),
+                };
+
+                fn __beam_reader(
+                    __beam_request: ::beam_mcp::resource::ReadRequest,
+                ) -> ::beam_mcp::tool::BoxFuture<
+                    ::core::result::Result<
+                        ::std::vec::Vec<::beam_mcp::resource::ResourceContents>,
+                        ::beam_mcp::resource::ResourceError,
+                    >,
+                > {
+                    ::std::boxed::Box::pin(async move {
+                        #(#prepare)*
+                        let __beam_out = #fn_ident(#(#call_args),*) #awaited;
+                        #finish
+                    })
+                }
+            }
+
+            #[::beam_mcp::__private::linkme::distributed_slice(::beam_mcp::__private::RESOURCES)]
+            #[linkme(crate = ::beam_mcp::__private::linkme)]
+            #[allow(non_upper_case_globals)]
+            static #registration: ::beam_mcp::resource::ResourceDef = #fn_ident::DEF;
+
+            #unique
+        }
+    }
+}
+
+pub(crate) fn optional(value: Option<String>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}

@@ -1,0 +1,154 @@
+//! The checked catalog: every tool, resource, template and prompt, with its compiled schema
+//! and its advertised entry, built once when the server is built.
+//!
+//! The refusals use the wording of `beam_mcp_rules::Message`, the same words the macros print
+//! at compile time, so a hand-written definition is refused as a macro-written one would be.
+
+mod prompts;
+mod resources;
+mod tools;
+
+use std::sync::Arc;
+
+pub use beam_mcp_rules::Message;
+pub(crate) use prompts::Prompt;
+pub(crate) use resources::{Readable, Resource, Template};
+pub(crate) use tools::Tool;
+
+use crate::prompt::PromptDef;
+use crate::resource::ResourceDef;
+use crate::tool::{StateMap, StateRequirement, ToolDef};
+
+/// Why a catalog was refused when the server was built. Every refusal names the item.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CatalogError {
+    /// A mistake the macros also refuse at compile time, in the same words.
+    #[error(transparent)]
+    Rule(#[from] Message),
+    /// A tool whose input schema the validator cannot enforce, or which is not portable.
+    #[error("{item}: {reason}")]
+    Schema {
+        /// The item (`tool "name"`).
+        item: String,
+        /// What is wrong with its schema.
+        reason: String,
+    },
+    /// An item takes a `State<T>` the server was not given.
+    #[error(
+        "{item} takes State<{type_name}>, but the server was given no such state; call .state(..) on the builder"
+    )]
+    MissingState {
+        /// The item (`tool "name"`, `resource "uri"`, `prompt "name"`).
+        item: String,
+        /// The missing state type.
+        type_name: &'static str,
+    },
+}
+
+/// Every item the server serves, each list sorted by its key.
+pub(crate) struct Catalog {
+    tools: Vec<Tool>,
+    resources: Vec<Resource>,
+    templates: Vec<Template>,
+    prompts: Vec<Prompt>,
+}
+
+/// The definitions a catalog is built from.
+#[derive(Default)]
+pub(crate) struct Definitions {
+    pub(crate) tools: Vec<ToolDef>,
+    pub(crate) resources: Vec<ResourceDef>,
+    pub(crate) prompts: Vec<PromptDef>,
+}
+
+impl Catalog {
+    pub(crate) fn build(defs: &Definitions, states: &StateMap) -> Result<Self, CatalogError> {
+        let tools = tools::build(&defs.tools, states)?;
+        let (resources, templates) = resources::build(&defs.resources, states)?;
+        let prompts = prompts::build(&defs.prompts, states)?;
+        Ok(Catalog {
+            tools,
+            resources,
+            templates,
+            prompts,
+        })
+    }
+
+    pub(crate) fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    pub(crate) fn tool(&self, name: &str) -> Option<&Tool> {
+        find(&self.tools, name, |t| &t.name)
+    }
+
+    pub(crate) fn resources(&self) -> &[Resource] {
+        &self.resources
+    }
+
+    pub(crate) fn templates(&self) -> &[Template] {
+        &self.templates
+    }
+
+    pub(crate) fn prompts(&self) -> &[Prompt] {
+        &self.prompts
+    }
+
+    pub(crate) fn prompt(&self, name: &str) -> Option<&Prompt> {
+        find(&self.prompts, name, |p| &p.name)
+    }
+
+    /// The resource `uri` names: a listed URI, else the first listed template matching it.
+    pub(crate) fn readable<'u>(&self, uri: &'u str) -> Option<Readable<'_, 'u>> {
+        resources::readable(&self.resources, &self.templates, uri)
+    }
+
+    pub(crate) fn template(&self, source: &str) -> Option<&Template> {
+        find(&self.templates, source, |t| &t.source)
+    }
+
+    /// True when some prompt or template declares a completion.
+    pub(crate) fn has_completions(&self) -> bool {
+        self.prompts.iter().any(|p| !p.completions.is_empty())
+            || self.templates.iter().any(|t| !t.completions.is_empty())
+    }
+}
+
+fn find<'a, T>(items: &'a [T], key: &str, key_of: impl Fn(&T) -> &Arc<str>) -> Option<&'a T> {
+    items
+        .binary_search_by(|item| key_of(item).as_ref().cmp(key))
+        .ok()
+        .map(|i| &items[i])
+}
+
+/// Sorts by key and refuses the first key given twice.
+fn sort_unique<T>(
+    items: &mut [T],
+    key_of: impl Fn(&T) -> &str,
+    kind: &'static str,
+) -> Result<(), CatalogError> {
+    items.sort_by(|a, b| key_of(a).cmp(key_of(b)));
+    match items.windows(2).find(|w| key_of(&w[0]) == key_of(&w[1])) {
+        Some(pair) => Err(Message::Duplicate {
+            kind,
+            key: key_of(&pair[0]).to_owned(),
+        }
+        .into()),
+        None => Ok(()),
+    }
+}
+
+fn check_states(
+    item: impl Fn() -> String,
+    needs: &[StateRequirement],
+    states: &StateMap,
+) -> Result<(), CatalogError> {
+    match needs.iter().find(|need| !states.contains((need.type_id)())) {
+        Some(need) => Err(CatalogError::MissingState {
+            item: item(),
+            type_name: (need.type_name)(),
+        }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,172 @@
+//! Resources and templates: URIs checked, templates parsed into the matcher, readers kept.
+
+use std::sync::Arc;
+
+use beam_mcp_rules::{UriTemplate, uri_defect};
+use serde_json::{Map, Value};
+
+use super::{CatalogError, Message};
+use crate::completion::CompletionDef;
+use crate::resource::{ResourceDef, ResourceReader};
+use crate::tool::StateMap;
+
+/// One static resource as the server serves it.
+pub(crate) struct Resource {
+    pub(crate) uri: Arc<str>,
+    pub(crate) listing: Value,
+    pub(crate) mime_type: Option<&'static str>,
+    pub(crate) reader: ResourceReader,
+}
+
+/// One URI template as the server serves it.
+pub(crate) struct Template {
+    pub(crate) source: Arc<str>,
+    pub(crate) template: UriTemplate,
+    pub(crate) listing: Value,
+    pub(crate) mime_type: Option<&'static str>,
+    pub(crate) reader: ResourceReader,
+    pub(crate) completions: &'static [CompletionDef],
+}
+
+/// What `resources/read` may read for a URI: the reader, the declared MIME type, and the
+/// template's variables bound from the URI.
+pub(crate) struct Readable<'c, 'u> {
+    pub(crate) reader: ResourceReader,
+    pub(crate) mime_type: Option<&'static str>,
+    pub(crate) variables: Vec<(&'c str, &'u str)>,
+}
+
+pub(crate) fn build(
+    defs: &[ResourceDef],
+    states: &StateMap,
+) -> Result<(Vec<Resource>, Vec<Template>), CatalogError> {
+    let mut resources = Vec::new();
+    let mut templates = Vec::new();
+    for def in defs {
+        super::check_states(|| format!("resource {:?}", def.uri), def.states, states)?;
+        let template = parse(def)?;
+        let listing = listing(def, template.is_static());
+        if template.is_static() {
+            resources.push(Resource {
+                uri: Arc::from(def.uri),
+                listing,
+                mime_type: def.mime_type,
+                reader: def.reader,
+            });
+        } else {
+            templates.push(Template {
+                source: Arc::from(def.uri),
+                template,
+                listing,
+                mime_type: def.mime_type,
+                reader: def.reader,
+                completions: def.completions,
+            });
+        }
+    }
+    super::sort_unique(&mut resources, |r| &r.uri, "resource URI")?;
+    // Two templates of one shape match the same URIs, whatever their variables are called.
+    let mut shapes: Vec<(String, &str)> = templates
+        .iter()
+        .map(|t| (t.template.shape(), t.source.as_ref()))
+        .collect();
+    shapes.sort();
+    if let Some(pair) = shapes.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Message::Duplicate {
+            kind: "resource template",
+            key: pair[1].1.to_owned(),
+        }
+        .into());
+    }
+    templates.sort_by(|a, b| a.source.cmp(&b.source));
+    Ok((resources, templates))
+}
+
+/// The template (a static URI is one without variables), checked against the reader's
+/// parameters and completions.
+fn parse(def: &ResourceDef) -> Result<UriTemplate, CatalogError> {
+    let template = UriTemplate::parse(def.uri).map_err(|error| Message::Template {
+        template: def.uri.into(),
+        error,
+    })?;
+    if let Some(reason) = uri_defect(def.uri) {
+        return Err(Message::InvalidUri {
+            uri: def.uri.into(),
+            reason,
+        }
+        .into());
+    }
+    if let Some(variable) = template
+        .variables()
+        .find(|v| !def.parameters.contains(v))
+    {
+        return Err(Message::VariableWithoutParameter {
+            template: def.uri.into(),
+            variable: variable.into(),
+        }
+        .into());
+    }
+    if let Some(parameter) = def
+        .parameters
+        .iter()
+        .find(|p| !template.variables().any(|v| v == **p))
+    {
+        return Err(Message::ParameterWithoutVariable {
+            template: def.uri.into(),
+            parameter: (*parameter).into(),
+        }
+        .into());
+    }
+    if let Some(completion) = def
+        .completions
+        .iter()
+        .find(|c| !template.variables().any(|v| v == c.argument))
+    {
+        return Err(Message::CompletionTarget {
+            item: def.uri.into(),
+            argument: completion.argument.into(),
+        }
+        .into());
+    }
+    Ok(template)
+}
+
+fn listing(def: &ResourceDef, is_static: bool) -> Value {
+    let mut item = Map::new();
+    let key = if is_static { "uri" } else { "uriTemplate" };
+    item.insert(key.into(), Value::from(def.uri));
+    item.insert("name".into(), Value::from(def.name));
+    let optional = [
+        ("title", def.title),
+        ("description", def.description),
+        ("mimeType", def.mime_type),
+    ];
+    for (key, value) in optional {
+        if let Some(value) = value {
+            item.insert(key.into(), Value::from(value));
+        }
+    }
+    Value::Object(item)
+}
+
+pub(crate) fn readable<'c, 'u>(
+    resources: &'c [Resource],
+    templates: &'c [Template],
+    uri: &'u str,
+) -> Option<Readable<'c, 'u>> {
+    if let Ok(i) = resources.binary_search_by(|r| r.uri.as_ref().cmp(uri)) {
+        let resource = &resources[i];
+        return Some(Readable {
+            reader: resource.reader,
+            mime_type: resource.mime_type,
+            variables: Vec::new(),
+        });
+    }
+    templates.iter().find_map(|t| {
+        t.template.matches(uri).map(|variables| Readable {
+            reader: t.reader,
+            mime_type: t.mime_type,
+            variables,
+        })
+    })
+}

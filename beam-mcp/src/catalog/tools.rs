@@ -1,0 +1,158 @@
+//! Tools: each definition checked, its input schema compiled, its listing entry built.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use beam_mcp_rules::valid_tool_name;
+
+use super::{CatalogError, Message};
+use crate::schema::CompiledSchema;
+use crate::schemagen::portability_defect;
+use crate::tool::{StateMap, ToolDef, ToolHandler};
+
+/// One tool as the server serves it.
+pub(crate) struct Tool {
+    pub(crate) name: Arc<str>,
+    pub(crate) listing: Value,
+    pub(crate) input: CompiledSchema,
+    pub(crate) handler: ToolHandler,
+    pub(crate) wrap_output: bool,
+    /// The `x-mcp-header` parameters: (header name as declared, property name).
+    #[allow(dead_code, reason = "read by the HTTP transport")]
+    pub(crate) headers: Vec<(String, String)>,
+}
+
+pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
+    let mut tools = defs
+        .iter()
+        .map(|def| build_tool(def, states))
+        .collect::<Result<Vec<_>, _>>()?;
+    super::sort_unique(&mut tools, |t| &t.name, "tool name")?;
+    Ok(tools)
+}
+
+fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
+    if !valid_tool_name(def.name) {
+        return Err(Message::InvalidToolName {
+            name: def.name.into(),
+        }
+        .into());
+    }
+    if def.description.trim().is_empty() {
+        return Err(Message::MissingDescription {
+            kind: "tool",
+            name: def.name.into(),
+        }
+        .into());
+    }
+    super::check_states(|| format!("tool {:?}", def.name), def.states, states)?;
+    let schema_error = |reason: String| CatalogError::Schema {
+        item: format!("tool {:?}", def.name),
+        reason,
+    };
+    let input_schema = (def.input_schema)();
+    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(schema_error(
+            "the input schema's root must have type \"object\"".into(),
+        ));
+    }
+    if let Some(defect) = portability_defect(&input_schema) {
+        return Err(schema_error(defect));
+    }
+    let input = CompiledSchema::compile(&input_schema).map_err(|e| schema_error(e.to_string()))?;
+    let headers = header_parameters(&input_schema)?;
+
+    let mut listing = Map::new();
+    listing.insert("name".into(), Value::from(def.name));
+    if let Some(title) = def.title {
+        listing.insert("title".into(), Value::from(title));
+    }
+    listing.insert("description".into(), Value::from(def.description));
+    listing.insert("inputSchema".into(), input_schema);
+    let mut wrap_output = false;
+    if let Some(output_schema) = def.output_schema {
+        let schema = (output_schema)();
+        if let Some(defect) = portability_defect(&schema) {
+            return Err(schema_error(format!("output: {defect}")));
+        }
+        wrap_output = schema.get("type").and_then(Value::as_str) != Some("object");
+        let schema = if wrap_output {
+            serde_json::json!({
+                "type": "object",
+                "properties": { "result": schema },
+                "required": ["result"],
+            })
+        } else {
+            schema
+        };
+        listing.insert("outputSchema".into(), schema);
+    }
+    if let Some(annotations) = def.annotations.to_value() {
+        listing.insert("annotations".into(), annotations);
+    }
+    Ok(Tool {
+        name: Arc::from(def.name),
+        listing: Value::Object(listing),
+        input,
+        handler: def.handler,
+        wrap_output,
+        headers,
+    })
+}
+
+/// The `x-mcp-header` annotations of the top-level properties, each checked: on an integer,
+/// string or boolean property (optional or not), a valid header name, unique ignoring case.
+fn header_parameters(schema: &Value) -> Result<Vec<(String, String)>, CatalogError> {
+    let mut headers: Vec<(String, String)> = Vec::new();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Ok(headers);
+    };
+    for (property, subschema) in properties {
+        let Some(annotation) = subschema.get("x-mcp-header") else {
+            continue;
+        };
+        let Some(name) = annotation.as_str() else {
+            return Err(Message::HeaderName {
+                name: annotation.to_string(),
+                reason: "an x-mcp-header value is a string",
+            }
+            .into());
+        };
+        if let Some(reason) = beam_mcp_rules::header_name_defect(name) {
+            return Err(Message::HeaderName {
+                name: name.into(),
+                reason,
+            }
+            .into());
+        }
+        if !header_type(subschema) {
+            return Err(Message::HeaderType {
+                parameter: property.clone(),
+            }
+            .into());
+        }
+        if let Some((first, _)) = headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            return Err(Message::HeaderRepeated {
+                first: first.clone(),
+                second: name.into(),
+            }
+            .into());
+        }
+        headers.push((name.to_owned(), property.clone()));
+    }
+    Ok(headers)
+}
+
+/// True when the property's `type` is integer, string or boolean, possibly with null.
+fn header_type(subschema: &Value) -> bool {
+    let primitive = |t: &Value| matches!(t.as_str(), Some("integer" | "string" | "boolean"));
+    match subschema.get("type") {
+        Some(Value::Array(types)) => {
+            types.iter().filter(|t| primitive(t)).count() == 1
+                && types.iter().all(|t| primitive(t) || t == "null")
+        }
+        Some(t) => primitive(t),
+        None => false,
+    }
+}

@@ -1,0 +1,159 @@
+//! `completion/complete`: suggestions for a prompt argument or a template variable, declared
+//! beside the item (`#[prompt(complete(place = complete_place))]`).
+
+use serde_json::{Map, Value, json};
+
+/// The most values one answer carries (the specification's bound).
+pub const MAX_VALUES: usize = 100;
+
+/// What a completer is asked: the argument, the text typed so far, and the arguments already
+/// resolved.
+#[derive(Debug, Clone)]
+pub struct CompletionRequest {
+    pub(crate) argument: String,
+    pub(crate) value: String,
+    pub(crate) context: Map<String, Value>,
+}
+
+impl CompletionRequest {
+    /// The argument (or template variable) being completed.
+    pub fn argument(&self) -> &str {
+        &self.argument
+    }
+
+    /// The text typed so far.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// An argument the client already resolved (`context.arguments`).
+    pub fn resolved(&self, name: &str) -> Option<&str> {
+        self.context.get(name).and_then(Value::as_str)
+    }
+}
+
+/// Suggestions: at most [`MAX_VALUES`] are sent; the rest are counted in `total` and flagged
+/// by `hasMore`.
+///
+/// ```
+/// use beam_mcp::completion::Completion;
+/// let c = Completion::from_iter((0..150).map(|i| i.to_string()));
+/// let wire = c.to_value();
+/// assert_eq!(wire["completion"]["values"].as_array().unwrap().len(), 100);
+/// assert_eq!(wire["completion"]["total"], 150);
+/// assert_eq!(wire["completion"]["hasMore"], true);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Completion {
+    /// The suggestions, most relevant first.
+    pub values: Vec<String>,
+    /// How many there are in all, when known and more than `values` holds.
+    pub total: Option<u64>,
+    /// True when there are more than `values` holds.
+    pub has_more: bool,
+}
+
+impl FromIterator<String> for Completion {
+    fn from_iter<I: IntoIterator<Item = String>>(iter: I) -> Self {
+        Completion {
+            values: iter.into_iter().collect(),
+            total: None,
+            has_more: false,
+        }
+    }
+}
+
+impl Completion {
+    /// The result object (`{"completion": …}`), cut to [`MAX_VALUES`].
+    pub fn to_value(&self) -> Value {
+        let count = self.values.len();
+        let values = &self.values[..count.min(MAX_VALUES)];
+        let mut completion = Map::new();
+        completion.insert("values".into(), json!(values));
+        let total = self.total.or((count > MAX_VALUES).then_some(count as u64));
+        if let Some(total) = total {
+            completion.insert("total".into(), Value::from(total));
+        }
+        if self.has_more || count > MAX_VALUES {
+            completion.insert("hasMore".into(), Value::Bool(true));
+        }
+        json!({ "completion": completion })
+    }
+}
+
+/// What a completer may return: a [`Completion`], or any list of strings.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a list of completions",
+    label = "a completer returns suggestions",
+    note = "return Vec<String>, Vec<&str> or Completion"
+)]
+pub trait IntoCompletion {
+    /// The completion.
+    fn into_completion(self) -> Completion;
+}
+
+impl IntoCompletion for Completion {
+    fn into_completion(self) -> Completion {
+        self
+    }
+}
+
+impl IntoCompletion for Vec<String> {
+    fn into_completion(self) -> Completion {
+        self.into_iter().collect()
+    }
+}
+
+impl IntoCompletion for Vec<&str> {
+    fn into_completion(self) -> Completion {
+        self.into_iter().map(str::to_owned).collect()
+    }
+}
+
+/// A completer function: `fn(&str) -> R` (given the typed text) or
+/// `fn(&CompletionRequest) -> R` (given everything), where `R:` [`IntoCompletion`]. `M` tells
+/// the two apart and is inferred.
+///
+/// ```
+/// use beam_mcp::completion::{Completer, CompletionRequest};
+/// fn by_text(prefix: &str) -> Vec<String> { vec![format!("{prefix}!")] }
+/// fn by_request(r: &CompletionRequest) -> Vec<&'static str> { vec!["x"] }
+/// fn takes<M>(_: impl Completer<M>) {}
+/// takes(by_text);
+/// takes(by_request);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot complete an argument",
+    label = "not a completer",
+    note = "a completer is a fn(&str) -> Vec<String> (given the text typed so far) or a fn(&CompletionRequest) -> Vec<String>; Vec<&str> and Completion work as returns too"
+)]
+pub trait Completer<M> {
+    /// Runs it.
+    fn complete(&self, request: &CompletionRequest) -> Completion;
+}
+
+#[doc(hidden)]
+pub enum ByText {}
+#[doc(hidden)]
+pub enum ByRequest {}
+
+impl<F: Fn(&str) -> R, R: IntoCompletion> Completer<ByText> for F {
+    fn complete(&self, request: &CompletionRequest) -> Completion {
+        self(&request.value).into_completion()
+    }
+}
+
+impl<F: Fn(&CompletionRequest) -> R, R: IntoCompletion> Completer<ByRequest> for F {
+    fn complete(&self, request: &CompletionRequest) -> Completion {
+        self(request).into_completion()
+    }
+}
+
+/// One completion declared on a prompt argument or a template variable.
+#[derive(Debug, Clone, Copy)]
+pub struct CompletionDef {
+    /// The argument or variable it completes.
+    pub argument: &'static str,
+    /// Runs it.
+    pub complete: fn(&CompletionRequest) -> Completion,
+}

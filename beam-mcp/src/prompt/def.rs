@@ -1,0 +1,97 @@
+//! The static description of one prompt, as `#[prompt]` generates it.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::completion::CompletionDef;
+use crate::tool::{BoxFuture, StateMap, StateRequirement};
+
+use super::GetPromptResult;
+
+/// One declared argument of a prompt. Prompt arguments are strings on the wire.
+#[derive(Debug, Clone, Copy)]
+pub struct PromptArgument {
+    /// The argument's name.
+    pub name: &'static str,
+    /// A human display name.
+    pub title: Option<&'static str>,
+    /// What it is, for the model (the parameter's doc comment).
+    pub description: Option<&'static str>,
+    /// False when the parameter is an `Option<String>`.
+    pub required: bool,
+}
+
+/// What a prompt function is handed: its validated arguments and the host state.
+#[derive(Clone)]
+pub struct PromptRequest {
+    pub(crate) name: Arc<str>,
+    pub(crate) arguments: Map<String, Value>,
+    pub(crate) states: Arc<StateMap>,
+}
+
+impl PromptRequest {
+    /// The prompt's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// An argument's value, if the caller gave it (the schema checked it is a string).
+    pub fn argument(&self, name: &str) -> Option<&str> {
+        self.arguments.get(name).and_then(Value::as_str)
+    }
+
+    /// The host state of type `T`, if the server was given one.
+    pub fn state<T: Clone + Send + Sync + 'static>(&self) -> Option<T> {
+        self.states.get::<T>().cloned()
+    }
+}
+
+impl std::fmt::Debug for PromptRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PromptRequest")
+            .field("name", &self.name)
+            .field("arguments", &self.arguments)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a prompt produced no messages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PromptFault {
+    /// The prompt function returned an error; its text goes to the caller (`-32602`, "prompt
+    /// … cannot be rendered", with `data.reason`).
+    #[error("{0}")]
+    Refused(String),
+    /// A fault on the server's side: logged, answered `-32603` without details.
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// The function that renders a prompt: validated arguments in, messages out.
+pub type PromptHandler = fn(PromptRequest) -> BoxFuture<Result<GetPromptResult, PromptFault>>;
+
+/// Everything the server needs to list and render one prompt; `#[prompt]` writes one per
+/// function.
+#[derive(Debug, Clone, Copy)]
+pub struct PromptDef {
+    /// The prompt's name.
+    pub name: &'static str,
+    /// A human display name.
+    pub title: Option<&'static str>,
+    /// What it is for (the function's doc comment).
+    pub description: &'static str,
+    /// Its arguments, in declaration order.
+    pub arguments: &'static [PromptArgument],
+    /// Renders it.
+    pub handler: PromptHandler,
+    /// Completions for its arguments.
+    pub completions: &'static [CompletionDef],
+    /// The host state types it takes.
+    pub states: &'static [StateRequirement],
+    /// The module that declared it.
+    pub module_path: &'static str,
+    /// Where it was declared, for diagnostics.
+    pub location: (&'static str, u32),
+}

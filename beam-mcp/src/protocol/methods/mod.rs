@@ -1,0 +1,116 @@
+//! One function per method: the result object, before the per-revision decoration. One file
+//! per family: lifecycle here, then tools, resources, prompts and completion.
+
+mod completion;
+mod prompts;
+mod resources;
+mod tools;
+
+use serde_json::{Map, Value};
+
+pub(crate) use completion::complete;
+pub(crate) use prompts::{get_prompt, list_prompts};
+pub(crate) use resources::{list_resources, list_templates, read_resource};
+pub(crate) use tools::{call_tool, list_tools};
+
+use super::cursor::{self, CursorError};
+use super::{ProtocolError, Revision, Session};
+use crate::Server;
+use crate::server::CacheHint;
+
+pub(crate) fn discover(server: &Server) -> Value {
+    let inner = &server.inner;
+    let mut result = Map::new();
+    result.insert(
+        "supportedVersions".into(),
+        Value::from(inner.supported_names.clone()),
+    );
+    result.insert("capabilities".into(), inner.capabilities.clone());
+    if let Some(instructions) = &inner.instructions {
+        result.insert("instructions".into(), Value::from(instructions.as_str()));
+    }
+    inner.discover_cache.stamp(&mut result);
+    Value::Object(result)
+}
+
+/// The legacy handshake: echo a served version, or offer the newest legacy one we serve.
+pub(crate) fn initialize(
+    server: &Server,
+    session: &Session,
+    params: &Map<String, Value>,
+) -> Result<Value, ProtocolError> {
+    let inner = &server.inner;
+    let requested = params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("2025-11-25");
+    let legacy = inner.revisions.iter().copied().find(|r| !r.is_stateless());
+    let version = match (Revision::parse(requested), legacy) {
+        (Some(r), _) if !r.is_stateless() && inner.revisions.contains(&r) => r,
+        (_, Some(offer)) => offer,
+        (_, None) => return Err(server.unsupported(requested)),
+    };
+    session.mark_initialized();
+    let mut result = Map::new();
+    result.insert("protocolVersion".into(), Value::from(version.as_str()));
+    result.insert("capabilities".into(), inner.capabilities.clone());
+    result.insert("serverInfo".into(), inner.info.clone());
+    if let Some(instructions) = &inner.instructions {
+        result.insert("instructions".into(), Value::from(instructions.as_str()));
+    }
+    Ok(Value::Object(result))
+}
+
+/// The cursor's key for the list `kind`, or the refusal.
+fn after_cursor(
+    params: &Map<String, Value>,
+    kind: &'static str,
+) -> Result<Option<String>, ProtocolError> {
+    match params.get("cursor") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(cursor)) => match cursor::decode(kind, cursor) {
+            Ok(key) => Ok(Some(key)),
+            Err(CursorError::Malformed) => Err(ProtocolError::CursorMalformed),
+            Err(CursorError::Foreign) => Err(ProtocolError::CursorForeign(kind)),
+        },
+        Some(_) => Err(ProtocolError::CursorMalformed),
+    }
+}
+
+/// One page of a list: the items after the request's cursor, the next cursor when more
+/// remain, and the list's caching hints.
+pub(crate) struct ListSpec<'a, T> {
+    pub(crate) items: &'a [T],
+    pub(crate) key: fn(&T) -> &str,
+    pub(crate) listing: fn(&T) -> &Value,
+    /// The cursor's kind, which a cursor from another list does not carry.
+    pub(crate) kind: &'static str,
+    /// The result's member holding the page.
+    pub(crate) field: &'static str,
+    pub(crate) cache: CacheHint,
+}
+
+pub(crate) fn list<T>(
+    server: &Server,
+    params: &Map<String, Value>,
+    spec: ListSpec<'_, T>,
+) -> Result<Value, ProtocolError> {
+    let after = after_cursor(params, spec.kind)?;
+    let (page, next) = cursor::page(
+        spec.items,
+        spec.key,
+        after.as_deref(),
+        server.inner.page_size,
+        spec.kind,
+    );
+    let mut result = Map::new();
+    result.insert(
+        spec.field.into(),
+        Value::Array(page.iter().map(|item| (spec.listing)(item).clone()).collect()),
+    );
+    if let Some(next) = next {
+        result.insert("nextCursor".into(), Value::from(next));
+    }
+    spec.cache.stamp(&mut result);
+    Ok(Value::Object(result))
+}

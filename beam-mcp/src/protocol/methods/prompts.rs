@@ -1,0 +1,85 @@
+//! `prompts/list` and `prompts/get`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{ListSpec, list};
+use crate::Server;
+use crate::catalog::Prompt;
+use crate::panic::CatchUnwind;
+use crate::prompt::{PromptFault, PromptRequest};
+use crate::protocol::core::Request;
+use crate::protocol::{ProtocolError, Reply};
+
+pub(crate) fn list_prompts(
+    server: &Server,
+    params: &Map<String, Value>,
+) -> Result<Value, ProtocolError> {
+    let spec = ListSpec {
+        items: server.inner.catalog.prompts(),
+        key: |p: &Prompt| &p.name,
+        listing: |p: &Prompt| &p.listing,
+        kind: "prompts",
+        field: "prompts",
+        cache: server.inner.prompts_cache,
+    };
+    list(server, params, spec)
+}
+
+/// Checks the name and the arguments now (an error, unlike a tool's `isError`); renders later.
+pub(crate) fn get_prompt(server: &Server, request: Request<'_>) -> Reply {
+    let Request {
+        id,
+        mut params,
+        era,
+        ..
+    } = request;
+    let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
+    let Some(Value::String(name)) = params.remove("name") else {
+        return refuse(ProtocolError::PromptNameMissing);
+    };
+    let Some(prompt) = server.inner.catalog.prompt(&name) else {
+        return refuse(ProtocolError::UnknownPrompt(name));
+    };
+    let arguments = match params.remove("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(arguments)) => arguments,
+        Some(_) => {
+            let reason = "arguments must be an object".to_owned();
+            return refuse(ProtocolError::PromptArguments { name, reason });
+        }
+    };
+    let arguments = Value::Object(arguments);
+    if let Err(error) = prompt.arguments.validate(&arguments) {
+        let reason = error.to_string();
+        return refuse(ProtocolError::PromptArguments { name, reason });
+    }
+    let Value::Object(arguments) = arguments else {
+        unreachable!("built as an object above")
+    };
+    let render = PromptRequest {
+        name: Arc::clone(&prompt.name),
+        arguments,
+        states: Arc::clone(&server.inner.states),
+    };
+    let running = CatchUnwind::new((prompt.handler)(render));
+    let server = server.clone();
+    Reply::Pending(Box::pin(async move {
+        let outcome = match running.await {
+            Ok(Ok(result)) => Ok(result.to_value()),
+            Ok(Err(PromptFault::Refused(reason))) => {
+                Err(ProtocolError::PromptNotRendered { name, reason })
+            }
+            Ok(Err(PromptFault::Internal(detail))) => {
+                tracing::error!(prompt = %name, %detail, "prompt fault");
+                Err(ProtocolError::Internal)
+            }
+            Err(panic) => {
+                tracing::error!(prompt = %name, panic = %panic, "prompt panicked");
+                Err(ProtocolError::Internal)
+            }
+        };
+        server.respond(id, era, outcome)
+    }))
+}

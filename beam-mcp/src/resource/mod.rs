@@ -1,0 +1,7 @@
+//! Resources: static URIs and URI templates, their readers, and what a reader returns.
+
+mod contents;
+mod def;
+
+pub use contents::{IntoReadResult, NotFound, ResourceContents, ResourceError};
+pub use def::{ReadRequest, ResourceDef, ResourceReader};
