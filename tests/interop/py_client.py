@@ -52,6 +52,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--bad-args", default='{"place":42}', help="JSON object: arguments that must yield isError: true")
     p.add_argument("--expect-text", help="substring that the good call's text content must contain")
     p.add_argument("--skip-lists", action="store_true", help="do not list resources/prompts even if advertised")
+    p.add_argument("--read", action="append", default=[], metavar="URI",
+                   help="after listing, read this URI too (e.g. one a template matches); every listed resource is read")
+    p.add_argument("--prompt", help="get this prompt (must be listed) with --prompt-args")
+    p.add_argument("--prompt-args", default="{}", help="JSON object of string arguments for --prompt")
+    p.add_argument("--complete", metavar="PROMPT:ARG:VALUE",
+                   help="completion/complete for a prompt argument; fails unless some value is suggested")
     p.add_argument("--timeout", type=float, default=30.0, help="overall deadline, seconds")
     p.add_argument("--cwd")
     p.add_argument("--env", action="append", default=[], metavar="K=V", help="extra env for the server (repeatable)")
@@ -67,7 +73,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("no server command (use --server-cmd or -- CMD ARGS)")
     if ns.no_probe and ns.revision != "2026-07-28":
         p.error("--no-probe only applies to --revision 2026-07-28")
-    for name in ("args", "bad_args"):
+    for name in ("args", "bad_args", "prompt_args"):
         try:
             value = json.loads(getattr(ns, name))
         except json.JSONDecodeError as e:
@@ -162,9 +168,39 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                         step = "resources/templates/list"
                         templates = (await session.list_resource_templates()).resource_templates
                         summary["resourceTemplates"] = [t.uri_template for t in templates]
+                        for uri in summary["resources"] + ns.read:
+                            step = f"resources/read {uri}"
+                            contents = (await session.read_resource(uri)).contents
+                            if not contents:
+                                errors.append(f"{step}: empty contents")
+                            summary.setdefault("read", {})[uri] = [
+                                "text" if isinstance(c, types.TextResourceContents) else "blob" for c in contents
+                            ]
+                    elif ns.read:
+                        errors.append("resources to read, but the server advertises no resources")
                     if caps.prompts is not None:
                         step = "prompts/list"
                         summary["prompts"] = [pr.name for pr in (await session.list_prompts()).prompts]
+                        if ns.prompt:
+                            step = f"prompts/get {ns.prompt}"
+                            got = await session.get_prompt(ns.prompt, ns.prompt_args)
+                            summary["prompt"] = [
+                                {"role": m.role, "type": m.content.type} for m in got.messages
+                            ]
+                            if not got.messages:
+                                errors.append(f"{step}: no messages")
+                    elif ns.prompt:
+                        errors.append("a prompt to get, but the server advertises no prompts")
+                    if ns.complete:
+                        step = f"completion/complete {ns.complete}"
+                        prompt_name, argument, value = ns.complete.split(":", 2)
+                        done = await session.complete(
+                            types.PromptReference(type="ref/prompt", name=prompt_name),
+                            {"name": argument, "value": value},
+                        )
+                        summary["completion"] = done.completion.values
+                        if not done.completion.values:
+                            errors.append(f"{step}: no values")
             except Exception as e:  # any failure is a test failure; name the step
                 errors.append(f"{step}: {describe(e)}")
 

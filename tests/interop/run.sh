@@ -20,7 +20,10 @@ run() {
         failed=$((failed + 1)); echo "interop FAIL: $label"; echo "$out" | tail -n 20
     fi
 }
-text_args=(--tool get_weather --args '{"place":"Paris"}' --bad-args '{"place":42}')
+# Every run also lists, reads and gets: each listed resource, a template-matched URI, a prompt
+# with arguments, and a completion of that prompt's argument.
+catalog_args=(--read weather://station/Oslo --prompt plan_trip --prompt-args '{"place":"Oslo","duration":"a week"}' --complete plan_trip:place:O)
+text_args=(--tool get_weather --args '{"place":"Paris"}' --bad-args '{"place":42}' "${catalog_args[@]}")
 structured_args=(--tool reading --args '{"place":"Lisbon"}' --bad-args '{"place":42}')
 for rev in auto 2026-07-28 2025-11-25; do
     run "python mcp, $rev, text" timeout 120 .venv/bin/python py_client.py --revision "$rev" "${text_args[@]}" -- "$server"

@@ -74,6 +74,10 @@ const { values: opt, positionals } = parseArgs({
         'bad-args': { type: 'string', default: '{"place":42}' },
         'expect-text': { type: 'string' },
         'skip-lists': { type: 'boolean', default: false },
+        read: { type: 'string', multiple: true, default: [] },
+        prompt: { type: 'string' },
+        'prompt-args': { type: 'string', default: '{}' },
+        complete: { type: 'string' },
         timeout: { type: 'string', default: '30' },
         cwd: { type: 'string' },
         env: { type: 'string', multiple: true, default: [] },
@@ -85,6 +89,7 @@ if (opt.help) {
     process.stdout.write(
         'usage: node ts_client.mjs [--sdk v2|v1] [--revision auto|2026-07-28|2025-11-25] [--probe-in-place]\n' +
             '  [--expect-version V] [--tool NAME] [--args JSON] [--bad-args JSON] [--expect-text S] [--skip-lists]\n' +
+            '  [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]\n' +
             '  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (--server-cmd "CMD ARGS" | -- CMD ARGS)\n'
     );
     process.exit(0);
@@ -106,6 +111,7 @@ const parseObj = name => {
 };
 const goodArgs = parseObj('args');
 const badArgs = parseObj('bad-args');
+const promptArgs = parseObj('prompt-args');
 const timeoutMs = Math.round(Number(opt.timeout) * 1000);
 if (!(timeoutMs > 0)) usage('--timeout must be a positive number of seconds');
 const expectVersion = opt['expect-version'] ?? (opt.revision === 'auto' ? undefined : opt.revision);
@@ -207,10 +213,37 @@ async function main() {
                 summary.resourceTemplates = (await client.listResourceTemplates(undefined, reqOpts)).resourceTemplates.map(
                     t => t.uriTemplate
                 );
+                summary.read = {};
+                for (const uri of [...summary.resources, ...opt.read]) {
+                    step = `resources/read ${uri}`;
+                    const { contents } = await client.readResource({ uri }, reqOpts);
+                    if (!contents.length) errors.push(`${step}: empty contents`);
+                    summary.read[uri] = contents.map(c => ('text' in c ? 'text' : 'blob'));
+                }
+            } else if (opt.read.length) {
+                errors.push('resources to read, but the server advertises no resources');
             }
             if (caps.prompts) {
                 step = 'prompts/list';
                 summary.prompts = (await client.listPrompts(undefined, reqOpts)).prompts.map(p => p.name);
+                if (opt.prompt) {
+                    step = `prompts/get ${opt.prompt}`;
+                    const got = await client.getPrompt({ name: opt.prompt, arguments: promptArgs }, reqOpts);
+                    summary.prompt = got.messages.map(m => ({ role: m.role, type: m.content.type }));
+                    if (!got.messages.length) errors.push(`${step}: no messages`);
+                }
+            } else if (opt.prompt) {
+                errors.push('a prompt to get, but the server advertises no prompts');
+            }
+            if (opt.complete) {
+                step = `completion/complete ${opt.complete}`;
+                const [name, argument, ...rest] = opt.complete.split(':');
+                const done = await client.complete(
+                    { ref: { type: 'ref/prompt', name }, argument: { name: argument, value: rest.join(':') } },
+                    reqOpts
+                );
+                summary.completion = done.completion.values;
+                if (!done.completion.values.length) errors.push(`${step}: no values`);
             }
         }
     } catch (e) {

@@ -1,0 +1,270 @@
+//! A hand-written catalog is refused at `ServerBuilder::build`, before the first request, for
+//! every mistake the macros refuse at compile time, in the same words (`beam_mcp::Message`).
+
+use beam_mcp::completion::{Completion, CompletionDef, CompletionRequest};
+use beam_mcp::prompt::{GetPromptResult, PromptArgument, PromptDef, PromptFault, PromptRequest};
+use beam_mcp::resource::{ReadRequest, ResourceContents, ResourceDef, ResourceError};
+use beam_mcp::tool::{BoxFuture, StateRequirement};
+use beam_mcp::{Message, Server, ServerBuilder, ToolDef};
+use serde_json::{Value, json};
+
+fn read(_: ReadRequest) -> BoxFuture<Result<Vec<ResourceContents>, ResourceError>> {
+    Box::pin(async { Ok(vec![ResourceContents::text("x")]) })
+}
+
+fn render(_: PromptRequest) -> BoxFuture<Result<GetPromptResult, PromptFault>> {
+    Box::pin(async { Ok(GetPromptResult::default()) })
+}
+
+fn nothing(_: &CompletionRequest) -> Completion {
+    Completion::default()
+}
+
+const RESOURCE: ResourceDef = ResourceDef {
+    uri: "app://one",
+    name: "one",
+    title: None,
+    description: None,
+    mime_type: None,
+    parameters: &[],
+    reader: read,
+    completions: &[],
+    states: &[],
+    module_path: "hand",
+    location: ("hand.rs", 1),
+};
+
+const PROMPT: PromptDef = PromptDef {
+    name: "ask",
+    title: None,
+    description: "Asks.",
+    arguments: &[PromptArgument {
+        name: "topic",
+        title: None,
+        description: None,
+        required: true,
+    }],
+    handler: render,
+    completions: &[],
+    states: &[],
+    module_path: "hand",
+    location: ("hand.rs", 2),
+};
+
+/// Echoes.
+#[beam_mcp::tool]
+fn echo(text: String) -> String {
+    text
+}
+
+fn template(uri: &'static str, parameters: &'static [&'static str]) -> ResourceDef {
+    ResourceDef {
+        uri,
+        parameters,
+        ..RESOURCE
+    }
+}
+
+fn refusal(builder: ServerBuilder) -> String {
+    builder.build().expect_err("refused").to_string()
+}
+
+#[test]
+fn duplicates_of_every_kind_are_refused() {
+    let b = Server::builder().resource(RESOURCE).resource(RESOURCE);
+    assert_eq!(
+        refusal(b),
+        Message::Duplicate {
+            kind: "resource URI",
+            key: "app://one".into()
+        }
+        .to_string()
+    );
+    // Two templates of one shape match the same URIs, whatever the variables are called.
+    let b = Server::builder()
+        .resource(template("app://{a}/x", &["a"]))
+        .resource(template("app://{b}/x", &["b"]));
+    assert_eq!(
+        refusal(b),
+        "resource template \"app://{b}/x\" is declared more than once; the lists are keyed by it, so rename or remove one"
+    );
+    let b = Server::builder()
+        .resource(template("app://{a}/x", &["a"]))
+        .resource(template("app://{+b}/x", &["b"]));
+    assert!(b.build().is_ok(), "{{a}} and {{+b}} are different shapes");
+    let b = Server::builder().prompt(PROMPT).prompt(PROMPT);
+    assert_eq!(
+        refusal(b),
+        Message::Duplicate {
+            kind: "prompt name",
+            key: "ask".into()
+        }
+        .to_string()
+    );
+    let mut renamed = echo::DEF;
+    renamed.name = "echo";
+    let b = Server::builder().tool(echo::DEF).tool(renamed);
+    assert_eq!(
+        refusal(b),
+        Message::Duplicate {
+            kind: "tool name",
+            key: "echo".into()
+        }
+        .to_string()
+    );
+}
+
+#[test]
+fn templates_outside_the_subset_and_unbound_variables_are_refused() {
+    for (uri, parameters, expected) in [
+        (
+            "app://{?q}",
+            &["q"][..],
+            "resource template \"app://{?q}\" is refused: the expression {?q} is outside the supported subset: only {name} (one path segment) and {+name} (any text) are matched",
+        ),
+        (
+            "app://x}",
+            &[][..],
+            "resource template \"app://x}\" is refused: a brace outside an expression: write a variable as {name} or {+name}; a literal brace cannot appear in a template",
+        ),
+        (
+            "app://{a}{b}",
+            &["a", "b"][..],
+            "resource template \"app://{a}{b}\" is refused: the variables a and b touch, so no URI could be split between them: put literal text (such as /) between them",
+        ),
+        (
+            "app://{id}",
+            &[][..],
+            "resource template \"app://{id}\" has the variable {id}, but the function has no parameter named `id`; add `id: String`",
+        ),
+        (
+            "app://{id}",
+            &["id", "extra"][..],
+            "parameter `extra` is not a variable of resource template \"app://{id}\"; a reader's parameters (besides State<T>) are bound from the URI, so add {extra} to the template or remove the parameter",
+        ),
+        (
+            "no-scheme/{id}",
+            &["id"][..],
+            "resource URI \"no-scheme/{id}\" is invalid: a resource URI starts with a scheme such as `file:` or `app://`",
+        ),
+    ] {
+        let b = Server::builder().resource(template(uri, parameters));
+        assert_eq!(refusal(b), expected, "{uri}");
+    }
+}
+
+#[test]
+fn prompt_rules_are_refused() {
+    let mut undocumented = PROMPT;
+    undocumented.description = "  ";
+    assert_eq!(
+        refusal(Server::builder().prompt(undocumented)),
+        "prompt \"ask\" has no description: write a doc comment on the function, or set description = \"...\""
+    );
+    let mut repeated = PROMPT;
+    repeated.arguments = &[
+        PromptArgument {
+            name: "a",
+            title: None,
+            description: None,
+            required: true,
+        },
+        PromptArgument {
+            name: "a",
+            title: None,
+            description: None,
+            required: false,
+        },
+    ];
+    assert_eq!(
+        refusal(Server::builder().prompt(repeated)),
+        "prompt \"ask\" declares the argument \"a\" twice; rename one"
+    );
+    let mut completes_nothing = PROMPT;
+    completes_nothing.completions = &[CompletionDef {
+        argument: "nope",
+        complete: nothing,
+    }];
+    assert_eq!(
+        refusal(Server::builder().prompt(completes_nothing)),
+        "\"ask\" has no argument or variable named `nope` to complete; name one it declares"
+    );
+    let mut unnamed = PROMPT;
+    unnamed.name = "";
+    assert_eq!(
+        refusal(Server::builder().prompt(unnamed)),
+        "a prompt name is empty; give it a name"
+    );
+}
+
+#[derive(Clone)]
+struct Db;
+
+#[test]
+fn a_missing_state_names_the_item_of_any_kind() {
+    const NEEDS_DB: &[StateRequirement] = &[StateRequirement {
+        type_id: std::any::TypeId::of::<Db>,
+        type_name: std::any::type_name::<Db>,
+    }];
+    let mut resource = RESOURCE;
+    resource.states = NEEDS_DB;
+    assert!(
+        refusal(Server::builder().resource(resource))
+            .starts_with("resource \"app://one\" takes State<catalog_rules::Db>")
+    );
+    let mut prompt = PROMPT;
+    prompt.states = NEEDS_DB;
+    let message = refusal(Server::builder().prompt(prompt));
+    assert!(message.starts_with("prompt \"ask\" takes State<"), "{message}");
+    let mut prompt = PROMPT;
+    prompt.states = NEEDS_DB;
+    assert!(Server::builder().prompt(prompt).state(Db).build().is_ok());
+}
+
+fn schema_with(properties: Value) -> Value {
+    json!({ "type": "object", "properties": properties })
+}
+
+#[test]
+fn x_mcp_header_rules_are_refused() {
+    fn tool_with(schema: fn() -> Value) -> ToolDef {
+        ToolDef {
+            input_schema: schema,
+            ..echo::DEF
+        }
+    }
+    let cases: [(fn() -> Value, &str); 4] = [
+        (
+            || schema_with(json!({ "tags": { "type": "array", "x-mcp-header": "Tags" } })),
+            "parameter `tags` carries an x-mcp-header, so it must be an integer, a string or a boolean (optional or not): only those travel in an HTTP header",
+        ),
+        (
+            || {
+                schema_with(json!({
+                    "a": { "type": "string", "x-mcp-header": "Region" },
+                    "b": { "type": "string", "x-mcp-header": "region" },
+                }))
+            },
+            "x-mcp-header names \"Region\" and \"region\" are equal ignoring case, and HTTP header names are case-insensitive; rename one",
+        ),
+        (
+            || schema_with(json!({ "a": { "type": "string", "x-mcp-header": "two words" } })),
+            "x-mcp-header name \"two words\" is invalid: an x-mcp-header name is an HTTP token (letters, digits and !#$%&'*+-.^_`|~), because it becomes the header Mcp-Param-{name}",
+        ),
+        (
+            || schema_with(json!({ "a": { "type": ["string", "integer"], "x-mcp-header": "A" } })),
+            "parameter `a` carries an x-mcp-header, so it must be an integer, a string or a boolean (optional or not): only those travel in an HTTP header",
+        ),
+    ];
+    for (schema, expected) in cases {
+        assert_eq!(refusal(Server::builder().tool(tool_with(schema))), expected);
+    }
+    let fine: fn() -> Value = || {
+        schema_with(json!({
+            "a": { "type": ["string", "null"], "x-mcp-header": "A" },
+            "b": { "type": "integer", "x-mcp-header": "B" },
+            "c": { "type": "boolean", "x-mcp-header": "C" },
+        }))
+    };
+    assert!(Server::builder().tool(tool_with(fine)).build().is_ok());
+}
