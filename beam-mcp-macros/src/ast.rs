@@ -1,8 +1,8 @@
 //! The typed model of a `#[tool]` function, with every refusal spanned on its culprit.
 
+use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
-use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use syn::{
     Attribute, Expr, ExprLit, FnArg, GenericArgument, Ident, ItemFn, Lit, LitStr, Meta, Pat,
     PathArguments, ReturnType, Signature, Type,
@@ -66,21 +66,20 @@ impl ToolFn {
         if description.is_empty() {
             return Err(syn::Error::new(
                 sig.ident.span(),
-                Message::MissingDescription {
-                    kind: "tool",
-                    name,
-                }
-                .to_string(),
+                Message::MissingDescription { kind: "tool", name }.to_string(),
             ));
         }
         let mut params = Vec::new();
         for input in item.sig.inputs.iter_mut() {
             params.push(parse_param(input)?);
         }
-        check_params(&params, &item)?;
+        check_params(&params)?;
         check_headers(&params)?;
         let output = parse_output(&item.sig.output);
-        let name_span = attr.name.as_ref().map_or(item.sig.ident.span(), LitStr::span);
+        let name_span = attr
+            .name
+            .as_ref()
+            .map_or(item.sig.ident.span(), LitStr::span);
         Ok(ToolFn {
             attr,
             item,
@@ -100,13 +99,14 @@ impl ToolFn {
 
 /// The refusals every annotated function shares: no generics, const, variadics or `self`.
 pub(crate) fn check_signature(sig: &Signature, kind: &str) -> syn::Result<()> {
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        return Err(syn::Error::new(
-            sig.generics.span(),
-            format!(
-                "a #[{kind}] function cannot be generic: its schema is computed once, for concrete types"
-            ),
-        ));
+    let generic = format!(
+        "a #[{kind}] function cannot be generic: its schema is computed once, for concrete types"
+    );
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(&sig.generics, generic));
+    }
+    if let Some(clause) = &sig.generics.where_clause {
+        return Err(syn::Error::new_spanned(clause, generic));
     }
     if let Some(c) = &sig.constness {
         return Err(syn::Error::new(
@@ -172,7 +172,7 @@ fn check_headers(params: &[Param]) -> syn::Result<()> {
             let message = Message::HeaderType {
                 parameter: ident.to_string(),
             };
-            return Err(syn::Error::new(ty.span(), message.to_string()));
+            return Err(syn::Error::new_spanned(ty, message.to_string()));
         }
         seen.push(header);
     }
@@ -203,19 +203,31 @@ fn is_header_type(ty: &Type) -> bool {
     )
 }
 
-fn check_params(params: &[Param], item: &ItemFn) -> syn::Result<()> {
-    let args = params
-        .iter()
-        .filter(|p| matches!(p, Param::Args { .. }))
-        .count();
-    let plain = params
-        .iter()
-        .filter(|p| matches!(p, Param::Plain { .. }))
-        .count();
-    if args > 1 || (args == 1 && plain > 0) {
+/// Plain parameters, or one `Args<T>`: the error points at the parameter to move or remove.
+fn check_params(params: &[Param]) -> syn::Result<()> {
+    let mut args = params.iter().filter_map(|p| match p {
+        Param::Args { inner } => Some(inner),
+        _ => None,
+    });
+    if args.next().is_none() {
+        return Ok(());
+    }
+    if let Some(second) = args.next() {
+        return Err(syn::Error::new_spanned(
+            second,
+            "a tool takes one Args<T>: merge these fields into the first Args struct",
+        ));
+    }
+    let plain = params.iter().find_map(|p| match p {
+        Param::Plain { ident, .. } => Some(ident),
+        _ => None,
+    });
+    if let Some(ident) = plain {
         return Err(syn::Error::new(
-            item.sig.inputs.span(),
-            "a tool takes either plain parameters or one Args<T>, not both",
+            ident.span(),
+            format!(
+                "a tool takes either plain parameters or one Args<T>, not both: move `{ident}` into the Args struct, or take every argument as a plain parameter"
+            ),
         ));
     }
     Ok(())

@@ -71,9 +71,9 @@ impl ResourceAttr {
     pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
         let parser = |input: ParseStream| {
             if !input.peek(LitStr) {
-                return Err(input.error(
-                    "a #[resource] starts with its URI or URI template: #[resource(\"app://notes/{id}\")]",
-                ));
+                const MESSAGE: &str = "a #[resource] starts with its URI or URI template: #[resource(\"app://notes/{id}\")]";
+                // Not `input.error`, which prefixes "unexpected end of input" when empty.
+                return Err(syn::Error::new(input.span(), MESSAGE));
             }
             let uri: LitStr = input.parse()?;
             if !input.is_empty() {
@@ -166,12 +166,23 @@ fn flag(meta: &Meta) -> syn::Result<bool> {
             Expr::Lit(ExprLit {
                 lit: Lit::Bool(b), ..
             }) => Ok(b.value),
-            other => Err(syn::Error::new_spanned(other, "expected true or false")),
+            other => {
+                let hint = key(meta);
+                Err(syn::Error::new_spanned(
+                    other,
+                    format!(
+                        "expected true or false: write the hint bare (`{hint}`) or as `{hint} = false`"
+                    ),
+                ))
+            }
         },
-        Meta::List(list) => Err(syn::Error::new(
-            list.delimiter.span().join(),
-            "a hint is written bare (`read_only`) or as `read_only = false`",
-        )),
+        Meta::List(list) => {
+            let hint = key(meta);
+            Err(syn::Error::new(
+                list.delimiter.span().join(),
+                format!("a hint is written bare (`{hint}`) or as `{hint} = false`"),
+            ))
+        }
     }
 }
 

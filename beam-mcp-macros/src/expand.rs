@@ -197,9 +197,10 @@ fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
         let field = field_ident(param.ident);
         let ty = param.ty;
         let doc = param.doc.as_ref().map(|d| quote!(#[doc = #d]));
-        let header = param.header.as_ref().map(|h| {
-            quote!(#[schemars(extend("x-mcp-header" = #h))])
-        });
+        let header = param
+            .header
+            .as_ref()
+            .map(|h| quote!(#[schemars(extend("x-mcp-header" = #h))]));
         quote_spanned! {ty.span()=>
             #doc
             #header

@@ -42,7 +42,10 @@ impl PromptFn {
             .name
             .as_ref()
             .map_or_else(|| fn_name(&item.sig), LitStr::value);
-        let name_span = attr.name.as_ref().map_or(item.sig.ident.span(), LitStr::span);
+        let name_span = attr
+            .name
+            .as_ref()
+            .map_or(item.sig.ident.span(), LitStr::span);
         if name.is_empty() {
             let message = Message::EmptyName { kind: "prompt" };
             return Err(syn::Error::new(name_span, message.to_string()));
@@ -81,7 +84,7 @@ impl PromptFn {
                     let message = Message::PromptArgumentNotString {
                         argument: ident.to_string(),
                     };
-                    return Err(syn::Error::new(typed.ty.span(), message.to_string()));
+                    return Err(syn::Error::new_spanned(&typed.ty, message.to_string()));
                 }
             };
             params.push(PromptParam::Argument {

@@ -121,10 +121,8 @@ impl ResourceFn {
         let description = optional((!description.is_empty()).then_some(description));
         let title = optional(self.attr.title.as_ref().map(|t| t.value()));
         let mime_type = optional(self.attr.mime_type.as_ref().map(|m| m.value()));
-        let registration = format_ident!(
-            "__BEAM_MCP_RESOURCE_{}",
-            fn_name(&item.sig).to_uppercase()
-        );
+        let registration =
+            format_ident!("__BEAM_MCP_RESOURCE_{}", fn_name(&item.sig).to_uppercase());
 
         let mut prepare = Vec::new();
         let mut call_args = Vec::new();

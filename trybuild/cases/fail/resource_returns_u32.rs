@@ -1,0 +1,7 @@
+/// The number of notes.
+#[beam_mcp::resource("notes://count")]
+fn count() -> u32 {
+    3
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+/// One section of a page.
+#[beam_mcp::resource("docs://page{#f}")]
+fn section(f: String) -> String {
+    f
+}
+
+fn main() {}

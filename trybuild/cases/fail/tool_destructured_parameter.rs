@@ -1,0 +1,7 @@
+/// Adds a pair.
+#[beam_mcp::tool]
+fn add((a, b): (i64, i64)) -> String {
+    (a + b).to_string()
+}
+
+fn main() {}

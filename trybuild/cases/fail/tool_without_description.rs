@@ -1,0 +1,6 @@
+#[beam_mcp::tool]
+fn undocumented(text: String) -> String {
+    text
+}
+
+fn main() {}
