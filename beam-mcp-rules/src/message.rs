@@ -126,7 +126,9 @@ impl fmt::Display for Message {
                 f,
                 "{kind} {key:?} is declared more than once; the lists are keyed by it, so rename or remove one"
             ),
-            Self::InvalidUri { uri, reason } => write!(f, "resource URI {uri:?} is invalid: {reason}"),
+            Self::InvalidUri { uri, reason } => {
+                write!(f, "resource URI {uri:?} is invalid: {reason}")
+            }
             Self::Template { template, error } => {
                 write!(f, "resource template {template:?} is refused: {error}")
             }

@@ -271,7 +271,10 @@ mod tests {
 
     #[test]
     fn the_reference_examples_match_as_documented() {
-        assert_eq!(t("by-id/{id}").matches("by-id/42"), Some(vec![("id", "42")]));
+        assert_eq!(
+            t("by-id/{id}").matches("by-id/42"),
+            Some(vec![("id", "42")])
+        );
         assert_eq!(t("by-id/{id}").matches("by-id/4/2"), None);
         assert_eq!(t("by-id/{id}").matches("by-id/"), None);
         assert_eq!(

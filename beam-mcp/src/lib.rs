@@ -44,12 +44,18 @@ pub use tool::{
     ToolError,
 };
 
-/// Serves every `#[tool]` of the crate it is written in; the whole `main`.
+/// Serves every `#[tool]`, `#[resource]` and `#[prompt]` of the crate it is written in; the
+/// whole `main`.
 ///
 /// - `serve!(stdio)`: newline-delimited JSON-RPC on stdin/stdout, both revisions, with the
 ///   crate's package name and version as `serverInfo`.
 /// - `serve!(stdio, configure = |builder| builder.state(..).instructions(..))`: the same, with
 ///   the builder adjusted first.
+/// - `serve!(http, bind = "127.0.0.1:8080", authorize = .., allowed_origins = ..)` (feature
+///   `http`): Streamable HTTP at `/mcp`, 2026-07-28. `authorize` and `allowed_origins` are
+///   required; `configure = ..` adjusts the [`ServerBuilder`] and `endpoint = ..` the
+///   [`HttpBuilder`](crate::transport::http::HttpBuilder). The bound address is printed on
+///   stderr as `beam_mcp: listening on http://ADDR/mcp`.
 ///
 /// Diagnostics go to stderr through `tracing` (filter with `RUST_LOG`); stdout carries
 /// protocol messages only. A catalog the builder refuses ends the process with the reason on
@@ -64,11 +70,26 @@ pub use tool::{
 ///
 /// beam_mcp::serve!(stdio, configure = |b| b.instructions("Greets people."));
 /// ```
-#[cfg(feature = "stdio")]
+///
+/// Over HTTP (with the `http` feature):
+///
+#[cfg_attr(feature = "http", doc = "```no_run")]
+#[cfg_attr(not(feature = "http"), doc = "```ignore")]
+/// beam_mcp::serve!(
+///     http,
+///     bind = "127.0.0.1:8080",
+///     authorize = |_parts| Ok(()),
+///     allowed_origins = beam_mcp::transport::http::Origins::Loopback,
+///     endpoint = |h| h.read_timeout(std::time::Duration::from_secs(5)),
+/// );
+/// ```
 #[macro_export]
 macro_rules! serve {
     (stdio) => {
         $crate::serve!(stdio, configure = |builder| builder);
+    };
+    (http, $($rest:tt)*) => {
+        $crate::serve_http!($($rest)*);
     };
     (stdio, configure = $configure:expr $(,)?) => {
         fn main() -> ::std::process::ExitCode {
@@ -78,6 +99,42 @@ macro_rules! serve {
                 .crate_items(::core::module_path!());
             let configure: fn($crate::ServerBuilder) -> $crate::ServerBuilder = $configure;
             $crate::transport::stdio::main(configure(builder))
+        }
+    };
+}
+
+/// The `http` arm of [`serve!`].
+#[doc(hidden)]
+#[cfg(feature = "http")]
+#[macro_export]
+macro_rules! serve_http {
+    (
+        bind = $bind:expr,
+        authorize = $authorize:expr,
+        allowed_origins = $origins:expr
+        $(, configure = $configure:expr)?
+        $(, endpoint = $endpoint:expr)?
+        $(,)?
+    ) => {
+        fn main() -> ::std::process::ExitCode {
+            let builder = $crate::Server::builder()
+                .name(::core::env!("CARGO_PKG_NAME"))
+                .version(::core::env!("CARGO_PKG_VERSION"))
+                .crate_items(::core::module_path!());
+            $(
+                let configure: fn($crate::ServerBuilder) -> $crate::ServerBuilder = $configure;
+                let builder = configure(builder);
+            )?
+            $crate::transport::http::main($bind, builder, |server| {
+                let endpoint = $crate::transport::http::Http::builder(server)
+                    .authorize($authorize)
+                    .allowed_origins($origins);
+                $(
+                    let adjust: fn($crate::transport::http::HttpBuilder) -> $crate::transport::http::HttpBuilder = $endpoint;
+                    let endpoint = adjust(endpoint);
+                )?
+                endpoint
+            })
         }
     };
 }
@@ -152,9 +209,10 @@ pub mod __private {
         let text = request.variable(name).ok_or_else(|| {
             crate::resource::ResourceError::internal(format!("no template variable {name}"))
         })?;
-        text.parse().map_err(|_| crate::resource::ResourceError::NotFound {
-            reason: Some(format!("{name} {text:?} is not valid here")),
-        })
+        text.parse()
+            .map_err(|_| crate::resource::ResourceError::NotFound {
+                reason: Some(format!("{name} {text:?} is not valid here")),
+            })
     }
 
     /// A state value of a reader (checked at build time to exist).

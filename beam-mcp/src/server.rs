@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::prompt::PromptDef;
-use crate::resource::ResourceDef;
 use crate::protocol::{META_SERVER_INFO, Revision};
+use crate::resource::ResourceDef;
 use crate::tool::{StateMap, ToolDef};
 
 /// `cacheScope`: who may reuse a cached result.
@@ -252,7 +252,7 @@ impl ServerBuilder {
                 supported_names: revisions.iter().map(|r| r.as_str()).collect(),
                 revisions,
                 capabilities: Value::Object(capabilities),
-                catalog,
+                catalog: Arc::new(catalog),
                 states: Arc::new(self.states),
                 discover_cache: self.discover_cache,
                 tools_cache: self.tools_cache,
@@ -277,6 +277,7 @@ pub struct Server {
     pub(crate) inner: Arc<Inner>,
 }
 
+#[derive(Clone)]
 pub(crate) struct Inner {
     pub(crate) info: Value,
     pub(crate) result_meta: Value,
@@ -284,7 +285,7 @@ pub(crate) struct Inner {
     pub(crate) revisions: Vec<Revision>,
     pub(crate) supported_names: Vec<&'static str>,
     pub(crate) capabilities: Value,
-    pub(crate) catalog: Catalog,
+    pub(crate) catalog: Arc<Catalog>,
     pub(crate) states: Arc<StateMap>,
     pub(crate) discover_cache: CacheHint,
     pub(crate) tools_cache: CacheHint,
@@ -297,6 +298,36 @@ impl Server {
     /// A builder with the default options and an empty catalog.
     pub fn builder() -> ServerBuilder {
         ServerBuilder::default()
+    }
+
+    /// The revisions this server serves, in advertised order.
+    pub fn revisions(&self) -> &[Revision] {
+        &self.inner.revisions
+    }
+
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    /// The same server, serving only the given revisions (a transport that speaks fewer
+    /// than the server was built for advertises only what it speaks).
+    pub(crate) fn serving_only(&self, keep: &[Revision]) -> Option<Server> {
+        let revisions: Vec<Revision> = self
+            .inner
+            .revisions
+            .iter()
+            .copied()
+            .filter(|r| keep.contains(r))
+            .collect();
+        if revisions.is_empty() {
+            return None;
+        }
+        let mut inner = (*self.inner).clone();
+        inner.supported_names = revisions.iter().map(|r| r.as_str()).collect();
+        inner.revisions = revisions;
+        Some(Server {
+            inner: Arc::new(inner),
+        })
     }
 }
 

@@ -215,7 +215,10 @@ fn a_missing_state_names_the_item_of_any_kind() {
     let mut prompt = PROMPT;
     prompt.states = NEEDS_DB;
     let message = refusal(Server::builder().prompt(prompt));
-    assert!(message.starts_with("prompt \"ask\" takes State<"), "{message}");
+    assert!(
+        message.starts_with("prompt \"ask\" takes State<"),
+        "{message}"
+    );
     let mut prompt = PROMPT;
     prompt.states = NEEDS_DB;
     assert!(Server::builder().prompt(prompt).state(Db).build().is_ok());

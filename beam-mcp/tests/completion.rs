@@ -22,9 +22,12 @@ fn cities(prefix: &str) -> Vec<String> {
 /// Streets of the city chosen before (from `context.arguments`).
 fn streets(request: &CompletionRequest) -> Completion {
     let city = request.resolved("city").unwrap_or("nowhere");
-    [format!("{city} High Street"), format!("{city} {}", request.value())]
-        .into_iter()
-        .collect()
+    [
+        format!("{city} High Street"),
+        format!("{city} {}", request.value()),
+    ]
+    .into_iter()
+    .collect()
 }
 
 fn many(_: &str) -> Vec<String> {
@@ -81,7 +84,10 @@ fn prompt_arguments_and_template_variables_complete() {
     assert_eq!(r["result"]["resultType"], "complete");
     let template = json!({ "type": "ref/resource", "uri": "weather://{city}/now" });
     let r = answer(&s, complete(template, "city", "L"));
-    assert_eq!(r["result"]["completion"]["values"], json!(["Lisbon", "London"]));
+    assert_eq!(
+        r["result"]["completion"]["values"],
+        json!(["Lisbon", "London"])
+    );
     // The request shape: context arguments reach the completer.
     let mut with_context = complete(prompt.clone(), "street", "Ro");
     with_context["params"]["context"] = json!({ "arguments": { "city": "Oslo" } });
@@ -115,7 +121,10 @@ fn at_most_100_values_are_sent_with_the_total_and_has_more() {
     let c = &r["result"]["completion"];
     assert_eq!(c["values"].as_array().unwrap().len(), 100);
     assert_eq!(c["values"][99], "v099");
-    assert_eq!((c["total"].clone(), c["hasMore"].clone()), (json!(250), json!(true)));
+    assert_eq!(
+        (c["total"].clone(), c["hasMore"].clone()),
+        (json!(250), json!(true))
+    );
 }
 
 #[test]
@@ -137,19 +146,39 @@ fn refusals_name_what_is_wrong() {
         );
     }
     assert_eq!(
-        answer(&s, complete(json!({ "type": "ref/prompt", "name": "nope" }), "city", ""))["error"],
+        answer(
+            &s,
+            complete(json!({ "type": "ref/prompt", "name": "nope" }), "city", "")
+        )["error"],
         json!({ "code": -32602, "message": "Invalid params: unknown prompt nope", "data": { "name": "nope" } })
     );
     assert_eq!(
-        answer(&s, complete(json!({ "type": "ref/resource", "uri": "weather://x/now" }), "city", ""))["error"],
+        answer(
+            &s,
+            complete(
+                json!({ "type": "ref/resource", "uri": "weather://x/now" }),
+                "city",
+                ""
+            )
+        )["error"],
         json!({ "code": -32602, "message": "Invalid params: unknown resource template weather://x/now", "data": { "uri": "weather://x/now" } })
     );
     assert_eq!(
-        answer(&s, complete(json!({ "type": "ref/prompt", "name": "directions" }), "zip", ""))["error"],
+        answer(
+            &s,
+            complete(
+                json!({ "type": "ref/prompt", "name": "directions" }),
+                "zip",
+                ""
+            )
+        )["error"],
         json!({ "code": -32602, "message": "Invalid params: directions has no argument zip" })
     );
     assert_eq!(
-        answer(&s, complete(json!({ "type": "ref/prompt", "name": "big" }), "bad", ""))["error"],
+        answer(
+            &s,
+            complete(json!({ "type": "ref/prompt", "name": "big" }), "bad", "")
+        )["error"],
         json!({ "code": -32603, "message": "Internal error" })
     );
 }
@@ -162,7 +191,14 @@ fn the_capability_is_advertised_exactly_when_some_item_has_a_completer() {
     let d = answer(&without, modern(1, "server/discover", json!({})));
     assert!(d["result"]["capabilities"].get("completions").is_none());
     assert_eq!(
-        answer(&without, complete(json!({ "type": "ref/prompt", "name": "bare_prompt" }), "x", ""))["error"]["code"],
+        answer(
+            &without,
+            complete(
+                json!({ "type": "ref/prompt", "name": "bare_prompt" }),
+                "x",
+                ""
+            )
+        )["error"]["code"],
         -32601
     );
 }

@@ -77,8 +77,12 @@ fn walk(server: &Server, method: &str, field: &str, key: &str) -> (Vec<String>, 
     let mut cursors = Vec::new();
     let mut cursor = Value::Null;
     loop {
-        let r = send(server, &Session::new(), modern(1, method, json!({ "cursor": cursor })))
-            .unwrap();
+        let r = send(
+            server,
+            &Session::new(),
+            modern(1, method, json!({ "cursor": cursor })),
+        )
+        .unwrap();
         let page = r["result"][field].as_array().unwrap();
         assert!(page.len() <= 2, "{method}: page size");
         keys.extend(page.iter().map(|i| i[key].as_str().unwrap().to_owned()));
@@ -107,7 +111,11 @@ fn every_list_pages_by_key_and_refuses_another_lists_cursor_by_name() {
         let mut sorted = keys.clone();
         sorted.sort();
         assert_eq!(keys, sorted, "{method} is sorted by key");
-        assert_eq!(found.len(), 1, "{method}: one next cursor for 3 items in pages of 2");
+        assert_eq!(
+            found.len(),
+            1,
+            "{method}: one next cursor for 3 items in pages of 2"
+        );
         cursors.push(found[0].clone());
     }
     for (i, (method, _, _, kind)) in LISTS.iter().enumerate() {
@@ -115,7 +123,12 @@ fn every_list_pages_by_key_and_refuses_another_lists_cursor_by_name() {
             if i == j {
                 continue;
             }
-            let r = send(&server, &Session::new(), bare(2, method, json!({ "cursor": cursor }))).unwrap();
+            let r = send(
+                &server,
+                &Session::new(),
+                bare(2, method, json!({ "cursor": cursor })),
+            )
+            .unwrap();
             assert_eq!(
                 r["error"],
                 json!({ "code": -32602, "message": format!("Invalid params: cursor belongs to another list, not {kind}") }),
@@ -136,8 +149,12 @@ fn the_default_page_is_50() {
     let mut sizes = Vec::new();
     let mut cursor = Value::Null;
     loop {
-        let r = send(&server, &Session::new(), modern(1, "tools/list", json!({ "cursor": cursor })))
-            .unwrap();
+        let r = send(
+            &server,
+            &Session::new(),
+            modern(1, "tools/list", json!({ "cursor": cursor })),
+        )
+        .unwrap();
         sizes.push(r["result"]["tools"].as_array().unwrap().len());
         match r["result"].get("nextCursor") {
             Some(next) => cursor = next.clone(),

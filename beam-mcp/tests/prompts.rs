@@ -92,11 +92,18 @@ fn result(server: &Server, message: Value) -> Value {
 
 fn error(server: &Server, message: Value) -> Value {
     let response = send(server, &Session::new(), message).expect("an answer");
-    response.get("error").cloned().unwrap_or_else(|| panic!("{response}"))
+    response
+        .get("error")
+        .cloned()
+        .unwrap_or_else(|| panic!("{response}"))
 }
 
 fn get(id: i64, name: &str, arguments: Value) -> Value {
-    modern(id, "prompts/get", json!({ "name": name, "arguments": arguments }))
+    modern(
+        id,
+        "prompts/get",
+        json!({ "name": name, "arguments": arguments }),
+    )
 }
 
 #[test]
@@ -111,7 +118,14 @@ fn prompts_are_listed_sorted_with_arguments_only_when_declared() {
         .collect();
     assert_eq!(
         names,
-        ["broken", "persona", "picky", "rich", "test_prompt_with_arguments", "test_simple_prompt"]
+        [
+            "broken",
+            "persona",
+            "picky",
+            "rich",
+            "test_prompt_with_arguments",
+            "test_simple_prompt"
+        ]
     );
     assert_eq!(
         r["prompts"][5],
@@ -128,7 +142,10 @@ fn prompts_are_listed_sorted_with_arguments_only_when_declared() {
             ]
         })
     );
-    assert_eq!((r["ttlMs"].clone(), r["cacheScope"].clone()), (json!(0), json!("private")));
+    assert_eq!(
+        (r["ttlMs"].clone(), r["cacheScope"].clone()),
+        (json!(0), json!("private"))
+    );
     let legacy = result(&s, bare(2, "prompts/list", json!({})));
     assert_eq!(legacy["prompts"], r["prompts"]);
 }
@@ -140,12 +157,22 @@ fn prompts_render_text_images_and_embedded_resources() {
         result(&s, get(1, "test_simple_prompt", json!({})))["messages"],
         json!([{ "role": "user", "content": { "type": "text", "text": "This is a simple prompt for testing." } }])
     );
-    let with_args = result(&s, get(2, "test_prompt_with_arguments", json!({ "arg1": "hello", "arg2": "world" })));
+    let with_args = result(
+        &s,
+        get(
+            2,
+            "test_prompt_with_arguments",
+            json!({ "arg1": "hello", "arg2": "world" }),
+        ),
+    );
     assert_eq!(
         with_args["messages"][0]["content"]["text"],
         "Prompt with arguments: arg1='hello', arg2='world'"
     );
-    let optional_absent = result(&s, get(3, "test_prompt_with_arguments", json!({ "arg1": "hello" })));
+    let optional_absent = result(
+        &s,
+        get(3, "test_prompt_with_arguments", json!({ "arg1": "hello" })),
+    );
     assert_eq!(
         optional_absent["messages"][0]["content"]["text"],
         "Prompt with arguments: arg1='hello', arg2='-'"
@@ -166,7 +193,10 @@ fn prompts_render_text_images_and_embedded_resources() {
         "I am a pirate."
     );
     // Legacy: no arguments member at all is an empty object.
-    let legacy = result(&s, bare(6, "prompts/get", json!({ "name": "test_simple_prompt" })));
+    let legacy = result(
+        &s,
+        bare(6, "prompts/get", json!({ "name": "test_simple_prompt" })),
+    );
     assert!(legacy.get("resultType").is_none());
 }
 
@@ -187,8 +217,14 @@ fn names_and_arguments_are_checked_before_the_prompt_runs() {
     for (arguments, reason) in [
         (json!({}), "missing required property: arg1"),
         (json!({ "arg1": 1 }), "arg1 must be of type string"),
-        (json!({ "arg1": "a", "extra": "b" }), "unknown property: extra"),
-        (json!({ "arg1": "a", "arg2": null }), "arg2 must be of type string"),
+        (
+            json!({ "arg1": "a", "extra": "b" }),
+            "unknown property: extra",
+        ),
+        (
+            json!({ "arg1": "a", "arg2": null }),
+            "arg2 must be of type string",
+        ),
         (json!([1]), "arguments must be an object"),
     ] {
         assert_eq!(
@@ -224,8 +260,14 @@ fn a_refusal_is_32602_and_a_panic_is_32603() {
 fn a_server_without_prompts_does_not_serve_prompt_methods() {
     let s = Server::builder().build().unwrap();
     for method in ["prompts/list", "prompts/get"] {
-        assert_eq!(error(&s, modern(1, method, json!({ "name": "x" })))["code"], -32601);
+        assert_eq!(
+            error(&s, modern(1, method, json!({ "name": "x" })))["code"],
+            -32601
+        );
     }
     let d = result(&server(), modern(2, "server/discover", json!({})));
-    assert_eq!(d["capabilities"]["prompts"], json!({ "listChanged": false }));
+    assert_eq!(
+        d["capabilities"]["prompts"],
+        json!({ "listChanged": false })
+    );
 }

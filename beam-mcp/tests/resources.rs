@@ -88,7 +88,10 @@ fn result(server: &Server, message: Value) -> Value {
 
 fn error(server: &Server, message: Value) -> Value {
     let response = send(server, &Session::new(), message).expect("an answer");
-    response.get("error").cloned().unwrap_or_else(|| panic!("{response}"))
+    response
+        .get("error")
+        .cloned()
+        .unwrap_or_else(|| panic!("{response}"))
 }
 
 #[test]
@@ -107,7 +110,10 @@ fn resources_are_listed_sorted_by_uri_with_absent_fields_omitted() {
             },
         ])
     );
-    assert_eq!((r["ttlMs"].clone(), r["cacheScope"].clone()), (json!(1000), json!("public")));
+    assert_eq!(
+        (r["ttlMs"].clone(), r["cacheScope"].clone()),
+        (json!(1000), json!("public"))
+    );
     assert_eq!(r["resultType"], "complete");
     // Legacy shape: the same list, no resultType.
     let legacy = result(&s, bare(2, "resources/list", json!({})));
@@ -134,7 +140,10 @@ fn templates_are_listed_apart_from_resources() {
 #[test]
 fn text_binary_and_template_reads() {
     let s = server();
-    let text = result(&s, modern(1, "resources/read", json!({ "uri": "test://static-text" })));
+    let text = result(
+        &s,
+        modern(1, "resources/read", json!({ "uri": "test://static-text" })),
+    );
     assert_eq!(
         text["contents"],
         json!([{
@@ -142,18 +151,38 @@ fn text_binary_and_template_reads() {
             "text": "This is the content of the static text resource."
         }])
     );
-    assert_eq!((text["ttlMs"].clone(), text["cacheScope"].clone()), (json!(1000), json!("public")));
-    let blob = result(&s, bare(2, "resources/read", json!({ "uri": "test://static-binary" })));
+    assert_eq!(
+        (text["ttlMs"].clone(), text["cacheScope"].clone()),
+        (json!(1000), json!("public"))
+    );
+    let blob = result(
+        &s,
+        bare(
+            2,
+            "resources/read",
+            json!({ "uri": "test://static-binary" }),
+        ),
+    );
     assert_eq!(
         blob["contents"],
         json!([{ "uri": "test://static-binary", "mimeType": "image/png", "blob": "AAEC/v8=" }])
     );
-    let item = result(&s, modern(3, "resources/read", json!({ "uri": "test://template/123/data" })));
+    let item = result(
+        &s,
+        modern(
+            3,
+            "resources/read",
+            json!({ "uri": "test://template/123/data" }),
+        ),
+    );
     assert_eq!(
         item["contents"],
         json!([{ "uri": "test://template/123/data", "mimeType": "application/json", "text": "{\"id\":123}" }])
     );
-    let tree = result(&s, modern(4, "resources/read", json!({ "uri": "tree://r/a/b/c.txt" })));
+    let tree = result(
+        &s,
+        modern(4, "resources/read", json!({ "uri": "tree://r/a/b/c.txt" })),
+    );
     assert_eq!(
         tree["contents"],
         json!([
@@ -161,7 +190,10 @@ fn text_binary_and_template_reads() {
             { "uri": "tree://r/a/b/c.txt.bin", "mimeType": "application/octet-stream", "blob": "AA==" },
         ])
     );
-    let state = result(&s, modern(5, "resources/read", json!({ "uri": "test://motd" })));
+    let state = result(
+        &s,
+        modern(5, "resources/read", json!({ "uri": "test://motd" })),
+    );
     assert_eq!(state["contents"][0]["text"], "hello");
 }
 
@@ -197,18 +229,31 @@ fn a_reader_says_not_found_with_or_without_a_reason() {
         json!({ "code": -32602, "message": format!("Resource not found: {uri}"), "data": { "uri": uri } })
     );
     // A variable that does not parse as the parameter's type names no resource.
-    let e = error(&s, modern(2, "resources/read", json!({ "uri": "test://template/abc/data" })));
+    let e = error(
+        &s,
+        modern(
+            2,
+            "resources/read",
+            json!({ "uri": "test://template/abc/data" }),
+        ),
+    );
     assert_eq!(e["code"], -32602);
     assert_eq!(e["data"]["uri"], "test://template/abc/data");
     assert_eq!(
-        error(&s, bare(3, "resources/read", json!({ "uri": "tree://r/denied" }))),
+        error(
+            &s,
+            bare(3, "resources/read", json!({ "uri": "tree://r/denied" }))
+        ),
         json!({
             "code": -32002, "message": "Resource not found: tree://r/denied",
             "data": { "uri": "tree://r/denied", "reason": "outside the tree" }
         })
     );
     assert_eq!(
-        error(&s, modern(4, "resources/read", json!({ "uri": "tree://r/io" })))["code"],
+        error(
+            &s,
+            modern(4, "resources/read", json!({ "uri": "tree://r/io" }))
+        )["code"],
         -32602
     );
 }
@@ -223,7 +268,10 @@ fn host_faults_are_32603_and_say_nothing_about_the_host() {
         );
     }
     // The server still serves.
-    result(&s, modern(2, "resources/read", json!({ "uri": "test://static-text" })));
+    result(
+        &s,
+        modern(2, "resources/read", json!({ "uri": "test://static-text" })),
+    );
 }
 
 #[test]
@@ -236,7 +284,10 @@ fn a_read_without_a_string_uri_is_refused() {
         );
     }
     assert_eq!(
-        error(&s, json!({ "jsonrpc": "2.0", "id": 2, "method": "resources/read" }))["code"],
+        error(
+            &s,
+            json!({ "jsonrpc": "2.0", "id": 2, "method": "resources/read" })
+        )["code"],
         -32602
     );
 }
@@ -244,9 +295,16 @@ fn a_read_without_a_string_uri_is_refused() {
 #[test]
 fn a_server_without_resources_does_not_serve_resource_methods() {
     let s = Server::builder().build().unwrap();
-    for method in ["resources/list", "resources/templates/list", "resources/read"] {
+    for method in [
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+    ] {
         assert_eq!(
-            error(&s, modern(1, method, json!({ "uri": "test://static-text" })))["code"],
+            error(
+                &s,
+                modern(1, method, json!({ "uri": "test://static-text" }))
+            )["code"],
             -32601
         );
     }

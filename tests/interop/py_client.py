@@ -35,6 +35,7 @@ import mcp_types as types
 from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 REVISIONS = ("auto", "2026-07-28", "2025-11-25")
@@ -43,6 +44,7 @@ REVISIONS = ("auto", "2026-07-28", "2025-11-25")
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--server-cmd", help="server command line (shell-split); or give it after `--`")
+    p.add_argument("--url", help="a Streamable HTTP endpoint (http://HOST:PORT/mcp) instead of a stdio command")
     p.add_argument("--revision", choices=REVISIONS, default="auto")
     p.add_argument("--no-probe", action="store_true", help="2026-07-28 only: adopt without sending server/discover")
     p.add_argument("--expect-version", help="fail unless this protocol version is negotiated "
@@ -69,8 +71,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if ns.server_cmd and rest:
         p.error("give the server either with --server-cmd or after --, not both")
     ns.command = shlex.split(ns.server_cmd) if ns.server_cmd else rest
-    if not ns.command:
-        p.error("no server command (use --server-cmd or -- CMD ARGS)")
+    if ns.url and ns.command:
+        p.error("give either --url or a server command, not both")
+    if not ns.command and not ns.url:
+        p.error("no server (use --url, --server-cmd or -- CMD ARGS)")
     if ns.no_probe and ns.revision != "2026-07-28":
         p.error("--no-probe only applies to --revision 2026-07-28")
     for name in ("args", "bad_args", "prompt_args"):
@@ -116,9 +120,13 @@ async def negotiate(session: ClientSession, ns: argparse.Namespace) -> None:
 async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]) -> None:
     env = dict(os.environ) if ns.inherit_env else {}
     env.update(kv.split("=", 1) for kv in ns.env)
-    params = StdioServerParameters(command=ns.command[0], args=ns.command[1:], env=env or None, cwd=ns.cwd)
     info = types.Implementation(name="beam-mcp-interop-py", version=pkg_version("mcp"))
-    async with stdio_client(params) as (read, write):
+    if ns.url:
+        transport = streamable_http_client(ns.url)
+    else:
+        params = StdioServerParameters(command=ns.command[0], args=ns.command[1:], env=env or None, cwd=ns.cwd)
+        transport = stdio_client(params)
+    async with transport as (read, write):
         async with ClientSession(read, write, client_info=info, read_timeout_seconds=ns.timeout) as session:
             step = "connect"
             try:

@@ -65,6 +65,7 @@ const { values: opt, positionals } = parseArgs({
     allowPositionals: true,
     options: {
         'server-cmd': { type: 'string' },
+        url: { type: 'string' },
         sdk: { type: 'string', default: 'v2' },
         revision: { type: 'string', default: 'auto' },
         'expect-version': { type: 'string' },
@@ -98,7 +99,8 @@ if (!['v1', 'v2'].includes(opt.sdk)) usage(`--sdk must be v1 or v2, not ${opt.sd
 if (!REVISIONS.includes(opt.revision)) usage(`--revision must be one of ${REVISIONS.join(', ')}`);
 if (opt['server-cmd'] && positionals.length) usage('give the server either with --server-cmd or after --, not both');
 const command = opt['server-cmd'] ? splitCommand(opt['server-cmd']) : positionals;
-if (command.length === 0) usage('no server command (use --server-cmd or -- CMD ARGS)');
+if (opt.url && command.length) usage('give either --url or a server command, not both');
+if (command.length === 0 && !opt.url) usage('no server (use --url, --server-cmd or -- CMD ARGS)');
 const parseObj = name => {
     let v;
     try {
@@ -131,16 +133,18 @@ function describe(e) {
 async function loadSdk() {
     if (opt.sdk === 'v2') {
         const { Client } = await import('@modelcontextprotocol/client');
+        const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
         const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-        return { Client, StdioClientTransport, getDefaultEnvironment };
+        return { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport };
     }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    return { Client, StdioClientTransport, getDefaultEnvironment };
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport };
 }
 
 async function main() {
-    const { Client, StdioClientTransport, getDefaultEnvironment } = await loadSdk();
+    const { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport } = await loadSdk();
     if (opt.sdk === 'v1' && opt.revision === '2026-07-28') {
         throw new Error('@modelcontextprotocol/sdk 1.x cannot speak 2026-07-28 (use --sdk v2)');
     }
@@ -154,7 +158,11 @@ async function main() {
     const params = { command: command[0], args: command.slice(1), env, stderr: 'inherit', ...(opt.cwd && { cwd: opt.cwd }) };
     // A subclass: the v2 negotiator only uses the sibling-process probe for the exact base class.
     class InPlaceStdioTransport extends StdioClientTransport {}
-    const transport = opt['probe-in-place'] ? new InPlaceStdioTransport(params) : new StdioClientTransport(params);
+    const transport = opt.url
+        ? new StreamableHTTPClientTransport(new URL(opt.url))
+        : opt['probe-in-place']
+          ? new InPlaceStdioTransport(params)
+          : new StdioClientTransport(params);
     let legacyVersion; // v1 has no getter; it calls transport.setProtocolVersion() after initialize
     if (opt.sdk === 'v1') transport.setProtocolVersion = v => (legacyVersion = v);
 

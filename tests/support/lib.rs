@@ -12,6 +12,8 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
+pub mod http_client;
+
 /// The two official schemas, with a compiled validator per definition (compiled on first use).
 pub struct Spec {
     documents: HashMap<&'static str, Value>,

@@ -96,10 +96,7 @@ fn parse(def: &ResourceDef) -> Result<UriTemplate, CatalogError> {
         }
         .into());
     }
-    if let Some(variable) = template
-        .variables()
-        .find(|v| !def.parameters.contains(v))
-    {
+    if let Some(variable) = template.variables().find(|v| !def.parameters.contains(v)) {
         return Err(Message::VariableWithoutParameter {
             template: def.uri.into(),
             variable: variable.into(),

@@ -134,6 +134,41 @@ pub enum ProtocolError {
     /// A cursor issued for another list.
     #[error("Invalid params: cursor belongs to another list, not {0}")]
     CursorForeign(&'static str),
+    /// A 2026-07-28 request without `params._meta` naming its protocol version (HTTP).
+    #[error(
+        "Invalid params: params._meta with io.modelcontextprotocol/protocolVersion is required on every request"
+    )]
+    MetaRequired,
+    /// An HTTP request header that is missing, malformed, or disagrees with the body.
+    #[error("Header mismatch: {0}")]
+    HeaderMismatch(String),
+    /// The request needs client capabilities its `clientCapabilities` lacks.
+    #[error("Missing required client capability: {}", .0.join(", "))]
+    MissingClientCapability(Vec<String>),
+    /// An `Origin` the HTTP endpoint does not allow.
+    #[error("Origin not allowed")]
+    OriginNotAllowed,
+    /// A `Host` the HTTP endpoint does not serve (DNS-rebinding protection).
+    #[error("Host not allowed")]
+    HostNotAllowed,
+    /// An HTTP method other than POST.
+    #[error("Method not allowed: {0}; use POST")]
+    HttpMethodNotAllowed(String),
+    /// A request body framed by `transfer-encoding` rather than a declared length.
+    #[error("Request body must declare its length: transfer-encoding is refused")]
+    TransferEncodingRefused,
+    /// The host's `authorize` or `authorize_body` refused the request; why goes to the log.
+    #[error("Forbidden")]
+    Forbidden,
+    /// The whole body did not arrive within the read deadline.
+    #[error("Request body not received within {0} ms")]
+    BodyTimeout(u64),
+    /// The body could not be read from the connection.
+    #[error("Could not read request body: {0}")]
+    BodyUnreadable(String),
+    /// An HTTP request with an empty body.
+    #[error("Parse error: empty body")]
+    EmptyBody,
     /// A fault on the server's side; the details go to the log, never to the caller.
     #[error("Internal error")]
     Internal,
@@ -161,7 +196,18 @@ impl ProtocolError {
     /// The JSON-RPC error code at 2026-07-28 (see [`code_at`](Self::code_at)).
     pub fn code(&self) -> i64 {
         match self {
-            Self::Json(JsonError::Syntax) | Self::InvalidContentLength => -32700,
+            Self::Json(JsonError::Syntax)
+            | Self::InvalidContentLength
+            | Self::BodyUnreadable(_)
+            | Self::EmptyBody => -32700,
+            Self::OriginNotAllowed
+            | Self::HostNotAllowed
+            | Self::HttpMethodNotAllowed(_)
+            | Self::TransferEncodingRefused
+            | Self::Forbidden
+            | Self::BodyTimeout(_) => -32600,
+            Self::HeaderMismatch(_) => -32020,
+            Self::MissingClientCapability(_) => -32021,
             Self::Json(_)
             | Self::Batch
             | Self::NotAnObject(_)
@@ -186,7 +232,8 @@ impl ProtocolError {
             | Self::PromptNotRendered { .. }
             | Self::CompletionMalformed
             | Self::UnknownTemplate(_)
-            | Self::UnknownArgument { .. } => -32602,
+            | Self::UnknownArgument { .. }
+            | Self::MetaRequired => -32602,
             Self::MethodNotFound(_) => -32601,
             Self::UnsupportedVersion { .. } => -32022,
             Self::Internal => -32603,
@@ -209,6 +256,11 @@ impl ProtocolError {
                 Some(json!({ "name": name, "reason": reason }))
             }
             Self::UnknownTemplate(uri) => Some(json!({ "uri": uri })),
+            Self::MissingClientCapability(names) => {
+                let required: serde_json::Map<String, Value> =
+                    names.iter().map(|name| (name.clone(), json!({}))).collect();
+                Some(json!({ "requiredCapabilities": required }))
+            }
             _ => None,
         }
     }

@@ -226,7 +226,7 @@ fn starts_with_ignore_case(line: &[u8], prefix: &[u8]) -> bool {
 ///
 /// A refused catalog ends the process with exit code 2 and the reason on stderr.
 pub fn main(builder: ServerBuilder) -> ExitCode {
-    init_stderr_logging();
+    super::init_logging();
     let server = match builder.build() {
         Ok(server) => server,
         Err(error) => {
@@ -254,18 +254,6 @@ pub fn main(builder: ServerBuilder) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Routes `tracing` to stderr (filtered by `RUST_LOG`, default `warn`), unless the host set
-/// up its own subscriber.
-fn init_stderr_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_writer(io::stderr)
-        .with_ansi(false)
-        .with_env_filter(filter)
-        .try_init();
 }
 
 #[cfg(test)]

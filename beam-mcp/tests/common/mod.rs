@@ -67,4 +67,3 @@ pub(crate) fn call(id: i64, stateless: bool, name: &str, arguments: Value) -> Va
 pub(crate) fn bare(id: i64, method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
 }
-

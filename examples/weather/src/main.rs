@@ -1,7 +1,9 @@
 //! The README's example: a small weather server on stdio, on both protocol revisions.
 //!
-//! Run it with `cargo run -p weather`, then speak MCP on its stdin/stdout. Tools are here;
-//! resources and prompts live in their own modules, and `serve!` finds them all.
+//! Run it with `cargo run -p weather` and speak MCP on its stdin/stdout, or with
+//! `cargo run -p weather -- --http 127.0.0.1:8080` and POST to `http://127.0.0.1:8080/mcp`.
+//! Tools are here; resources and prompts live in their own modules, and `crate_items` finds
+//! them all.
 
 mod prompts;
 mod resources;
@@ -123,9 +125,29 @@ fn forecast(
         .collect())
 }
 
-beam_mcp::serve!(
-    stdio,
-    configure = |builder| builder
+/// `weather` serves stdio; `weather --http 127.0.0.1:8080` serves Streamable HTTP at `/mcp`
+/// (loopback origins, no authorization: a local demo; a real deployment checks a token in
+/// `authorize`).
+fn main() -> std::process::ExitCode {
+    let builder = beam_mcp::Server::builder()
+        .name(env!("CARGO_PKG_NAME"))
+        .version(env!("CARGO_PKG_VERSION"))
+        .crate_items(module_path!())
         .instructions("Weather for a few European cities. Call get_weather with a city name.")
-        .state(Stations::default())
-);
+        .state(Stations::default());
+    let mut args = std::env::args().skip(1);
+    match (args.next().as_deref(), args.next()) {
+        (None, _) => beam_mcp::transport::stdio::main(builder),
+        (Some("--http"), Some(bind)) => beam_mcp::transport::http::main(&bind, builder, |server| {
+            beam_mcp::transport::http::Http::builder(server)
+                .authorize(|_| Ok(()))
+                .allowed_origins(beam_mcp::transport::http::Origins::Loopback)
+        }),
+        _ => {
+            eprintln!(
+                "usage: weather            (stdio)\n       weather --http ADDR  (Streamable HTTP at http://ADDR/mcp)"
+            );
+            std::process::ExitCode::from(2)
+        }
+    }
+}

@@ -106,7 +106,11 @@ pub(crate) fn list<T>(
     let mut result = Map::new();
     result.insert(
         spec.field.into(),
-        Value::Array(page.iter().map(|item| (spec.listing)(item).clone()).collect()),
+        Value::Array(
+            page.iter()
+                .map(|item| (spec.listing)(item).clone())
+                .collect(),
+        ),
     );
     if let Some(next) = next {
         result.insert("nextCursor".into(), Value::from(next));

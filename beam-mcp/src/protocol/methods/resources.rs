@@ -102,4 +102,3 @@ pub(crate) fn read_resource(server: &Server, request: Request<'_>) -> Reply {
         server.respond(id, era, outcome)
     }))
 }
-

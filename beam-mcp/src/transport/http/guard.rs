@@ -1,0 +1,211 @@
+//! The checks made before the body is read: Origin, Host, method, framing. A refusal here
+//! closes the connection, because the unread body would otherwise be parsed as the next
+//! request.
+
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, header};
+
+use crate::protocol::ProtocolError;
+
+/// Which `Origin` values are served. An absent `Origin` (a non-browser client) always passes.
+///
+/// ```
+/// use beam_mcp::transport::http::Origins;
+/// let o = Origins::list(["https://app.example"]);
+/// assert!(o.allows("https://APP.example"));
+/// assert!(!o.allows("https://evil.example"));
+/// assert!(Origins::Loopback.allows("http://127.0.0.1:5173"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Origins {
+    /// Exactly these origins (`scheme://host[:port]`, compared ignoring ASCII case).
+    List(Vec<String>),
+    /// `http` or `https` origins on `localhost`, `127.0.0.1` or `[::1]`, any port: a local
+    /// development setup.
+    Loopback,
+    /// Any origin: for an endpoint that authenticates every request and is meant for
+    /// browsers on any site. Chosen explicitly, never a default.
+    Any,
+}
+
+impl Origins {
+    /// Exactly these origins.
+    pub fn list<I: IntoIterator<Item = S>, S: Into<String>>(origins: I) -> Self {
+        Origins::List(origins.into_iter().map(Into::into).collect())
+    }
+
+    /// True when `origin` is served.
+    pub fn allows(&self, origin: &str) -> bool {
+        match self {
+            Origins::Any => true,
+            Origins::List(list) => list.iter().any(|o| o.eq_ignore_ascii_case(origin)),
+            Origins::Loopback => {
+                let rest = origin
+                    .strip_prefix("http://")
+                    .or_else(|| origin.strip_prefix("https://"));
+                rest.is_some_and(is_loopback_authority)
+            }
+        }
+    }
+}
+
+/// Which `Host` values are served (DNS-rebinding protection).
+///
+/// ```
+/// use beam_mcp::transport::http::Hosts;
+/// assert!(Hosts::Loopback.allows("localhost:8080"));
+/// assert!(Hosts::Loopback.allows("[::1]:3000"));
+/// assert!(!Hosts::Loopback.allows("evil.example.com"));
+/// assert!(Hosts::list(["mcp.example.com"]).allows("MCP.example.com"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Hosts {
+    /// `localhost`, `127.0.0.1` or `[::1]`, with any port or none (the default: right for a
+    /// server bound to loopback, and refusing everything else).
+    #[default]
+    Loopback,
+    /// Exactly these `host[:port]` values, compared ignoring ASCII case.
+    List(Vec<String>),
+    /// Any host: for an endpoint behind a proxy that checks `Host` itself.
+    Any,
+}
+
+impl Hosts {
+    /// Exactly these hosts.
+    pub fn list<I: IntoIterator<Item = S>, S: Into<String>>(hosts: I) -> Self {
+        Hosts::List(hosts.into_iter().map(Into::into).collect())
+    }
+
+    /// True when `host` is served.
+    pub fn allows(&self, host: &str) -> bool {
+        match self {
+            Hosts::Any => true,
+            Hosts::List(list) => list.iter().any(|h| h.eq_ignore_ascii_case(host)),
+            Hosts::Loopback => is_loopback_authority(host),
+        }
+    }
+}
+
+/// `localhost`, `127.0.0.1` or `[::1]`, optionally with a numeric port, and nothing else.
+fn is_loopback_authority(authority: &str) -> bool {
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && !host.ends_with(':') => (host, Some(port)),
+        _ => (authority, None),
+    };
+    let port_ok =
+        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+    let host_ok = host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]";
+    // "[::1]" alone has colons inside the brackets: only split after the closing bracket.
+    let bare_v6 = authority == "[::1]";
+    bare_v6 || (host_ok && port_ok)
+}
+
+/// A refusal issued before the body was read.
+pub(crate) struct Early {
+    pub(crate) status: u16,
+    pub(crate) error: ProtocolError,
+    /// Set on 405: the methods the endpoint answers.
+    pub(crate) allow: bool,
+}
+
+impl Early {
+    fn new(status: u16, error: ProtocolError) -> Self {
+        Early {
+            status,
+            error,
+            allow: false,
+        }
+    }
+}
+
+/// Origin, Host, method and framing, in that order; every value of a repeated header.
+pub(crate) fn check(parts: &Parts, origins: &Origins, hosts: &Hosts) -> Result<(), Early> {
+    for value in parts.headers.get_all(header::ORIGIN) {
+        let Ok(origin) = std::str::from_utf8(value.as_bytes()) else {
+            let error =
+                ProtocolError::HeaderMismatch("Origin header value is not valid UTF-8".into());
+            return Err(Early::new(400, error));
+        };
+        if !origins.allows(origin.trim()) {
+            return Err(Early::new(403, ProtocolError::OriginNotAllowed));
+        }
+    }
+    check_host(&parts.headers, hosts)?;
+    if parts.method != Method::POST {
+        let mut early = Early::new(
+            405,
+            ProtocolError::HttpMethodNotAllowed(parts.method.to_string()),
+        );
+        early.allow = true;
+        return Err(early);
+    }
+    if parts.headers.contains_key(header::TRANSFER_ENCODING) {
+        return Err(Early::new(411, ProtocolError::TransferEncodingRefused));
+    }
+    Ok(())
+}
+
+fn check_host(headers: &HeaderMap, hosts: &Hosts) -> Result<(), Early> {
+    if matches!(hosts, Hosts::Any) {
+        return Ok(());
+    }
+    let mut seen = false;
+    for value in headers.get_all(header::HOST) {
+        seen = true;
+        let host = std::str::from_utf8(value.as_bytes()).unwrap_or("");
+        if !hosts.allows(host.trim()) {
+            return Err(Early::new(403, ProtocolError::HostNotAllowed));
+        }
+    }
+    // Without a Host there is nothing to check the request against: refuse, not guess.
+    if !seen {
+        return Err(Early::new(400, ProtocolError::HostNotAllowed));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_authorities() {
+        for ok in [
+            "localhost",
+            "localhost:1",
+            "LOCALHOST:65535",
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "[::1]",
+            "[::1]:3000",
+        ] {
+            assert!(is_loopback_authority(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example.com",
+            "localhost.evil.com",
+            "127.0.0.1.evil.com:80",
+            "127.0.0.2:80",
+            "localhost:",
+            "localhost:abc",
+            "localhost:123456",
+            "[::2]:80",
+            "",
+            "::1",
+            "localhost:80:80",
+        ] {
+            assert!(!is_loopback_authority(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn origins() {
+        assert!(Origins::Loopback.allows("https://localhost"));
+        assert!(!Origins::Loopback.allows("file://localhost"));
+        assert!(!Origins::Loopback.allows("null"));
+        assert!(!Origins::list(["https://a.example"]).allows("https://a.example.evil"));
+        assert!(Origins::Any.allows("null"));
+    }
+}

@@ -1,0 +1,281 @@
+//! The request metadata headers of 2026-07-28 (SEP-2243), checked against the decoded body
+//! before the core sees it. Header names are case-insensitive; values are trimmed of
+//! surrounding whitespace and compared exactly; every value of a repeated header is checked.
+
+use axum::http::HeaderMap;
+use base64::Engine as _;
+use serde_json::{Map, Value};
+
+use crate::Server;
+use crate::protocol::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
+
+const VERSION: &str = "mcp-protocol-version";
+const METHOD: &str = "mcp-method";
+const NAME: &str = "mcp-name";
+
+fn mismatch(text: impl Into<String>) -> ProtocolError {
+    ProtocolError::HeaderMismatch(text.into())
+}
+
+/// Every value of `name`, trimmed; a value that is not UTF-8 is refused.
+fn values<'h>(headers: &'h HeaderMap, name: &str) -> Result<Vec<&'h str>, ProtocolError> {
+    headers
+        .get_all(name)
+        .iter()
+        .map(|v| {
+            std::str::from_utf8(v.as_bytes())
+                .map(|s| s.trim_matches([' ', '\t']))
+                .map_err(|_| mismatch(format!("{name} header value is not valid UTF-8")))
+        })
+        .collect()
+}
+
+/// `=?base64?…?=` decoded strictly (canonical padding, the standard alphabet, UTF-8);
+/// anything else is the literal value.
+fn decoded(value: &str, name: &str) -> Result<String, ProtocolError> {
+    let Some(inner) = value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    else {
+        return Ok(value.to_owned());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(inner)
+        .map_err(|_| mismatch(format!("{name} header is not valid base64")))?;
+    String::from_utf8(bytes)
+        .map_err(|_| mismatch(format!("{name} header does not decode to UTF-8")))
+}
+
+/// The checks, in the order of the specification's validation list. The core runs after,
+/// and answers what is left (unknown methods, unknown tools, bad arguments).
+pub(crate) fn check(
+    headers: &HeaderMap,
+    message: &Map<String, Value>,
+    server: &Server,
+) -> Result<(), ProtocolError> {
+    if message.contains_key("_meta") {
+        return Err(ProtocolError::TopLevelMeta);
+    }
+    let is_request = message.contains_key("id");
+    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
+    let params = message.get("params").and_then(Value::as_object);
+    let meta = match params.and_then(|p| p.get("_meta")) {
+        None => None,
+        Some(Value::Object(meta)) => Some(meta),
+        Some(_) => return Err(ProtocolError::MetaNotObject),
+    };
+    let versions = values(headers, VERSION)?;
+    if versions.is_empty() {
+        return Err(mismatch(
+            "Missing mcp-protocol-version header; it is required on every POST",
+        ));
+    }
+    let body_version = meta
+        .and_then(|m| m.get(META_PROTOCOL_VERSION))
+        .and_then(Value::as_str);
+    if is_request {
+        if body_version.is_none() {
+            return Err(ProtocolError::MetaRequired);
+        }
+        if !meta.is_some_and(|m| {
+            m.get(META_CLIENT_CAPABILITIES)
+                .is_some_and(Value::is_object)
+        }) {
+            return Err(ProtocolError::MetaLacksCapabilities);
+        }
+    }
+    let supported = &server.inner.supported_names;
+    if let Some(refused) = versions.iter().find(|v| !supported.iter().any(|s| s == *v)) {
+        return Err(server.unsupported(refused));
+    }
+    if let Some(body_version) = body_version
+        && versions.iter().any(|v| *v != body_version)
+    {
+        return Err(mismatch(
+            "mcp-protocol-version header does not match the body value",
+        ));
+    }
+    let methods = values(headers, METHOD)?;
+    if is_request && methods.is_empty() {
+        return Err(mismatch("Missing mcp-method header; it is required"));
+    }
+    if methods.len() > 1 || methods.iter().any(|m| *m != method) {
+        return Err(mismatch(
+            "mcp-method header does not match the corresponding request body value",
+        ));
+    }
+    let named = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(field) = named {
+        let body_name = params.and_then(|p| p.get(field)).and_then(Value::as_str);
+        let names = values(headers, NAME)?;
+        match (body_name, names.as_slice()) {
+            (None, []) => {}
+            (Some(_), []) => return Err(mismatch("Missing mcp-name header; it is required")),
+            (Some(body_name), [one]) if decoded(one, NAME)? == body_name => {}
+            _ => {
+                return Err(mismatch(
+                    "mcp-name header does not match the corresponding request body value",
+                ));
+            }
+        }
+    }
+    if method == "tools/call"
+        && let Some(tool) = params
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .and_then(|name| server.inner.catalog.tool(name))
+    {
+        let arguments = params.and_then(|p| p.get("arguments"));
+        for (header, property) in &tool.headers {
+            let value = arguments.and_then(|a| a.get(property));
+            check_param(headers, header, value)?;
+        }
+    }
+    Ok(())
+}
+
+/// One `Mcp-Param-{header}` against the argument it mirrors.
+fn check_param(
+    headers: &HeaderMap,
+    header: &str,
+    body: Option<&Value>,
+) -> Result<(), ProtocolError> {
+    let name = format!("mcp-param-{}", header.to_ascii_lowercase());
+    let label = format!("Mcp-Param-{header}");
+    let sent = values(headers, &name)?;
+    match (body, sent.as_slice()) {
+        (None | Some(Value::Null), []) => Ok(()),
+        (None | Some(Value::Null), _) => Err(mismatch(format!(
+            "{label} header was sent, but the body carries no such value"
+        ))),
+        (Some(_), []) => Err(mismatch(format!(
+            "{label} header is required: the body carries a value to mirror"
+        ))),
+        (Some(body), [one]) => {
+            let text = decoded(one, &label)?;
+            if mirrors(&text, body) {
+                Ok(())
+            } else {
+                Err(mismatch(format!(
+                    "{label} header does not match the corresponding request body value"
+                )))
+            }
+        }
+        (Some(_), _) => Err(mismatch(format!("{label} header is repeated"))),
+    }
+}
+
+/// Strings exactly; booleans as `true`/`false`; integers numerically (`42` = `42.0`), by the
+/// grammar `-?(0|[1-9][0-9]*)(\.0+)?`. Floats, objects and arrays never match.
+fn mirrors(text: &str, body: &Value) -> bool {
+    match body {
+        Value::String(s) => s == text,
+        Value::Bool(b) => text == if *b { "true" } else { "false" },
+        Value::Number(n) => {
+            let Some(header) = integer(text) else {
+                return false;
+            };
+            if let Some(i) = n.as_i64() {
+                i128::from(i) == header
+            } else if let Some(u) = n.as_u64() {
+                i128::from(u) == header
+            } else {
+                // A float body value mirrors only when it is integral and exactly representable.
+                n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() < 9.0e15 && f as i128 == header)
+            }
+        }
+        _ => false,
+    }
+}
+
+fn integer(text: &str) -> Option<i128> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = match digits.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (digits, None),
+    };
+    let whole_ok = whole == "0"
+        || (!whole.is_empty()
+            && !whole.starts_with('0')
+            && whole.bytes().all(|b| b.is_ascii_digit()));
+    let fraction_ok = fraction.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b == b'0'));
+    if !whole_ok || !fraction_ok || whole.len() > 30 {
+        return None;
+    }
+    let value: i128 = whole.parse().ok()?;
+    Some(if negative { -value } else { value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integers_follow_the_grammar() {
+        for (text, value) in [
+            ("0", 0),
+            ("-0", 0),
+            ("42", 42),
+            ("42.0", 42),
+            ("-7.000", -7),
+        ] {
+            assert_eq!(integer(text), Some(value), "{text}");
+        }
+        for text in [
+            "", "-", "01", "1e3", "1.5", "1.", "+1", " 1", "0x10", "1_000",
+        ] {
+            assert_eq!(integer(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn values_mirror_by_type() {
+        assert!(mirrors("42", &json!(42)));
+        assert!(mirrors("42", &json!(42.0)));
+        assert!(mirrors("42.0", &json!(42)));
+        assert!(!mirrors("42", &json!(42.5)));
+        assert!(!mirrors("42", &json!("42.0")));
+        assert!(mirrors("true", &json!(true)));
+        assert!(!mirrors("True", &json!(true)));
+        assert!(!mirrors("1", &json!(true)));
+        assert!(!mirrors("{}", &json!({})));
+        assert!(!mirrors("[]", &json!([])));
+    }
+
+    #[test]
+    fn base64_is_decoded_strictly_and_only_when_wrapped() {
+        assert_eq!(decoded("=?base64?SGVsbG8=?=", "h").unwrap(), "Hello");
+        assert!(
+            decoded("=?base64?SGVsbG8?=", "h").is_err(),
+            "missing padding"
+        );
+        assert!(
+            decoded("=?base64?SGVs!!!bG8=?=", "h").is_err(),
+            "outside the alphabet"
+        );
+        assert!(
+            decoded("=?base64?SGVsbG9=?=", "h").is_err(),
+            "non-canonical trailing bits"
+        );
+        assert!(decoded("=?base64?/w==?=", "h").is_err(), "not UTF-8");
+        assert_eq!(decoded("SGVsbG8=", "h").unwrap(), "SGVsbG8=");
+        assert_eq!(
+            decoded("=?base64?SGVsbG8=", "h").unwrap(),
+            "=?base64?SGVsbG8="
+        );
+        assert_eq!(
+            decoded("=?BASE64?SGVsbG8=?=", "h").unwrap(),
+            "=?BASE64?SGVsbG8=?="
+        );
+        assert_eq!(decoded("=?base64??=", "h").unwrap(), "");
+    }
+}

@@ -1,0 +1,452 @@
+//! Streamable HTTP (2026-07-28, stateless) on axum: one POST endpoint, every request checked
+//! at the door, then handed to the core.
+//!
+//! The order of the checks, and the status of each refusal:
+//!
+//! | step | refusal | status | connection |
+//! | --- | --- | --- | --- |
+//! | `Origin` (every value) | not allowed | 403 | closed |
+//! | `Host` (every value) | not served | 403 (400 when absent) | closed |
+//! | method | not POST | 405 + `Allow: POST` | closed |
+//! | framing | any `transfer-encoding` | 411 | closed |
+//! | `authorize` | refused / panicked | 403 / 500 | closed |
+//! | `content-length` | over 1 MiB | 413 | closed |
+//! | body | over 1 MiB / past the deadline / broken | 413 / 408 / 400 | closed |
+//! | `authorize_body` | refused / panicked | 403 / 500 | kept |
+//! | decode | empty, not JSON, too deep, duplicate keys, not one request | 400 | kept |
+//! | headers | `MCP-Protocol-Version`, `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` | 400 | kept |
+//! | core | -32601 / -32602, -32021 / -32603 / result / notification | 404 / 400 / 500 / 200 / 202 | kept |
+//!
+//! A refusal before the body is read closes the connection, because the unread body would
+//! otherwise be parsed as the next request. Refusal reasons from the host's hooks go to the
+//! log, never to the caller.
+
+mod body;
+mod guard;
+mod headers;
+
+use std::net::SocketAddr;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response as HttpResponse;
+use serde_json::Value;
+
+pub use guard::{Hosts, Origins};
+
+use crate::Server;
+use crate::json::{self, MAX_MESSAGE_BYTES};
+use crate::protocol::{ProtocolError, Reply, Response, Revision, Session};
+
+/// Why a host's `authorize` or `authorize_body` refused a request. The reason goes to the
+/// log; the caller sees only 403 "Forbidden".
+///
+/// ```
+/// use beam_mcp::transport::http::Refusal;
+/// let r = Refusal::new("token expired");
+/// assert_eq!(r.reason(), "token expired");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal(String);
+
+impl Refusal {
+    /// A refusal with a reason for the log.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Refusal(reason.into())
+    }
+
+    /// The reason.
+    pub fn reason(&self) -> &str {
+        &self.0
+    }
+}
+
+type Authorize = Arc<dyn Fn(&Parts) -> Result<(), Refusal> + Send + Sync>;
+type AuthorizeBody = Arc<dyn Fn(&Parts, &[u8]) -> Result<(), Refusal> + Send + Sync>;
+
+/// Why an HTTP endpoint could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HttpError {
+    /// No `authorize`: there is no default, so a server is never open by accident.
+    #[error(
+        "the HTTP endpoint needs .authorize(..): it runs before the body is read; write |_| Ok(()) to serve everyone, on purpose"
+    )]
+    MissingAuthorize,
+    /// No `allowed_origins`: there is no default.
+    #[error(
+        "the HTTP endpoint needs .allowed_origins(..): Origins::list([..]), Origins::Loopback, or Origins::Any on purpose"
+    )]
+    MissingAllowedOrigins,
+    /// The server does not serve 2026-07-28, the only revision this transport speaks.
+    #[error("the HTTP endpoint speaks 2026-07-28, which the server was not built to serve")]
+    NoRevision,
+    /// `read_timeout` of zero.
+    #[error("read_timeout must be longer than zero")]
+    ZeroReadTimeout,
+}
+
+/// Builds an [`Http`] endpoint; `authorize` and `allowed_origins` are required.
+///
+/// ```
+/// use beam_mcp::Server;
+/// use beam_mcp::transport::http::{Http, Origins, Refusal};
+///
+/// let server = Server::builder().build().unwrap();
+/// let endpoint = Http::builder(server)
+///     .authorize(|parts| match parts.headers.get("authorization") {
+///         Some(v) if v == "Bearer s3cret" => Ok(()),
+///         _ => Err(Refusal::new("no or wrong bearer token")),
+///     })
+///     .allowed_origins(Origins::list(["https://app.example"]))
+///     .build()
+///     .unwrap();
+/// let app: axum::Router = axum::Router::new().nest("/mcp", endpoint.router());
+/// # let _ = app;
+/// ```
+#[must_use = "a builder does nothing until .build()"]
+pub struct HttpBuilder {
+    server: Server,
+    authorize: Option<Authorize>,
+    authorize_body: Option<AuthorizeBody>,
+    origins: Option<Origins>,
+    hosts: Hosts,
+    read_timeout: Duration,
+}
+
+impl HttpBuilder {
+    /// Decides, from the request line and headers alone, whether to read the body. Required.
+    pub fn authorize(
+        mut self,
+        f: impl Fn(&Parts) -> Result<(), Refusal> + Send + Sync + 'static,
+    ) -> Self {
+        self.authorize = Some(Arc::new(f));
+        self
+    }
+
+    /// Decides, given the body exactly as received, whether to decode it (for signed bodies).
+    pub fn authorize_body(
+        mut self,
+        f: impl Fn(&Parts, &[u8]) -> Result<(), Refusal> + Send + Sync + 'static,
+    ) -> Self {
+        self.authorize_body = Some(Arc::new(f));
+        self
+    }
+
+    /// The `Origin` values served. Required.
+    pub fn allowed_origins(mut self, origins: Origins) -> Self {
+        self.origins = Some(origins);
+        self
+    }
+
+    /// The `Host` values served (default [`Hosts::Loopback`]).
+    pub fn allowed_hosts(mut self, hosts: Hosts) -> Self {
+        self.hosts = hosts;
+        self
+    }
+
+    /// The deadline for the whole body (default 15 s).
+    pub fn read_timeout(mut self, timeout: Duration) -> Self {
+        self.read_timeout = timeout;
+        self
+    }
+
+    /// Checks the configuration.
+    pub fn build(self) -> Result<Http, HttpError> {
+        let authorize = self.authorize.ok_or(HttpError::MissingAuthorize)?;
+        let origins = self.origins.ok_or(HttpError::MissingAllowedOrigins)?;
+        if self.read_timeout.is_zero() {
+            return Err(HttpError::ZeroReadTimeout);
+        }
+        let server = self
+            .server
+            .serving_only(&[Revision::V2026_07_28])
+            .ok_or(HttpError::NoRevision)?;
+        Ok(Http {
+            inner: Arc::new(Endpoint {
+                server,
+                authorize,
+                authorize_body: self.authorize_body,
+                origins,
+                hosts: self.hosts,
+                read_timeout: self.read_timeout,
+            }),
+        })
+    }
+}
+
+struct Endpoint {
+    server: Server,
+    authorize: Authorize,
+    authorize_body: Option<AuthorizeBody>,
+    origins: Origins,
+    hosts: Hosts,
+    read_timeout: Duration,
+}
+
+/// A checked HTTP endpoint; [`router`](Http::router) gives the axum `Router` to nest.
+#[derive(Clone)]
+pub struct Http {
+    inner: Arc<Endpoint>,
+}
+
+impl std::fmt::Debug for Http {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Http")
+            .field("origins", &self.inner.origins)
+            .field("hosts", &self.inner.hosts)
+            .field("read_timeout", &self.inner.read_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Http {
+    /// A builder for serving `server` over HTTP.
+    pub fn builder(server: Server) -> HttpBuilder {
+        HttpBuilder {
+            server,
+            authorize: None,
+            authorize_body: None,
+            origins: None,
+            hosts: Hosts::default(),
+            read_timeout: Duration::from_secs(15),
+        }
+    }
+
+    /// The endpoint as a `Router` answering at its root: nest it where it belongs
+    /// (`Router::new().nest("/mcp", http.router())`). It must not sit behind a body-reading
+    /// layer: it reads the body itself, under its own bounds.
+    pub fn router(&self) -> Router {
+        Router::new()
+            .route("/", axum::routing::any(endpoint))
+            .with_state(Arc::clone(&self.inner))
+    }
+}
+
+/// Serves `http` at `/mcp` on `listener` until ctrl-c; what `serve!(http, ..)` runs.
+///
+/// ```no_run
+/// # async fn demo(http: beam_mcp::transport::http::Http) -> std::io::Result<()> {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+/// beam_mcp::transport::http::serve(listener, http).await
+/// # }
+/// ```
+pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Result<()> {
+    let app = Router::new().nest("/mcp", http.router());
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}
+
+async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> HttpResponse {
+    let (parts, body) = request.into_parts();
+    if let Err(early) = guard::check(&parts, &endpoint.origins, &endpoint.hosts) {
+        tracing::info!(status = early.status, reason = %early.error, "refused before the body");
+        let mut response = reply(early.status, None, early.error, true);
+        if early.allow {
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        }
+        return response;
+    }
+    if let Err(status) = hook(|| (endpoint.authorize)(&parts)) {
+        return reply(status, None, refusal(status), true);
+    }
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_MESSAGE_BYTES as u64) {
+        return reply(413, None, ProtocolError::TooLarge, true);
+    }
+    let bytes = match body::read(body, endpoint.read_timeout).await {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let (status, error) = error.status_and_error(endpoint.read_timeout);
+            tracing::info!(status, reason = %error, "body refused");
+            return reply(status, None, error, true);
+        }
+    };
+    if let Some(authorize_body) = &endpoint.authorize_body
+        && let Err(status) = hook(|| authorize_body(&parts, &bytes))
+    {
+        return reply(status, None, refusal(status), false);
+    }
+    answer(&endpoint.server, &parts, &bytes).await
+}
+
+/// Runs a host hook: `Ok`, or the status of its refusal (403) or fault (500), logged.
+fn hook(f: impl FnOnce() -> Result<(), Refusal>) -> Result<(), u16> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(refusal)) => {
+            tracing::info!(reason = %refusal.0, "request refused by the host");
+            Err(403)
+        }
+        Err(_) => {
+            tracing::error!("an authorization hook panicked");
+            Err(500)
+        }
+    }
+}
+
+fn refusal(status: u16) -> ProtocolError {
+    if status == 403 {
+        ProtocolError::Forbidden
+    } else {
+        ProtocolError::Internal
+    }
+}
+
+/// Decodes, checks the headers, and lets the core answer.
+async fn answer(server: &Server, parts: &Parts, bytes: &[u8]) -> HttpResponse {
+    if bytes.is_empty() {
+        return reply(400, None, ProtocolError::EmptyBody, false);
+    }
+    let message = match json::read(bytes) {
+        Ok(Value::Object(message)) => message,
+        Ok(Value::Array(_)) => return reply(400, None, ProtocolError::Batch, false),
+        Ok(other) => {
+            let error = ProtocolError::NotAnObject(json::kind_name(&other));
+            return reply(400, None, error, false);
+        }
+        Err(error) => return reply(400, None, error.into(), false),
+    };
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
+        .cloned();
+    // A response (or anything without a method) sent to a server is not a request.
+    if !message.get("method").is_some_and(Value::is_string) {
+        return reply(400, id, ProtocolError::InvalidRequest, false);
+    }
+    if let Err(error) = headers::check(&parts.headers, &message, server) {
+        tracing::info!(reason = %error, "header check failed");
+        return reply(400, id, error, false);
+    }
+    match server.handle_value(&Session::new(), Value::Object(message)) {
+        Reply::Silent => empty(202),
+        Reply::Ready(response) => respond(&response),
+        Reply::Pending(pending) => respond(&pending.await),
+    }
+}
+
+/// The status a core response travels with.
+fn status_of(response: &Response) -> u16 {
+    match response.body() {
+        Ok(_) => 200,
+        Err(error) => match error.code() {
+            -32601 => 404,
+            -32603 => 500,
+            _ => 400,
+        },
+    }
+}
+
+fn respond(response: &Response) -> HttpResponse {
+    json_response(status_of(response), response, false)
+}
+
+fn reply(status: u16, id: Option<Value>, error: ProtocolError, close: bool) -> HttpResponse {
+    let revision = Some(Revision::V2026_07_28);
+    json_response(status, &Response::error(id, error, revision), close)
+}
+
+fn json_response(status: u16, response: &Response, close: bool) -> HttpResponse {
+    let mut bytes = Vec::with_capacity(256);
+    response.write_to(&mut bytes);
+    let mut out = HttpResponse::new(Body::from(bytes));
+    *out.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    out.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if close {
+        out.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    out
+}
+
+fn empty(status: u16) -> HttpResponse {
+    let mut out = HttpResponse::new(Body::empty());
+    *out.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::ACCEPTED);
+    out
+}
+
+/// What `serve!(http, ..)` expands to: build, bind, log the address, serve until ctrl-c.
+/// A refused configuration ends the process with exit code 2 before anything is bound.
+#[doc(hidden)]
+pub fn main(
+    bind: &str,
+    server: crate::ServerBuilder,
+    endpoint: impl FnOnce(Server) -> HttpBuilder,
+) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    crate::transport::init_logging();
+    let refuse = |reason: String| {
+        tracing::error!(%reason, "the server refused to start");
+        eprintln!("beam_mcp: the server refused to start: {reason}");
+        ExitCode::from(2)
+    };
+    let addr: SocketAddr = match bind.parse() {
+        Ok(addr) => addr,
+        Err(e) => {
+            return refuse(format!(
+                "bind = {bind:?} is not an address such as 127.0.0.1:8080: {e}"
+            ));
+        }
+    };
+    let server = match server.build() {
+        Ok(server) => server,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let http = match endpoint(server).build() {
+        Ok(http) => http,
+        Err(e) => return refuse(e.to_string()),
+    };
+    if !addr.ip().is_loopback() && http.inner.hosts == Hosts::Loopback {
+        return refuse(format!(
+            "it binds {addr}, which is not loopback, but serves only loopback Host values; set .allowed_hosts(..)"
+        ));
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("no runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::bind(addr).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                tracing::error!("could not bind {addr}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let local = listener.local_addr().map_or(addr, |a| a);
+        // The one line a supervisor (or a test) reads to find the port.
+        eprintln!("beam_mcp: listening on http://{local}/mcp");
+        match serve(listener, http).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                tracing::error!("the server stopped: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

@@ -1,0 +1,776 @@
+//! Streamable HTTP over a real socket on 127.0.0.1: the door (Origin, Host, method, framing,
+//! authorization, body bounds), the connection rule (closed after a refusal issued before the
+//! body is read, kept after one issued after it), every header rule of 2026-07-28, and the
+//! status of every answer. Every JSON-RPC body is checked against the official schema.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use beam_mcp::tool::{BoxFuture, ToolFault};
+use beam_mcp::transport::http::{Hosts, Http, HttpBuilder, HttpError, Origins, Refusal};
+use beam_mcp::{CallToolResult, Server, ToolContext, ToolDef};
+use beam_mcp_tests::http_client::{Connection, HttpResponse, request};
+use beam_mcp_tests::{modern_meta, spec};
+use serde_json::{Value, json};
+
+/// Echoes the text.
+#[beam_mcp::tool]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Looks a thing up in a region; the region and flags travel as headers too.
+#[beam_mcp::tool]
+fn lookup(
+    #[header("Region")] region: String,
+    #[header("Limit")] limit: Option<i64>,
+    #[header("Fresh")] fresh: Option<bool>,
+    query: Option<String>,
+) -> String {
+    format!("{region} {limit:?} {fresh:?} {query:?}")
+}
+
+/// Says hi.
+#[beam_mcp::prompt]
+fn hi(name: String) -> String {
+    format!("hi {name}")
+}
+
+#[beam_mcp::resource("test://static-text")]
+fn text() -> &'static str {
+    "static"
+}
+
+fn faulty(_: Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
+    Box::pin(async { Err(ToolFault::Internal("database password is hunter2".into())) })
+}
+
+/// The body bytes `authorize_body` saw last, to prove they are exactly the bytes sent.
+static BODY_SEEN: AtomicUsize = AtomicUsize::new(0);
+
+fn catalog() -> Server {
+    Server::builder()
+        .name("http-test")
+        .version("1")
+        .crate_items(module_path!())
+        .tool(ToolDef {
+            name: "faulty",
+            handler: faulty,
+            ..echo::DEF
+        })
+        .build()
+        .unwrap()
+}
+
+fn base() -> HttpBuilder {
+    Http::builder(catalog())
+        .authorize(|parts| match parts.headers.get("authorization") {
+            Some(v) if v == "Bearer good" => Ok(()),
+            Some(v) if v == "Bearer panic" => panic!("authorize bug"),
+            _ => Err(Refusal::new("no or wrong token; secret detail")),
+        })
+        .authorize_body(|_, body| {
+            BODY_SEEN.store(body.len(), Ordering::SeqCst);
+            if body.windows(6).any(|w| w == b"forbid") {
+                Err(Refusal::new("body says forbid"))
+            } else {
+                Ok(())
+            }
+        })
+        .allowed_origins(Origins::list(["http://app.example"]))
+        .read_timeout(Duration::from_millis(800))
+}
+
+/// Serves `http` on 127.0.0.1 in a background runtime; returns the address.
+fn start(http: Http) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            beam_mcp::transport::http::serve(listener, http)
+                .await
+                .unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
+
+fn server() -> SocketAddr {
+    start(base().build().unwrap())
+}
+
+/// The headers of a well-formed 2026-07-28 POST for `method` (and `Mcp-Name`, when given).
+fn headers(addr: SocketAddr, method: &str, name: Option<&str>) -> Vec<(String, String)> {
+    let mut h = vec![
+        ("host".to_owned(), format!("127.0.0.1:{}", addr.port())),
+        ("authorization".to_owned(), "Bearer good".to_owned()),
+        ("content-type".to_owned(), "application/json".to_owned()),
+        (
+            "accept".to_owned(),
+            "application/json, text/event-stream".to_owned(),
+        ),
+        ("mcp-protocol-version".to_owned(), "2026-07-28".to_owned()),
+        ("mcp-method".to_owned(), method.to_owned()),
+    ];
+    if let Some(name) = name {
+        h.push(("mcp-name".to_owned(), name.to_owned()));
+    }
+    h
+}
+
+fn without(mut h: Vec<(String, String)>, name: &str) -> Vec<(String, String)> {
+    h.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+    h
+}
+
+fn with(mut h: Vec<(String, String)>, name: &str, value: &str) -> Vec<(String, String)> {
+    h.push((name.to_owned(), value.to_owned()));
+    h
+}
+
+fn body(id: i64, method: &str, mut params: Value) -> Vec<u8> {
+    params["_meta"] = modern_meta();
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+        .to_string()
+        .into_bytes()
+}
+
+fn post(addr: SocketAddr, headers: &[(String, String)], body: &[u8]) -> HttpResponse {
+    let borrowed: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    Connection::open(addr).post(&borrowed, body)
+}
+
+/// The response's JSON-RPC body, checked against the 2026-07-28 schema.
+fn checked(response: &HttpResponse, method: &str) -> Value {
+    let value = response.json();
+    if let Err(e) = spec().check_response(Some("2026-07-28"), method, &value) {
+        panic!("{e}");
+    }
+    assert_eq!(response.header("content-type"), Some("application/json"));
+    value
+}
+
+fn error_of(response: &HttpResponse, method: &str) -> (u16, i64) {
+    let value = checked(response, method);
+    let code = value["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{value}"));
+    (response.status, code)
+}
+
+#[test]
+fn a_well_formed_request_is_served_200_and_a_notification_202() {
+    let addr = server();
+    let r = post(
+        addr,
+        &headers(addr, "tools/list", None),
+        &body(1, "tools/list", json!({})),
+    );
+    assert_eq!(r.status, 200);
+    let v = checked(&r, "tools/list");
+    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 3);
+    let call = body(
+        2,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": "hi" } }),
+    );
+    let r = post(addr, &headers(addr, "tools/call", Some("echo")), &call);
+    assert_eq!(
+        checked(&r, "tools/call")["result"]["content"][0]["text"],
+        "hi"
+    );
+    // Discover advertises only what HTTP speaks.
+    let r = post(
+        addr,
+        &headers(addr, "server/discover", None),
+        &body(3, "server/discover", json!({})),
+    );
+    assert_eq!(
+        checked(&r, "server/discover")["result"]["supportedVersions"],
+        json!(["2026-07-28"])
+    );
+    let note = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let r = post(
+        addr,
+        &headers(addr, "notifications/initialized", None),
+        note,
+    );
+    assert_eq!((r.status, r.body.len()), (202, 0));
+}
+
+#[test]
+fn status_codes_follow_the_error() {
+    let addr = server();
+    // -32601: 404.
+    for method in [
+        "initialize",
+        "ping",
+        "resources/subscribe",
+        "unknown/method",
+    ] {
+        let r = post(
+            addr,
+            &headers(addr, method, None),
+            &body(1, method, json!({})),
+        );
+        assert_eq!(error_of(&r, method), (404, -32601), "{method}");
+    }
+    // -32602 (an unknown tool, a resource not found): 400.
+    let call = body(2, "tools/call", json!({ "name": "nope", "arguments": {} }));
+    let r = post(addr, &headers(addr, "tools/call", Some("nope")), &call);
+    assert_eq!(error_of(&r, "tools/call"), (400, -32602));
+    let read = body(3, "resources/read", json!({ "uri": "test://missing" }));
+    let r = post(
+        addr,
+        &headers(addr, "resources/read", Some("test://missing")),
+        &read,
+    );
+    assert_eq!(error_of(&r, "resources/read"), (400, -32602));
+    assert_eq!(
+        r.json()["error"]["data"],
+        json!({ "uri": "test://missing" })
+    );
+    // A host fault: 500, and nothing about it.
+    let call = body(
+        4,
+        "tools/call",
+        json!({ "name": "faulty", "arguments": { "text": "x" } }),
+    );
+    let r = post(addr, &headers(addr, "tools/call", Some("faulty")), &call);
+    assert_eq!(error_of(&r, "tools/call"), (500, -32603));
+    assert!(!String::from_utf8_lossy(&r.body).contains("hunter2"));
+    assert_eq!(r.json()["id"], 4);
+    // A tool's own failure is a result: 200.
+    let call = body(
+        5,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": 5 } }),
+    );
+    let r = post(addr, &headers(addr, "tools/call", Some("echo")), &call);
+    assert_eq!(r.status, 200);
+    assert_eq!(checked(&r, "tools/call")["result"]["isError"], true);
+    // Decode refusals: 400.
+    for (bytes, code) in [
+        (&b""[..], -32700),
+        (&b"{not json"[..], -32700),
+        (&b"[1]"[..], -32600),
+        (&br#"{"jsonrpc":"2.0","id":1,"result":{}}"#[..], -32600),
+        (&br#"{"a":1,"a":2}"#[..], -32600),
+    ] {
+        let r = post(addr, &headers(addr, "tools/list", None), bytes);
+        assert_eq!(
+            error_of(&r, ""),
+            (400, code),
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+#[test]
+fn the_protocol_version_header_is_required_and_matched() {
+    let addr = server();
+    let b = body(1, "tools/list", json!({}));
+    let h = headers(addr, "tools/list", None);
+    let r = post(addr, &without(h.clone(), "mcp-protocol-version"), &b);
+    assert_eq!(error_of(&r, "tools/list"), (400, -32020));
+    assert_eq!(r.json()["id"], 1, "errors echo the request id");
+    // Header 2026-07-28, body v999: a mismatch.
+    let mut v999 = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": { "_meta": modern_meta() } });
+    v999["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("v999.0.0");
+    let r = post(addr, &h, v999.to_string().as_bytes());
+    assert_eq!(error_of(&r, "tools/list"), (400, -32020));
+    // Both v999: unsupported, naming what is.
+    let h999 = with(
+        without(h.clone(), "mcp-protocol-version"),
+        "MCP-Protocol-Version",
+        "v999.0.0",
+    );
+    let r = post(addr, &h999, v999.to_string().as_bytes());
+    assert_eq!(error_of(&r, "tools/list"), (400, -32022));
+    assert_eq!(
+        r.json()["error"]["data"],
+        json!({ "supported": ["2026-07-28"], "requested": "v999.0.0" })
+    );
+    // Repeated, one bad value: refused.
+    let r = post(
+        addr,
+        &with(h.clone(), "mcp-protocol-version", "2025-11-25"),
+        &b,
+    );
+    assert_eq!(error_of(&r, "tools/list").0, 400);
+    // Missing _meta fields: -32602.
+    let bare = br#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#;
+    assert_eq!(error_of(&post(addr, &h, bare), "tools/list"), (400, -32602));
+    let mut no_caps = json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": { "_meta": modern_meta() } });
+    no_caps["params"]["_meta"]
+        .as_object_mut()
+        .unwrap()
+        .remove("io.modelcontextprotocol/clientCapabilities");
+    assert_eq!(
+        error_of(
+            &post(addr, &h, no_caps.to_string().as_bytes()),
+            "tools/list"
+        ),
+        (400, -32602)
+    );
+    // clientInfo is optional.
+    let mut no_info = json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": { "_meta": modern_meta() } });
+    no_info["params"]["_meta"]
+        .as_object_mut()
+        .unwrap()
+        .remove("io.modelcontextprotocol/clientInfo");
+    assert_eq!(post(addr, &h, no_info.to_string().as_bytes()).status, 200);
+}
+
+#[test]
+fn method_and_name_headers_are_required_and_compared_exactly() {
+    let addr = server();
+    let b = body(1, "tools/list", json!({}));
+    let h = headers(addr, "tools/list", None);
+    for bad in [
+        without(h.clone(), "mcp-method"),
+        with(
+            without(h.clone(), "mcp-method"),
+            "Mcp-Method",
+            "prompts/list",
+        ),
+        with(without(h.clone(), "mcp-method"), "Mcp-Method", "TOOLS/LIST"),
+        with(h.clone(), "mcp-method", "tools/list"),
+        with(h.clone(), "mcp-method", "prompts/list"),
+    ] {
+        assert_eq!(
+            error_of(&post(addr, &bad, &b), "tools/list"),
+            (400, -32020),
+            "{bad:?}"
+        );
+    }
+    for good in [
+        with(without(h.clone(), "mcp-method"), "MCP-METHOD", "tools/list"),
+        with(
+            without(h.clone(), "mcp-method"),
+            "mcp-method",
+            "  tools/list\t",
+        ),
+    ] {
+        assert_eq!(post(addr, &good, &b).status, 200, "{good:?}");
+    }
+    for (method, params, name) in [
+        (
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "x" } }),
+            "echo",
+        ),
+        (
+            "prompts/get",
+            json!({ "name": "hi", "arguments": { "name": "x" } }),
+            "hi",
+        ),
+        (
+            "resources/read",
+            json!({ "uri": "test://static-text" }),
+            "test://static-text",
+        ),
+    ] {
+        let b = body(2, method, params);
+        let r = post(addr, &headers(addr, method, None), &b);
+        assert_eq!(error_of(&r, method), (400, -32020), "{method}: missing");
+        let r = post(addr, &headers(addr, method, Some("other")), &b);
+        assert_eq!(error_of(&r, method), (400, -32020), "{method}: wrong");
+        let r = post(addr, &headers(addr, method, Some(&format!(" {name} "))), &b);
+        assert_eq!(r.status, 200, "{method}: trimmed");
+        checked(&r, method);
+    }
+    // The base64 form of Mcp-Name is decoded.
+    let b = body(
+        3,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": "x" } }),
+    );
+    let r = post(
+        addr,
+        &headers(addr, "tools/call", Some("=?base64?ZWNobw==?=")),
+        &b,
+    );
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn mcp_param_headers_mirror_the_annotated_arguments() {
+    let addr = server();
+    let call = |arguments: Value| {
+        body(
+            1,
+            "tools/call",
+            json!({ "name": "lookup", "arguments": arguments }),
+        )
+    };
+    let h = headers(addr, "tools/call", Some("lookup"));
+    // The listing carries the annotation.
+    let r = post(
+        addr,
+        &headers(addr, "tools/list", None),
+        &body(9, "tools/list", json!({})),
+    );
+    let tools = checked(&r, "tools/list")["result"]["tools"].clone();
+    let lookup = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "lookup")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        lookup["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
+    let ok = |extra: &[(&str, &str)], arguments: Value| {
+        let mut h = h.clone();
+        for (n, v) in extra {
+            h.push(((*n).to_owned(), (*v).to_owned()));
+        }
+        post(addr, &h, &call(arguments))
+    };
+    for (extra, arguments) in [
+        (vec![("Mcp-Param-Region", "eu")], json!({ "region": "eu" })),
+        (
+            vec![("mcp-param-region", "=?base64?SGVsbG8=?=")],
+            json!({ "region": "Hello" }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "SGVsbG8=")],
+            json!({ "region": "SGVsbG8=" }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Limit", "42")],
+            json!({ "region": "eu", "limit": 42 }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Limit", "-7.0")],
+            json!({ "region": "eu", "limit": -7 }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Fresh", "false")],
+            json!({ "region": "eu", "fresh": false }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu")],
+            json!({ "region": "eu", "limit": null }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Unknown", "x")],
+            json!({ "region": "eu" }),
+        ),
+    ] {
+        let r = ok(&extra, arguments.clone());
+        assert_eq!(
+            r.status,
+            200,
+            "{extra:?} {arguments}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        checked(&r, "tools/call");
+    }
+    for (extra, arguments) in [
+        (vec![], json!({ "region": "eu" })),
+        (vec![("Mcp-Param-Region", "us")], json!({ "region": "eu" })),
+        (
+            vec![("Mcp-Param-Region", "=?base64?SGVsbG8?=")],
+            json!({ "region": "Hello" }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "=?base64?SGVs!!!bG8=?=")],
+            json!({ "region": "Hello" }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Region", "us")],
+            json!({ "region": "eu" }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Limit", "042")],
+            json!({ "region": "eu", "limit": 42 }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Limit", "42")],
+            json!({ "region": "eu", "limit": 43 }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Fresh", "True")],
+            json!({ "region": "eu", "fresh": true }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Limit", "1")],
+            json!({ "region": "eu" }),
+        ),
+        (
+            vec![("Mcp-Param-Region", "eu")],
+            json!({ "region": "eu", "fresh": true }),
+        ),
+    ] {
+        let r = ok(&extra, arguments.clone());
+        assert_eq!(
+            error_of(&r, "tools/call"),
+            (400, -32020),
+            "{extra:?} {arguments}"
+        );
+    }
+}
+
+#[test]
+fn origin_and_host_guard_the_door() {
+    let addr = server();
+    let b = body(1, "tools/list", json!({}));
+    let h = headers(addr, "tools/list", None);
+    let r = post(addr, &with(h.clone(), "origin", "http://app.example"), &b);
+    assert_eq!(r.status, 200);
+    let r = post(addr, &with(h.clone(), "origin", "http://evil.example"), &b);
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (403, json!(-32600))
+    );
+    // Every value of a repeated Origin.
+    let twice = with(
+        with(h.clone(), "origin", "http://app.example"),
+        "origin",
+        "http://evil.example",
+    );
+    assert_eq!(post(addr, &twice, &b).status, 403);
+    // A foreign Host, by itself or beside a good one.
+    let evil = with(without(h.clone(), "host"), "host", "evil.example.com");
+    let r = post(addr, &evil, &b);
+    assert!((400..500).contains(&r.status), "{}", r.status);
+    for host in [
+        "localhost",
+        &format!("localhost:{}", addr.port()),
+        "[::1]:1",
+    ] {
+        let r = post(addr, &with(without(h.clone(), "host"), "host", host), &b);
+        assert_eq!(r.status, 200, "{host}");
+    }
+}
+
+#[test]
+fn only_post_is_served() {
+    let addr = server();
+    for method in ["GET", "DELETE", "PUT"] {
+        let mut c = Connection::open(addr);
+        c.write(&request(method, &[("host", "127.0.0.1")], b""))
+            .unwrap();
+        let r = c.read_response().unwrap();
+        assert_eq!(
+            (r.status, r.header("allow")),
+            (405, Some("POST")),
+            "{method}"
+        );
+        assert_eq!(
+            r.json()["error"]["message"],
+            format!("Method not allowed: {method}; use POST")
+        );
+    }
+}
+
+#[test]
+fn authorization_refusals_say_nothing_and_faults_are_500() {
+    let addr = server();
+    let b = body(1, "tools/list", json!({}));
+    let h = headers(addr, "tools/list", None);
+    let r = post(addr, &without(h.clone(), "authorization"), &b);
+    assert_eq!(r.status, 403);
+    assert_eq!(
+        r.json()["error"],
+        json!({ "code": -32600, "message": "Forbidden" })
+    );
+    assert!(!String::from_utf8_lossy(&r.body).contains("secret"));
+    let panicking = with(
+        without(h.clone(), "authorization"),
+        "authorization",
+        "Bearer panic",
+    );
+    assert_eq!(post(addr, &panicking, &b).status, 500);
+    // authorize_body sees exactly the bytes sent, and its refusal keeps the connection.
+    let forbid = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"forbid"}}"#;
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let mut c = Connection::open(addr);
+    let r = c.post(&borrowed, forbid);
+    assert_eq!(r.status, 403);
+    assert_eq!(BODY_SEEN.load(Ordering::SeqCst), forbid.len());
+    assert_eq!(c.post(&borrowed, &b).status, 200, "the connection is kept");
+}
+
+#[test]
+fn a_refusal_after_the_read_keeps_the_connection_alive() {
+    let addr = server();
+    let h = headers(addr, "tools/list", None);
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let mut c = Connection::open(addr);
+    let r = c.post(
+        &borrowed,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+    );
+    assert_eq!(r.status, 400);
+    assert_ne!(r.header("connection"), Some("close"));
+    let r = c.post(&borrowed, &body(2, "tools/list", json!({})));
+    assert_eq!(r.status, 200, "served on the same connection");
+}
+
+#[test]
+fn a_refusal_before_the_read_closes_the_connection_and_never_reads_the_body() {
+    let addr = server();
+    // The 16 KiB body holds a whole second request; it must never be served.
+    let smuggled = request(
+        "POST",
+        &[("host", "127.0.0.1")],
+        &body(9, "tools/list", json!({})),
+    );
+    let mut big = smuggled.clone();
+    big.resize(16 * 1024, b' ');
+    let h = with(
+        headers(addr, "tools/list", None),
+        "origin",
+        "http://evil.example",
+    );
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let mut c = Connection::open(addr);
+    let r = c.post(&borrowed, &big);
+    assert_eq!(r.status, 403);
+    assert_eq!(r.header("connection"), Some("close"));
+    assert!(c.read_response().is_none(), "nothing else is answered");
+    assert!(c.is_closed_by_server(Duration::from_secs(5)));
+    // Unauthorized, too large, chunked: all closed.
+    let h = headers(addr, "tools/list", None);
+    for (extra, expected) in [
+        (vec![("authorization", "Bearer bad")], 403),
+        (vec![("content-length", "2000000")], 413),
+        (vec![("transfer-encoding", "chunked")], 411),
+    ] {
+        let mut hh: Vec<(String, String)> = h.clone();
+        for (n, v) in &extra {
+            hh.retain(|(name, _)| !name.eq_ignore_ascii_case(n));
+            hh.push(((*n).to_owned(), (*v).to_owned()));
+        }
+        let borrowed: Vec<(&str, &str)> =
+            hh.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let mut c = Connection::open(addr);
+        c.write(&request("POST", &borrowed, &big[..100])).unwrap();
+        let r = c.read_response().expect("an answer");
+        assert_eq!(
+            (r.status, r.header("connection")),
+            (expected, Some("close")),
+            "{extra:?}"
+        );
+        assert!(c.is_closed_by_server(Duration::from_secs(5)), "{extra:?}");
+    }
+}
+
+#[test]
+fn a_body_over_one_mib_is_413_before_it_is_all_read() {
+    let addr = server();
+    let h = headers(addr, "tools/list", None);
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let mut c = Connection::open(addr);
+    // Declared 3 MiB; only the first MiB and a bit are sent before the answer comes back.
+    let mut head = request(
+        "POST",
+        &[&borrowed[..], &[("content-length", "3145728")]].concat(),
+        b"",
+    );
+    head.extend(std::iter::repeat_n(b' ', 1024 * 1024 + 10));
+    let _ = c.write(&head);
+    let r = c.read_response().expect("an answer");
+    assert_eq!((r.status, r.header("connection")), (413, Some("close")));
+    assert_eq!(
+        r.json()["error"]["message"],
+        "Request body exceeds 1048576 bytes"
+    );
+}
+
+#[test]
+fn a_dripping_body_gets_408_at_the_deadline_while_others_are_served() {
+    let addr = server();
+    let h = headers(addr, "tools/list", None);
+    let borrowed: Vec<(String, String)> = h.clone();
+    let dripper = thread::spawn(move || {
+        let b: Vec<(&str, &str)> = borrowed
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let mut c = Connection::open(addr);
+        let full = body(1, "tools/list", json!({}));
+        let mut head = request("POST", &b, &full);
+        let body_start = head.len() - full.len();
+        let rest = head.split_off(body_start);
+        c.write(&head).unwrap();
+        let started = Instant::now();
+        for byte in rest {
+            if c.write(&[byte]).is_err() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(100));
+            if started.elapsed() > Duration::from_secs(5) {
+                break;
+            }
+        }
+        (c.read_response(), started.elapsed())
+    });
+    thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let r = post(addr, &h, &body(2, "tools/list", json!({})));
+    assert_eq!(r.status, 200);
+    assert!(
+        started.elapsed() < Duration::from_millis(700),
+        "served while the other drips"
+    );
+    let (dripped, elapsed) = dripper.join().unwrap();
+    let dripped = dripped.expect("an answer");
+    assert_eq!(dripped.status, 408);
+    assert_eq!(
+        dripped.json()["error"]["message"],
+        "Request body not received within 800 ms"
+    );
+    assert!(
+        elapsed >= Duration::from_millis(700) && elapsed < Duration::from_secs(3),
+        "{elapsed:?}"
+    );
+}
+
+#[test]
+fn an_endpoint_without_authorize_or_origins_does_not_start() {
+    let no_auth = Http::builder(catalog())
+        .allowed_origins(Origins::Loopback)
+        .build()
+        .unwrap_err();
+    assert_eq!(no_auth, HttpError::MissingAuthorize);
+    assert!(no_auth.to_string().contains(".authorize(..)"));
+    let no_origins = Http::builder(catalog())
+        .authorize(|_| Ok(()))
+        .build()
+        .unwrap_err();
+    assert_eq!(no_origins, HttpError::MissingAllowedOrigins);
+    let legacy_only = Server::builder()
+        .supported_versions([beam_mcp::protocol::Revision::V2025_11_25])
+        .build()
+        .unwrap();
+    let err = Http::builder(legacy_only)
+        .authorize(|_| Ok(()))
+        .allowed_origins(Origins::Loopback)
+        .build()
+        .unwrap_err();
+    assert_eq!(err, HttpError::NoRevision);
+    let hosts = Http::builder(catalog())
+        .authorize(|_| Ok(()))
+        .allowed_origins(Origins::Any)
+        .allowed_hosts(Hosts::list(["mcp.example.com"]))
+        .build();
+    assert!(hosts.is_ok());
+}
