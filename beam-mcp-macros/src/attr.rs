@@ -16,6 +16,8 @@ pub(crate) struct ToolAttr {
     pub(crate) destructive: Option<bool>,
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
+    /// `requires(sampling, ...)`: client capabilities a call needs.
+    pub(crate) requires: Vec<LitStr>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -43,7 +45,7 @@ pub(crate) struct Completer {
     pub(crate) function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...)";
 const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function)";
 const PROMPT_OPTIONS: &str =
     "name = \"...\", title = \"...\", description = \"...\", complete(argument = function)";
@@ -60,6 +62,7 @@ impl ToolAttr {
                 "destructive" => set(&mut attr.destructive, flag(&meta)?, &meta)?,
                 "idempotent" => set(&mut attr.idempotent, flag(&meta)?, &meta)?,
                 "open_world" => set(&mut attr.open_world, flag(&meta)?, &meta)?,
+                "requires" => requires(&meta, &mut attr.requires)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -218,6 +221,32 @@ fn completers(meta: &Meta, out: &mut Vec<Completer>) -> syn::Result<()> {
             argument,
             function: function.path,
         });
+    }
+    Ok(())
+}
+
+/// `requires(sampling, roots)`: each a client capability, once.
+fn requires(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
+    let Meta::List(list) = meta else {
+        return Err(syn::Error::new_spanned(
+            meta,
+            "write the client capabilities a tool needs as requires(sampling, elicitation, roots)",
+        ));
+    };
+    let names = list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated)?;
+    for name in names {
+        let text = name.to_string();
+        if !["sampling", "elicitation", "roots"].contains(&text.as_str()) {
+            let message = beam_mcp_rules::Message::ClientCapability { name: text };
+            return Err(syn::Error::new(name.span(), message.to_string()));
+        }
+        if out.iter().any(|l| l.value() == text) {
+            return Err(syn::Error::new(
+                name.span(),
+                "this capability is named twice; keep one",
+            ));
+        }
+        out.push(LitStr::new(&text, name.span()));
     }
     Ok(())
 }

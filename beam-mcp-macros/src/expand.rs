@@ -31,6 +31,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
     let destructive = hint(model.attr.destructive);
     let idempotent = hint(model.attr.idempotent);
     let open_world = hint(model.attr.open_world);
+    let requires = &model.attr.requires;
 
     let plain: Vec<_> = model
         .params
@@ -152,6 +153,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
                 output_schema: #output_schema,
                 handler: Self::__beam_handler,
                 states: &[#(#states),*],
+                client_capabilities: &[#(#requires),*],
                 module_path: ::core::module_path!(),
                 location: (::core::file!(), ::core::line!()),
             };

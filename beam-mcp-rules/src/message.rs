@@ -101,6 +101,11 @@ pub enum Message {
         /// The second name.
         second: String,
     },
+    /// A required client capability that is not one.
+    ClientCapability {
+        /// The name given.
+        name: String,
+    },
     /// A completion for an argument or variable the item does not have.
     CompletionTarget {
         /// The item (prompt name or template).
@@ -161,6 +166,10 @@ impl fmt::Display for Message {
             Self::HeaderRepeated { first, second } => write!(
                 f,
                 "x-mcp-header names {first:?} and {second:?} are equal ignoring case, and HTTP header names are case-insensitive; rename one"
+            ),
+            Self::ClientCapability { name } => write!(
+                f,
+                "`{name}` is not a client capability a tool can require; the capabilities are sampling, elicitation and roots"
             ),
             Self::CompletionTarget { item, argument } => write!(
                 f,

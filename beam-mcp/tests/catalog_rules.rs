@@ -236,7 +236,8 @@ fn x_mcp_header_rules_are_refused() {
             ..echo::DEF
         }
     }
-    let cases: [(fn() -> Value, &str); 4] = [
+    type SchemaFn = fn() -> Value;
+    let cases: [(SchemaFn, &str); 4] = [
         (
             || schema_with(json!({ "tags": { "type": "array", "x-mcp-header": "Tags" } })),
             "parameter `tags` carries an x-mcp-header, so it must be an integer, a string or a boolean (optional or not): only those travel in an HTTP header",
@@ -270,4 +271,16 @@ fn x_mcp_header_rules_are_refused() {
         }))
     };
     assert!(Server::builder().tool(tool_with(fine)).build().is_ok());
+}
+
+#[test]
+fn a_required_client_capability_must_be_one() {
+    let def = ToolDef {
+        client_capabilities: &["telepathy"],
+        ..echo::DEF
+    };
+    assert_eq!(
+        refusal(Server::builder().tool(def)),
+        "`telepathy` is not a client capability a tool can require; the capabilities are sampling, elicitation and roots"
+    );
 }

@@ -245,7 +245,8 @@ fn tools_list_advertises_names_schemas_and_hints_sorted_by_name() {
             "fail",
             "geo.mirror",
             "greet",
-            "mirror_value"
+            "mirror_value",
+            "summarise"
         ]
     );
     let echo = &listed["result"]["tools"][2];
@@ -347,7 +348,8 @@ fn cache_hints_and_pages_follow_the_builder() {
             "fail",
             "geo.mirror",
             "greet",
-            "mirror_value"
+            "mirror_value",
+            "summarise"
         ]
     );
     for (cursor, message) in [
@@ -793,6 +795,45 @@ fn shutdown_answers_then_closes_and_exit_closes_silently() {
         Reply::Silent
     ));
     assert!(session.is_closed());
+}
+
+/// Summarises a text with the client's model.
+#[beam_mcp::tool(requires(sampling))]
+fn summarise(text: String) -> String {
+    format!("would sample a summary of {} characters", text.len())
+}
+
+#[test]
+fn a_call_lacking_a_required_client_capability_is_32021() {
+    let s = server();
+    let session = Session::new();
+    let r = send(
+        &s,
+        &session,
+        call(1, true, "summarise", json!({ "text": "abc" })),
+    )
+    .unwrap();
+    assert_eq!(
+        r["error"],
+        json!({
+            "code": -32021,
+            "message": "Missing required client capability: sampling",
+            "data": { "requiredCapabilities": { "sampling": {} } }
+        })
+    );
+    let mut with_sampling = call(2, true, "summarise", json!({ "text": "abc" }));
+    with_sampling["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({ "sampling": {} });
+    let r = send(&s, &session, with_sampling).unwrap();
+    assert_eq!(r["result"]["isError"], false);
+    // A bare request does not say what the client can do: the tool runs.
+    let r = send(
+        &s,
+        &session,
+        call(3, false, "summarise", json!({ "text": "abc" })),
+    )
+    .unwrap();
+    assert!(r.get("result").is_some(), "{r}");
 }
 
 #[test]

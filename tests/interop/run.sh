@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the reference clients (Python `mcp`, TypeScript SDK v2 and v1) against the weather
-# example over stdio, on every revision each client speaks. Exits non-zero on any failure.
+# example over stdio, on every revision each client speaks, then the Python and TypeScript v2
+# clients over Streamable HTTP at 2026-07-28. Exits non-zero on any failure.
 # Usage: tests/interop/run.sh [path/to/weather]   (default: builds it with cargo)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,5 +35,22 @@ done
 run "ts client v2, 2026-07-28, probe in place" timeout 120 node ts_client.mjs --revision 2026-07-28 --probe-in-place "${text_args[@]}" --server-cmd "$server"
 run "ts sdk v1, 2025-11-25, text" timeout 120 node ts_client.mjs --sdk v1 --revision 2025-11-25 "${text_args[@]}" --server-cmd "$server"
 run "ts sdk v1, 2025-11-25, structured" timeout 120 node ts_client.mjs --sdk v1 --revision 2025-11-25 "${structured_args[@]}" --server-cmd "$server"
+# Streamable HTTP at 2026-07-28: the same example, started with --http on a free loopback port.
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$server" --http "127.0.0.1:$port" 2>"$here/.http-server.log" &
+http_pid=$!
+trap 'kill "$http_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+    grep -q "listening on" "$here/.http-server.log" 2>/dev/null && break
+    sleep 0.1
+done
+url="http://127.0.0.1:$port/mcp"
+run "python mcp, 2026-07-28, http, text" timeout 120 .venv/bin/python py_client.py --revision 2026-07-28 --url "$url" "${text_args[@]}"
+run "python mcp, 2026-07-28, http, structured" timeout 120 .venv/bin/python py_client.py --revision 2026-07-28 --url "$url" "${structured_args[@]}"
+run "python mcp, auto, http, text" timeout 120 .venv/bin/python py_client.py --revision auto --expect-version 2026-07-28 --url "$url" "${text_args[@]}"
+run "ts client v2, 2026-07-28, http, text" timeout 120 node ts_client.mjs --revision 2026-07-28 --url "$url" "${text_args[@]}"
+run "ts client v2, 2026-07-28, http, structured" timeout 120 node ts_client.mjs --revision 2026-07-28 --url "$url" "${structured_args[@]}"
+run "ts client v2, auto, http, text" timeout 120 node ts_client.mjs --revision auto --expect-version 2026-07-28 --url "$url" "${text_args[@]}"
+kill "$http_pid" 2>/dev/null || true
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,9 @@ use crate::schema::CompiledSchema;
 use crate::schemagen::portability_defect;
 use crate::tool::{StateMap, ToolDef, ToolHandler};
 
+/// The client capabilities a tool may require (the 2026-07-28 `ClientCapabilities` keys).
+pub(crate) const CLIENT_CAPABILITIES: [&str; 3] = ["elicitation", "roots", "sampling"];
+
 /// One tool as the server serves it.
 pub(crate) struct Tool {
     pub(crate) name: Arc<str>,
@@ -18,6 +21,8 @@ pub(crate) struct Tool {
     pub(crate) input: CompiledSchema,
     pub(crate) handler: ToolHandler,
     pub(crate) wrap_output: bool,
+    /// The client capabilities a call needs.
+    pub(crate) client_capabilities: &'static [&'static str],
     /// The `x-mcp-header` parameters: (header name as declared, property name).
     #[allow(dead_code, reason = "read by the HTTP transport")]
     pub(crate) headers: Vec<(String, String)>,
@@ -47,6 +52,16 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         .into());
     }
     super::check_states(|| format!("tool {:?}", def.name), def.states, states)?;
+    if let Some(name) = def
+        .client_capabilities
+        .iter()
+        .find(|c| !CLIENT_CAPABILITIES.contains(c))
+    {
+        return Err(Message::ClientCapability {
+            name: (*name).into(),
+        }
+        .into());
+    }
     let schema_error = |reason: String| CatalogError::Schema {
         item: format!("tool {:?}", def.name),
         reason,
@@ -98,6 +113,7 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         handler: def.handler,
         wrap_output,
         headers,
+        client_capabilities: def.client_capabilities,
     })
 }
 

@@ -40,6 +40,8 @@ pub(crate) struct Request<'a> {
     pub(crate) method: &'a str,
     pub(crate) params: Map<String, Value>,
     pub(crate) era: Era,
+    /// The client's capabilities, when the request carries them (2026-07-28).
+    pub(crate) client_capabilities: Option<Map<String, Value>>,
 }
 
 impl Server {
@@ -100,8 +102,8 @@ impl Server {
             Some(Value::Object(params)) => params,
             Some(_) => return ready_error(Some(id), ProtocolError::ParamsNotObject, None),
         };
-        let era = match self.era(&mut params) {
-            Ok(era) => era,
+        let (era, client_capabilities) = match self.era(&mut params) {
+            Ok(found) => found,
             Err(error) => return ready_error(Some(id), error, None),
         };
         let request = Request {
@@ -109,14 +111,19 @@ impl Server {
             method: &method,
             params,
             era,
+            client_capabilities,
         };
         self.request(session, request)
     }
 
-    /// Reads and removes `params._meta`, deciding the request's revision.
-    fn era(&self, params: &mut Map<String, Value>) -> Result<Era, ProtocolError> {
-        let meta = match params.remove("_meta") {
-            None => return Ok(Era::Bare),
+    /// Reads and removes `params._meta`, deciding the request's revision; keeps the client's
+    /// capabilities when it names them.
+    fn era(
+        &self,
+        params: &mut Map<String, Value>,
+    ) -> Result<(Era, Option<Map<String, Value>>), ProtocolError> {
+        let mut meta = match params.remove("_meta") {
+            None => return Ok((Era::Bare, None)),
             Some(Value::Object(meta)) => meta,
             Some(_) => return Err(ProtocolError::MetaNotObject),
         };
@@ -126,14 +133,12 @@ impl Server {
         let revision = Revision::parse(requested)
             .filter(|r| self.inner.revisions.contains(r))
             .ok_or_else(|| self.unsupported(requested))?;
-        if revision.is_stateless()
-            && !meta
-                .get(META_CLIENT_CAPABILITIES)
-                .is_some_and(Value::is_object)
-        {
-            return Err(ProtocolError::MetaLacksCapabilities);
-        }
-        Ok(Era::Named(revision))
+        let capabilities = match meta.remove(META_CLIENT_CAPABILITIES) {
+            Some(Value::Object(capabilities)) => Some(capabilities),
+            _ if revision.is_stateless() => return Err(ProtocolError::MetaLacksCapabilities),
+            _ => None,
+        };
+        Ok((Era::Named(revision), capabilities))
     }
 
     pub(crate) fn unsupported(&self, requested: &str) -> ProtocolError {

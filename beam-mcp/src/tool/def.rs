@@ -109,6 +109,9 @@ pub struct ToolDef {
     pub handler: ToolHandler,
     /// The host state types the tool takes.
     pub states: &'static [StateRequirement],
+    /// The client capabilities a call needs (`sampling`, `elicitation`, `roots`): a
+    /// 2026-07-28 call from a client that does not declare them is refused with `-32021`.
+    pub client_capabilities: &'static [&'static str],
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.

@@ -33,6 +33,7 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
         id,
         mut params,
         era,
+        client_capabilities,
         ..
     } = request;
     let Some(Value::String(name)) = params.remove("name") else {
@@ -41,6 +42,20 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
     let Some(tool) = server.inner.catalog.tool(&name) else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::UnknownTool(name))));
     };
+    // A request that names the client's capabilities is refused when it lacks one the tool
+    // needs (-32021); a bare request does not say, so the tool runs.
+    if let Some(declared) = &client_capabilities {
+        let missing: Vec<String> = tool
+            .client_capabilities
+            .iter()
+            .filter(|c| !declared.contains_key(**c))
+            .map(|c| (*c).to_owned())
+            .collect();
+        if !missing.is_empty() {
+            let error = ProtocolError::MissingClientCapability(missing);
+            return Reply::Ready(server.respond(id, era, Err(error)));
+        }
+    }
     let arguments = params
         .remove("arguments")
         .unwrap_or_else(|| Value::Object(Map::new()));

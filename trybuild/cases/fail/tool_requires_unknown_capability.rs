@@ -1,0 +1,7 @@
+/// Reads minds.
+#[beam_mcp::tool(requires(sampling, telepathy))]
+fn read_mind() -> String {
+    String::new()
+}
+
+fn main() {}
