@@ -14,6 +14,7 @@ mod completion;
 mod expand;
 mod prompt;
 mod resource;
+mod skeleton;
 mod unique;
 
 use proc_macro::TokenStream;

@@ -11,6 +11,7 @@ use crate::ast::{check_signature, description, doc_text, fn_name, last_ident, wr
 use crate::attr::PromptAttr;
 use crate::completion;
 use crate::resource::optional;
+use crate::skeleton::{Binding, Kind, registered};
 
 /// A parsed, checked prompt function.
 pub(crate) struct PromptFn {
@@ -122,12 +123,9 @@ impl PromptFn {
 
     pub(crate) fn expand(&self) -> TokenStream {
         let item = &self.item;
-        let vis = &item.vis;
-        let fn_ident = &item.sig.ident;
         let name = &self.name;
         let description = &self.description;
         let title = optional(self.attr.title.as_ref().map(LitStr::value));
-        let registration = format_ident!("__BEAM_MCP_PROMPT_{}", fn_name(&item.sig).to_uppercase());
 
         let mut prepare = Vec::new();
         let mut call_args = Vec::new();
@@ -169,62 +167,34 @@ impl PromptFn {
             }
             call_args.push(quote!(#local));
         }
-        let awaited = item.sig.asyncness.map(|_| quote!(.await));
-        let finish = match &item.sig.output {
-            syn::ReturnType::Type(_, ty) => {
-                quote_spanned!(ty.span()=> ::beam_mcp::__private::prompt_result(__beam_out))
-            }
-            syn::ReturnType::Default => quote!(::beam_mcp::__private::prompt_result(__beam_out)),
-        };
         let completions = completion::defs(&self.attr.complete);
+        let fields = quote! {
+            name: #name,
+            title: #title,
+            description: #description,
+            arguments: &[#(#arguments),*],
+            handler: Self::__beam_handler,
+            completions: #completions,
+            states: &[#(#states),*],
+            module_path: ::core::module_path!(),
+            location: (::core::file!(), ::core::line!()),
+        };
+        let kind = Kind {
+            word: "prompt",
+            def: quote!(::beam_mcp::prompt::PromptDef),
+            slice: quote!(::beam_mcp::__private::PROMPTS),
+            request: quote!(::beam_mcp::prompt::PromptRequest),
+            output: quote! {
+                ::core::result::Result<
+                    ::beam_mcp::prompt::GetPromptResult,
+                    ::beam_mcp::prompt::PromptFault,
+                >
+            },
+            finish: "prompt_result",
+        };
         let unique = crate::unique::marker("prompt", name, self.name_span);
-        let doc = format!(
-            "The MCP prompt definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::prompt`."
-        );
-        quote! {
-            #item
-
-            #[doc = #doc]
-            #[allow(non_camel_case_types)]
-            #vis struct #fn_ident {}
-
-            impl #fn_ident {
-                /// The prompt's definition.
-                #vis const DEF: ::beam_mcp::prompt::PromptDef = ::beam_mcp::prompt::PromptDef {
-                    name: #name,
-                    title: #title,
-                    description: #description,
-                    arguments: &[#(#arguments),*],
-                    handler: Self::__beam_render,
-                    completions: #completions,
-                    states: &[#(#states),*],
-                    module_path: ::core::module_path!(),
-                    location: (::core::file!(), ::core::line!()),
-                };
-
-                fn __beam_render(
-                    __beam_request: ::beam_mcp::prompt::PromptRequest,
-                ) -> ::beam_mcp::tool::BoxFuture<
-                    ::core::result::Result<
-                        ::beam_mcp::prompt::GetPromptResult,
-                        ::beam_mcp::prompt::PromptFault,
-                    >,
-                > {
-                    ::std::boxed::Box::pin(async move {
-                        #(#prepare)*
-                        let __beam_out = #fn_ident(#(#call_args),*) #awaited;
-                        #finish
-                    })
-                }
-            }
-
-            #[::beam_mcp::__private::linkme::distributed_slice(::beam_mcp::__private::PROMPTS)]
-            #[linkme(crate = ::beam_mcp::__private::linkme)]
-            #[allow(non_upper_case_globals)]
-            static #registration: ::beam_mcp::prompt::PromptDef = #fn_ident::DEF;
-
-            #unique
-        }
+        let binding = Binding { prepare, call_args };
+        registered(item, &kind, fields, binding, unique)
     }
 }
 

@@ -10,6 +10,7 @@ use syn::{FnArg, ItemFn, Pat, Type};
 use crate::ast::{check_signature, description, fn_name, wrapper_inner};
 use crate::attr::ResourceAttr;
 use crate::completion;
+use crate::skeleton::{Binding, Kind, registered};
 
 /// A parsed, checked resource reader.
 pub(crate) struct ResourceFn {
@@ -109,8 +110,6 @@ impl ResourceFn {
 
     pub(crate) fn expand(&self) -> TokenStream {
         let item = &self.item;
-        let vis = &item.vis;
-        let fn_ident = &item.sig.ident;
         let uri = &self.attr.uri;
         let name = self
             .attr
@@ -121,8 +120,6 @@ impl ResourceFn {
         let description = optional((!description.is_empty()).then_some(description));
         let title = optional(self.attr.title.as_ref().map(|t| t.value()));
         let mime_type = optional(self.attr.mime_type.as_ref().map(|m| m.value()));
-        let registration =
-            format_ident!("__BEAM_MCP_RESOURCE_{}", fn_name(&item.sig).to_uppercase());
 
         let mut prepare = Vec::new();
         let mut call_args = Vec::new();
@@ -147,69 +144,41 @@ impl ResourceFn {
             }
             call_args.push(quote!(#local));
         }
-        let awaited = item.sig.asyncness.map(|_| quote!(.await));
-        let finish = match &item.sig.output {
-            syn::ReturnType::Type(_, ty) => {
-                quote_spanned!(ty.span()=> ::beam_mcp::__private::read_result(__beam_out))
-            }
-            syn::ReturnType::Default => quote!(::beam_mcp::__private::read_result(__beam_out)),
-        };
         let completions = completion::defs(&self.attr.complete);
-        let (kind, key) = if self.template.is_static() {
+        let (marker, key) = if self.template.is_static() {
             ("resource", self.attr.uri.value())
         } else {
             ("template", self.template.shape())
         };
-        let unique = crate::unique::marker(kind, &key, uri.span());
-        let doc = format!(
-            "The MCP resource definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::resource`."
-        );
-        quote! {
-            #item
-
-            #[doc = #doc]
-            #[allow(non_camel_case_types)]
-            #vis struct #fn_ident {}
-
-            impl #fn_ident {
-                /// The resource's definition.
-                #vis const DEF: ::beam_mcp::resource::ResourceDef = ::beam_mcp::resource::ResourceDef {
-                    uri: #uri,
-                    name: #name,
-                    title: #title,
-                    description: #description,
-                    mime_type: #mime_type,
-                    parameters: &[#(#parameters),*],
-                    reader: Self::__beam_reader,
-                    completions: #completions,
-                    states: &[#(#states),*],
-                    module_path: ::core::module_path!(),
-                    location: (::core::file!(), ::core::line!()),
-                };
-
-                fn __beam_reader(
-                    __beam_request: ::beam_mcp::resource::ReadRequest,
-                ) -> ::beam_mcp::tool::BoxFuture<
-                    ::core::result::Result<
-                        ::std::vec::Vec<::beam_mcp::resource::ResourceContents>,
-                        ::beam_mcp::resource::ResourceError,
-                    >,
-                > {
-                    ::std::boxed::Box::pin(async move {
-                        #(#prepare)*
-                        let __beam_out = #fn_ident(#(#call_args),*) #awaited;
-                        #finish
-                    })
-                }
-            }
-
-            #[::beam_mcp::__private::linkme::distributed_slice(::beam_mcp::__private::RESOURCES)]
-            #[linkme(crate = ::beam_mcp::__private::linkme)]
-            #[allow(non_upper_case_globals)]
-            static #registration: ::beam_mcp::resource::ResourceDef = #fn_ident::DEF;
-
-            #unique
-        }
+        let unique = crate::unique::marker(marker, &key, uri.span());
+        let fields = quote! {
+            uri: #uri,
+            name: #name,
+            title: #title,
+            description: #description,
+            mime_type: #mime_type,
+            parameters: &[#(#parameters),*],
+            reader: Self::__beam_handler,
+            completions: #completions,
+            states: &[#(#states),*],
+            module_path: ::core::module_path!(),
+            location: (::core::file!(), ::core::line!()),
+        };
+        let kind = Kind {
+            word: "resource",
+            def: quote!(::beam_mcp::resource::ResourceDef),
+            slice: quote!(::beam_mcp::__private::RESOURCES),
+            request: quote!(::beam_mcp::resource::ReadRequest),
+            output: quote! {
+                ::core::result::Result<
+                    ::std::vec::Vec<::beam_mcp::resource::ResourceContents>,
+                    ::beam_mcp::resource::ResourceError,
+                >
+            },
+            finish: "read_result",
+        };
+        let binding = Binding { prepare, call_args };
+        registered(item, &kind, fields, binding, unique)
     }
 }
 

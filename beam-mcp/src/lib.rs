@@ -139,6 +139,11 @@ macro_rules! serve_http {
     };
 }
 
+/// The README's Rust examples, compiled as doctests so they cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExamples;
+
 #[doc(hidden)]
 pub mod __private {
     //! Used by the macros' generated code; not a public API.
@@ -173,12 +178,7 @@ pub mod __private {
 
     /// A state value the server was checked, at build time, to have.
     pub fn state<T: Clone + Send + Sync + 'static>(context: &ToolContext) -> Result<T, ToolFault> {
-        context.state::<T>().ok_or_else(|| {
-            ToolFault::Internal(format!(
-                "no state of type {}",
-                ::core::any::type_name::<T>()
-            ))
-        })
+        present(context.state::<T>()).map_err(ToolFault::Internal)
     }
 
     /// A text or content result.
@@ -219,12 +219,7 @@ pub mod __private {
     pub fn read_state<T: Clone + Send + Sync + 'static>(
         request: &crate::resource::ReadRequest,
     ) -> Result<T, crate::resource::ResourceError> {
-        request.state::<T>().ok_or_else(|| {
-            crate::resource::ResourceError::internal(format!(
-                "no state of type {}",
-                ::core::any::type_name::<T>()
-            ))
-        })
+        present(request.state::<T>()).map_err(crate::resource::ResourceError::Internal)
     }
 
     /// What a reader returned, as contents.
@@ -253,12 +248,12 @@ pub mod __private {
     pub fn prompt_state<T: Clone + Send + Sync + 'static>(
         request: &crate::prompt::PromptRequest,
     ) -> Result<T, crate::prompt::PromptFault> {
-        request.state::<T>().ok_or_else(|| {
-            crate::prompt::PromptFault::Internal(format!(
-                "no state of type {}",
-                ::core::any::type_name::<T>()
-            ))
-        })
+        present(request.state::<T>()).map_err(crate::prompt::PromptFault::Internal)
+    }
+
+    /// The state, or the fault's text (the build checked it exists, so this is a host bug).
+    fn present<T>(state: Option<T>) -> Result<T, String> {
+        state.ok_or_else(|| format!("no state of type {}", ::core::any::type_name::<T>()))
     }
 
     /// What a prompt returned, as messages.

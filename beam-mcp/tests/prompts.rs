@@ -6,9 +6,9 @@ mod common;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use beam_mcp::prompt::{GetPromptResult, PromptMessage};
-use beam_mcp::protocol::Session;
+
 use beam_mcp::{Content, Server, State};
-use common::{bare, modern, send};
+use common::{bare, error, modern, result};
 use serde_json::{Value, json};
 
 static RENDERS: AtomicUsize = AtomicUsize::new(0);
@@ -82,20 +82,6 @@ fn server() -> Server {
         .state(Persona("a pirate"))
         .build()
         .expect("a valid catalog")
-}
-
-fn result(server: &Server, message: Value) -> Value {
-    let response = send(server, &Session::new(), message).expect("an answer");
-    assert!(response.get("error").is_none(), "{response}");
-    response["result"].clone()
-}
-
-fn error(server: &Server, message: Value) -> Value {
-    let response = send(server, &Session::new(), message).expect("an answer");
-    response
-        .get("error")
-        .cloned()
-        .unwrap_or_else(|| panic!("{response}"))
 }
 
 fn get(id: i64, name: &str, arguments: Value) -> Value {

@@ -5,11 +5,10 @@ mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use beam_mcp::protocol::Session;
 use beam_mcp::resource::{NotFound, ResourceContents, ResourceError};
 use beam_mcp::{CacheHint, CacheScope, Server, State};
-use common::{bare, modern, send};
-use serde_json::{Value, json};
+use common::{bare, error, modern, result};
+use serde_json::json;
 
 /// How many times a reader ran, to prove refusals happen before host code.
 static READS: AtomicUsize = AtomicUsize::new(0);
@@ -78,20 +77,6 @@ fn server() -> Server {
         })
         .build()
         .expect("a valid catalog")
-}
-
-fn result(server: &Server, message: Value) -> Value {
-    let response = send(server, &Session::new(), message).expect("an answer");
-    assert!(response.get("error").is_none(), "{response}");
-    response["result"].clone()
-}
-
-fn error(server: &Server, message: Value) -> Value {
-    let response = send(server, &Session::new(), message).expect("an answer");
-    response
-        .get("error")
-        .cloned()
-        .unwrap_or_else(|| panic!("{response}"))
 }
 
 #[test]

@@ -67,3 +67,19 @@ pub(crate) fn call(id: i64, stateless: bool, name: &str, arguments: Value) -> Va
 pub(crate) fn bare(id: i64, method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
 }
+
+/// The result of a request that must succeed.
+pub(crate) fn result(server: &Server, message: Value) -> Value {
+    let response = send(server, &Session::new(), message).expect("an answer");
+    assert!(response.get("error").is_none(), "{response}");
+    response["result"].clone()
+}
+
+/// The error object of a request that must fail.
+pub(crate) fn error(server: &Server, message: Value) -> Value {
+    let response = send(server, &Session::new(), message).expect("an answer");
+    response
+        .get("error")
+        .cloned()
+        .unwrap_or_else(|| panic!("{response}"))
+}
