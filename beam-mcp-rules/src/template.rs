@@ -178,6 +178,17 @@ impl UriTemplate {
     /// end, a backward pass picks the split (earlier variables take the longest text, as in a
     /// greedy regular expression), so a hostile URI cannot make the matcher backtrack.
     pub fn matches<'u>(&self, uri: &'u str) -> Option<Vec<(&str, &'u str)>> {
+        // The literal ends decide most misses before any row is built.
+        if let Some(Part::Literal(first)) = self.parts.first()
+            && !uri.starts_with(first.as_str())
+        {
+            return None;
+        }
+        if let Some(Part::Literal(last)) = self.parts.last()
+            && !uri.ends_with(last.as_str())
+        {
+            return None;
+        }
         let n = uri.len();
         let bytes = uri.as_bytes();
         // reach[k][i]: the first k parts can cover uri[..i].
@@ -209,6 +220,9 @@ impl UriTemplate {
                         }
                     }
                 }
+            }
+            if !to.contains(&true) {
+                return None;
             }
             reach.push(to);
         }

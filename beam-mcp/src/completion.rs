@@ -70,14 +70,45 @@ impl Completion {
         let values = &self.values[..count.min(MAX_VALUES)];
         let mut completion = Map::new();
         completion.insert("values".into(), json!(values));
-        let total = self.total.or((count > MAX_VALUES).then_some(count as u64));
+        // A total never below what exists here; more than is sent means there is more.
+        let total = match self.total {
+            Some(total) => Some(total.max(count as u64)),
+            None => (count > MAX_VALUES).then_some(count as u64),
+        };
         if let Some(total) = total {
             completion.insert("total".into(), Value::from(total));
         }
-        if self.has_more || count > MAX_VALUES {
+        if self.has_more || total.is_some_and(|t| t > values.len() as u64) {
             completion.insert("hasMore".into(), Value::Bool(true));
         }
         json!({ "completion": completion })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_total_is_never_below_the_values_and_more_than_sent_means_more() {
+        let under = Completion {
+            values: vec!["a".into(), "b".into()],
+            total: Some(1),
+            has_more: false,
+        };
+        assert_eq!(
+            under.to_value()["completion"],
+            json!({ "values": ["a", "b"], "total": 2 })
+        );
+        let over = Completion {
+            values: vec!["a".into()],
+            total: Some(500),
+            has_more: false,
+        };
+        assert_eq!(
+            over.to_value()["completion"],
+            json!({ "values": ["a"], "total": 500, "hasMore": true })
+        );
     }
 }
 

@@ -43,6 +43,22 @@ fn text() -> &'static str {
     "static"
 }
 
+fn nested_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "filter": {
+                "type": "object",
+                "properties": { "region": { "type": "string", "x-mcp-header": "Region" } }
+            }
+        }
+    })
+}
+
+fn answers(_: Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
+    Box::pin(async { Ok(CallToolResult::new(vec![beam_mcp::Content::text("ok")])) })
+}
+
 fn faulty(_: Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
     Box::pin(async { Err(ToolFault::Internal("database password is hunter2".into())) })
 }
@@ -60,6 +76,13 @@ fn catalog() -> Server {
             handler: faulty,
             ..echo::DEF
         })
+        .tool(ToolDef {
+            name: "nested",
+            input_schema: nested_schema,
+            output_schema: None,
+            handler: answers,
+            ..echo::DEF
+        })
         .build()
         .unwrap()
 }
@@ -69,6 +92,10 @@ fn base() -> HttpBuilder {
         .authorize(|parts| match parts.headers.get("authorization") {
             Some(v) if v == "Bearer good" => Ok(()),
             Some(v) if v == "Bearer panic" => panic!("authorize bug"),
+            Some(v) if v == "Bearer expired" => Err(Refusal::unauthorized(
+                "token expired",
+                r#"Bearer realm="mcp", error="invalid_token""#,
+            )),
             _ => Err(Refusal::new("no or wrong token; secret detail")),
         })
         .authorize_body(|_, body| {
@@ -179,7 +206,7 @@ fn a_well_formed_request_is_served_200_and_a_notification_202() {
     );
     assert_eq!(r.status, 200);
     let v = checked(&r, "tools/list");
-    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 3);
+    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 4);
     let call = body(
         2,
         "tools/call",
@@ -773,4 +800,88 @@ fn an_endpoint_without_authorize_or_origins_does_not_start() {
         .allowed_hosts(Hosts::list(["mcp.example.com"]))
         .build();
     assert!(hosts.is_ok());
+}
+
+#[test]
+fn session_control_and_malformed_envelopes_are_refused_before_the_headers() {
+    let addr = server();
+    for method in ["shutdown", "exit"] {
+        let r = post(
+            addr,
+            &headers(addr, method, None),
+            &body(1, method, json!({})),
+        );
+        assert_eq!(error_of(&r, method), (404, -32601), "{method}");
+    }
+    let h = without(headers(addr, "tools/list", None), "mcp-protocol-version");
+    for bytes in [
+        &br#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#[..],
+        &br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#[..],
+        &br#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#[..],
+        &br#"{"id":1,"method":"tools/list"}"#[..],
+    ] {
+        let r = post(addr, &h, bytes);
+        assert_eq!(
+            error_of(&r, ""),
+            (400, -32600),
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let r = post(
+        addr,
+        &headers(addr, "tools/list", None),
+        br#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":[]}"#,
+    );
+    assert_eq!(error_of(&r, "tools/list"), (400, -32602));
+    assert_eq!(
+        r.json()["error"]["message"],
+        "Invalid params: params must be an object"
+    );
+}
+
+#[test]
+fn authorize_can_ask_for_authentication_with_a_challenge() {
+    let addr = server();
+    let h = with(
+        without(headers(addr, "tools/list", None), "authorization"),
+        "authorization",
+        "Bearer expired",
+    );
+    let r = post(addr, &h, &body(1, "tools/list", json!({})));
+    assert_eq!(r.status, 401);
+    assert_eq!(
+        r.header("www-authenticate"),
+        Some(r#"Bearer realm="mcp", error="invalid_token""#)
+    );
+    assert_eq!(
+        r.json()["error"],
+        json!({ "code": -32600, "message": "Unauthorized" })
+    );
+    assert!(!String::from_utf8_lossy(&r.body).contains("expired"));
+}
+
+#[test]
+fn a_nested_x_mcp_header_is_mirrored_too() {
+    let addr = server();
+    let call = body(
+        1,
+        "tools/call",
+        json!({ "name": "nested", "arguments": { "filter": { "region": "eu" } } }),
+    );
+    let h = headers(addr, "tools/call", Some("nested"));
+    assert_eq!(
+        error_of(&post(addr, &h, &call), "tools/call"),
+        (400, -32020)
+    );
+    assert_eq!(
+        error_of(
+            &post(addr, &with(h.clone(), "Mcp-Param-Region", "us"), &call),
+            "tools/call"
+        ),
+        (400, -32020)
+    );
+    let r = post(addr, &with(h, "Mcp-Param-Region", "eu"), &call);
+    assert_eq!(r.status, 200);
+    checked(&r, "tools/call");
 }

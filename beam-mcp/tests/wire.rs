@@ -836,6 +836,36 @@ fn a_call_lacking_a_required_client_capability_is_32021() {
     assert!(r.get("result").is_some(), "{r}");
 }
 
+fn panics_before_its_future(
+    _: Value,
+    _: beam_mcp::ToolContext,
+) -> beam_mcp::tool::BoxFuture<Result<beam_mcp::CallToolResult, beam_mcp::tool::ToolFault>> {
+    panic!("a hand-written handler that panics while building its future")
+}
+
+#[test]
+fn a_handler_panicking_before_its_future_is_still_a_tool_error() {
+    let s = Server::builder()
+        .tool(beam_mcp::ToolDef {
+            name: "eager",
+            handler: panics_before_its_future,
+            ..echo::DEF
+        })
+        .build()
+        .unwrap();
+    let r = send(
+        &s,
+        &Session::new(),
+        call(1, true, "eager", json!({ "text": "x" })),
+    )
+    .unwrap();
+    assert_eq!(r["result"]["isError"], true);
+    assert_eq!(
+        r["result"]["content"][0]["text"],
+        "eager: the tool failed with an internal error"
+    );
+}
+
 #[test]
 fn the_builder_refuses_a_bad_catalog_before_the_first_request() {
     let missing_state = Server::builder().tool(greet::DEF).build().unwrap_err();

@@ -14,6 +14,14 @@ use crate::tool::{StateMap, ToolDef, ToolHandler};
 /// The client capabilities a tool may require (the 2026-07-28 `ClientCapabilities` keys).
 pub(crate) const CLIENT_CAPABILITIES: [&str; 3] = ["elicitation", "roots", "sampling"];
 
+/// An argument mirrored in the HTTP header `Mcp-Param-{name}`.
+pub(crate) struct HeaderParameter {
+    /// The header name as declared.
+    pub(crate) name: String,
+    /// The property path from the arguments object (`["filter", "region"]`).
+    pub(crate) path: Vec<String>,
+}
+
 /// One tool as the server serves it.
 pub(crate) struct Tool {
     pub(crate) name: Arc<str>,
@@ -23,9 +31,12 @@ pub(crate) struct Tool {
     pub(crate) wrap_output: bool,
     /// The client capabilities a call needs.
     pub(crate) client_capabilities: &'static [&'static str],
-    /// The `x-mcp-header` parameters: (header name as declared, property name).
-    #[allow(dead_code, reason = "read by the HTTP transport")]
-    pub(crate) headers: Vec<(String, String)>,
+    /// The `x-mcp-header` parameters.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "read by the HTTP transport")
+    )]
+    pub(crate) headers: Vec<HeaderParameter>,
 }
 
 pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
@@ -117,47 +128,65 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
     })
 }
 
-/// The `x-mcp-header` annotations of the top-level properties, each checked: on an integer,
-/// string or boolean property (optional or not), a valid header name, unique ignoring case.
-fn header_parameters(schema: &Value) -> Result<Vec<(String, String)>, CatalogError> {
-    let mut headers: Vec<(String, String)> = Vec::new();
+/// The `x-mcp-header` annotations, found through `properties` at any depth (the path is kept),
+/// each checked: on an integer, string or boolean property (optional or not), a valid header
+/// name, unique ignoring case across the tool.
+fn header_parameters(schema: &Value) -> Result<Vec<HeaderParameter>, CatalogError> {
+    let mut headers = Vec::new();
+    collect_headers(schema, &mut Vec::new(), &mut headers)?;
+    Ok(headers)
+}
+
+fn collect_headers(
+    schema: &Value,
+    path: &mut Vec<String>,
+    headers: &mut Vec<HeaderParameter>,
+) -> Result<(), CatalogError> {
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return Ok(headers);
+        return Ok(());
     };
     for (property, subschema) in properties {
-        let Some(annotation) = subschema.get("x-mcp-header") else {
-            continue;
-        };
-        let Some(name) = annotation.as_str() else {
-            return Err(Message::HeaderName {
-                name: annotation.to_string(),
-                reason: "an x-mcp-header value is a string",
+        path.push(property.clone());
+        if let Some(annotation) = subschema.get("x-mcp-header") {
+            let Some(name) = annotation.as_str() else {
+                return Err(Message::HeaderName {
+                    name: annotation.to_string(),
+                    reason: "an x-mcp-header value is a string",
+                }
+                .into());
+            };
+            if let Some(reason) = beam_mcp_rules::header_name_defect(name) {
+                return Err(Message::HeaderName {
+                    name: name.into(),
+                    reason,
+                }
+                .into());
             }
-            .into());
-        };
-        if let Some(reason) = beam_mcp_rules::header_name_defect(name) {
-            return Err(Message::HeaderName {
-                name: name.into(),
-                reason,
+            if !header_type(subschema) {
+                return Err(Message::HeaderType {
+                    parameter: path.join("."),
+                }
+                .into());
             }
-            .into());
+            if let Some(first) = headers
+                .iter()
+                .find(|h: &&HeaderParameter| h.name.eq_ignore_ascii_case(name))
+            {
+                return Err(Message::HeaderRepeated {
+                    first: first.name.clone(),
+                    second: name.into(),
+                }
+                .into());
+            }
+            headers.push(HeaderParameter {
+                name: name.to_owned(),
+                path: path.clone(),
+            });
         }
-        if !header_type(subschema) {
-            return Err(Message::HeaderType {
-                parameter: property.clone(),
-            }
-            .into());
-        }
-        if let Some((first, _)) = headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
-            return Err(Message::HeaderRepeated {
-                first: first.clone(),
-                second: name.into(),
-            }
-            .into());
-        }
-        headers.push((name.to_owned(), property.clone()));
+        collect_headers(subschema, path, headers)?;
+        path.pop();
     }
-    Ok(headers)
+    Ok(())
 }
 
 /// True when the property's `type` is integer, string or boolean, possibly with null.

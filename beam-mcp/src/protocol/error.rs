@@ -163,9 +163,12 @@ pub enum ProtocolError {
     /// The whole body did not arrive within the read deadline.
     #[error("Request body not received within {0} ms")]
     BodyTimeout(u64),
-    /// The body could not be read from the connection.
-    #[error("Could not read request body: {0}")]
-    BodyUnreadable(String),
+    /// The body could not be read from the connection (the detail goes to the log).
+    #[error("Could not read request body")]
+    BodyUnreadable,
+    /// The host's `authorize` asked the caller to authenticate (HTTP 401).
+    #[error("Unauthorized")]
+    Unauthorized,
     /// An HTTP request with an empty body.
     #[error("Parse error: empty body")]
     EmptyBody,
@@ -198,13 +201,14 @@ impl ProtocolError {
         match self {
             Self::Json(JsonError::Syntax)
             | Self::InvalidContentLength
-            | Self::BodyUnreadable(_)
+            | Self::BodyUnreadable
             | Self::EmptyBody => -32700,
             Self::OriginNotAllowed
             | Self::HostNotAllowed
             | Self::HttpMethodNotAllowed(_)
             | Self::TransferEncodingRefused
             | Self::Forbidden
+            | Self::Unauthorized
             | Self::BodyTimeout(_) => -32600,
             Self::HeaderMismatch(_) => -32020,
             Self::MissingClientCapability(_) => -32021,

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::Prompt;
-use crate::panic::CatchUnwind;
+use crate::panic::{CatchUnwind, catch};
 use crate::prompt::{PromptFault, PromptRequest};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
@@ -63,7 +63,13 @@ pub(crate) fn get_prompt(server: &Server, request: Request<'_>) -> Reply {
         arguments,
         states: Arc::clone(&server.inner.states),
     };
-    let running = CatchUnwind::new((prompt.handler)(render));
+    let running = match catch(|| (prompt.handler)(render)) {
+        Ok(future) => CatchUnwind::new(future),
+        Err(panic) => {
+            tracing::error!(prompt = %name, panic = %panic, "prompt panicked");
+            return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));
+        }
+    };
     let server = server.clone();
     Reply::Pending(Box::pin(async move {
         let outcome = match running.await {

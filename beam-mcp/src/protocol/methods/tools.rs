@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::Tool;
-use crate::panic::CatchUnwind;
+use crate::panic::{CatchUnwind, catch};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
@@ -73,7 +73,13 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
         states: Arc::clone(&server.inner.states),
         wrap_output: tool.wrap_output,
     };
-    let running = CatchUnwind::new((tool.handler)(arguments, context));
+    // A hand-written handler may panic before it returns its future: the same tool error.
+    let running = match catch(|| (tool.handler)(arguments, context)) {
+        Ok(future) => CatchUnwind::new(future),
+        Err(panic) => {
+            return Reply::Ready(server.respond(id, era, Ok(panicked(&tool.name, &panic))));
+        }
+    };
     let server = server.clone();
     let tool_name = Arc::clone(&tool.name);
     Reply::Pending(Box::pin(async move {
@@ -86,16 +92,16 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
                 tracing::error!(tool = %tool_name, %reason, "tool fault");
                 Err(ProtocolError::Internal)
             }
-            Err(panic) => {
-                tracing::error!(tool = %tool_name, panic = %panic, "tool panicked");
-                Ok(CallToolResult::error(format!(
-                    "{tool_name}: the tool failed with an internal error"
-                ))
-                .to_value())
-            }
+            Err(panic) => Ok(panicked(&tool_name, &panic)),
         };
         server.respond(id, era, outcome)
     }))
+}
+
+/// A panicking tool is a tool error that says nothing of the panic (which is logged).
+fn panicked(tool: &str, panic: &str) -> Value {
+    tracing::error!(%tool, %panic, "tool panicked");
+    CallToolResult::error(format!("{tool}: the tool failed with an internal error")).to_value()
 }
 
 fn invalid_arguments(tool: &str, reason: &str) -> CallToolResult {

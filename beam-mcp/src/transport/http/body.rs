@@ -23,7 +23,10 @@ impl BodyError {
         match self {
             BodyError::TooLarge => (413, ProtocolError::TooLarge),
             BodyError::Timeout => (408, ProtocolError::BodyTimeout(deadline.as_millis() as u64)),
-            BodyError::Unreadable(e) => (400, ProtocolError::BodyUnreadable(e)),
+            BodyError::Unreadable(detail) => {
+                tracing::info!(%detail, "the request body could not be read");
+                (400, ProtocolError::BodyUnreadable)
+            }
         }
     }
 }

@@ -130,9 +130,14 @@ pub(crate) fn check(
             .and_then(|name| server.inner.catalog.tool(name))
     {
         let arguments = params.and_then(|p| p.get("arguments"));
-        for (header, property) in &tool.headers {
-            let value = arguments.and_then(|a| a.get(property));
-            check_param(headers, header, value)?;
+        for parameter in &tool.headers {
+            let value = arguments.and_then(|a| {
+                parameter
+                    .path
+                    .iter()
+                    .try_fold(a, |value, key| value.get(key))
+            });
+            check_param(headers, &parameter.name, value)?;
         }
     }
     Ok(())

@@ -53,17 +53,43 @@ use crate::protocol::{ProtocolError, Reply, Response, Revision, Session};
 /// assert_eq!(r.reason(), "token expired");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal(String);
+pub struct Refusal {
+    reason: String,
+    challenge: Option<String>,
+}
 
 impl Refusal {
-    /// A refusal with a reason for the log.
+    /// A refusal with a reason for the log: 403 "Forbidden".
     pub fn new(reason: impl Into<String>) -> Self {
-        Refusal(reason.into())
+        Refusal {
+            reason: reason.into(),
+            challenge: None,
+        }
+    }
+
+    /// "Authenticate first": 401 "Unauthorized" with `WWW-Authenticate: <challenge>` (for
+    /// example `Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"`).
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::Refusal;
+    /// let r = Refusal::unauthorized("no token", r#"Bearer realm="mcp""#);
+    /// assert_eq!(r.challenge(), Some(r#"Bearer realm="mcp""#));
+    /// ```
+    pub fn unauthorized(reason: impl Into<String>, challenge: impl Into<String>) -> Self {
+        Refusal {
+            reason: reason.into(),
+            challenge: Some(challenge.into()),
+        }
     }
 
     /// The reason.
     pub fn reason(&self) -> &str {
-        &self.0
+        &self.reason
+    }
+
+    /// The `WWW-Authenticate` challenge of a 401, if any.
+    pub fn challenge(&self) -> Option<&str> {
+        self.challenge.as_deref()
     }
 }
 
@@ -258,8 +284,8 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         }
         return response;
     }
-    if let Err(status) = hook(|| (endpoint.authorize)(&parts)) {
-        return reply(status, None, refusal(status), true);
+    if let Err(refused) = hook(|| (endpoint.authorize)(&parts)) {
+        return refused.response(true);
     }
     let declared = parts
         .headers
@@ -278,33 +304,54 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         }
     };
     if let Some(authorize_body) = &endpoint.authorize_body
-        && let Err(status) = hook(|| authorize_body(&parts, &bytes))
+        && let Err(refused) = hook(|| authorize_body(&parts, &bytes))
     {
-        return reply(status, None, refusal(status), false);
+        return refused.response(false);
     }
     answer(&endpoint.server, &parts, &bytes).await
 }
 
-/// Runs a host hook: `Ok`, or the status of its refusal (403) or fault (500), logged.
-fn hook(f: impl FnOnce() -> Result<(), Refusal>) -> Result<(), u16> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(refusal)) => {
-            tracing::info!(reason = %refusal.0, "request refused by the host");
-            Err(403)
-        }
-        Err(_) => {
-            tracing::error!("an authorization hook panicked");
-            Err(500)
+/// What a host hook decided against the request.
+enum Refused {
+    /// 403, or 401 with this challenge.
+    Refusal(Option<String>),
+    /// The hook panicked: 500.
+    Fault,
+}
+
+impl Refused {
+    fn response(self, close: bool) -> HttpResponse {
+        match self {
+            Refused::Refusal(None) => reply(403, None, ProtocolError::Forbidden, close),
+            Refused::Refusal(Some(challenge)) => {
+                let mut response = reply(401, None, ProtocolError::Unauthorized, close);
+                match HeaderValue::from_str(&challenge) {
+                    Ok(value) => {
+                        response
+                            .headers_mut()
+                            .insert(header::WWW_AUTHENTICATE, value);
+                    }
+                    Err(_) => tracing::error!("a WWW-Authenticate challenge is not a header value"),
+                }
+                response
+            }
+            Refused::Fault => reply(500, None, ProtocolError::Internal, close),
         }
     }
 }
 
-fn refusal(status: u16) -> ProtocolError {
-    if status == 403 {
-        ProtocolError::Forbidden
-    } else {
-        ProtocolError::Internal
+/// Runs a host hook: `Ok`, or its refusal (logged with the reason) or its fault.
+fn hook(f: impl FnOnce() -> Result<(), Refusal>) -> Result<(), Refused> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(refusal)) => {
+            tracing::info!(reason = %refusal.reason, "request refused by the host");
+            Err(Refused::Refusal(refusal.challenge))
+        }
+        Err(_) => {
+            tracing::error!("an authorization hook panicked");
+            Err(Refused::Fault)
+        }
     }
 }
 
@@ -326,9 +373,26 @@ async fn answer(server: &Server, parts: &Parts, bytes: &[u8]) -> HttpResponse {
         .get("id")
         .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
         .cloned();
-    // A response (or anything without a method) sent to a server is not a request.
-    if !message.get("method").is_some_and(Value::is_string) {
+    // The envelope before the headers: a response (or anything without a method), a wrong
+    // `jsonrpc`, or an id that is not a string or an integer is not a request at all.
+    let odd_id = message.get("id").is_some() && id.is_none();
+    let jsonrpc = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
         return reply(400, id, ProtocolError::InvalidRequest, false);
+    };
+    if odd_id || !jsonrpc {
+        return reply(400, id, ProtocolError::InvalidRequest, false);
+    }
+    if message.get("params").is_some_and(|p| !p.is_object()) {
+        return reply(400, id, ProtocolError::ParamsNotObject, false);
+    }
+    // Session control belongs to stdio; an HTTP request has no session to shut down.
+    if matches!(method, "shutdown" | "exit") {
+        let error = ProtocolError::MethodNotFound(method.to_owned());
+        return match id {
+            Some(_) => reply(404, id, error, false),
+            None => empty(202),
+        };
     }
     if let Err(error) = headers::check(&parts.headers, &message, server) {
         tracing::info!(reason = %error, "header check failed");
