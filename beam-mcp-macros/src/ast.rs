@@ -129,6 +129,14 @@ pub(crate) fn check_signature(sig: &Signature, kind: &str) -> syn::Result<()> {
     Ok(())
 }
 
+/// The parameter's name when its pattern is a plain name, else `refusal` on the pattern.
+pub(crate) fn plain_name(pat: &Pat, refusal: &str) -> syn::Result<Ident> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() => Ok(p.ident.clone()),
+        other => Err(syn::Error::new(other.span(), refusal)),
+    }
+}
+
 /// The function's name without `r#`.
 pub(crate) fn fn_name(sig: &Signature) -> String {
     let ident = sig.ident.to_string();
@@ -266,15 +274,10 @@ fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
     typed
         .attrs
         .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("header"));
-    let ident = match &*typed.pat {
-        Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
-        other => {
-            return Err(syn::Error::new(
-                other.span(),
-                "a tool argument is a plain name (`place: String`); destructure only State<T> or Args<T>",
-            ));
-        }
-    };
+    let ident = plain_name(
+        &typed.pat,
+        "a tool argument is a plain name (`place: String`); destructure only State<T> or Args<T>",
+    )?;
     Ok(Param::Plain {
         ident,
         ty: (*typed.ty).clone(),

@@ -5,9 +5,11 @@ use beam_mcp_rules::Message;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, LitStr, Pat, Type};
+use syn::{FnArg, ItemFn, LitStr, Type};
 
-use crate::ast::{check_signature, description, doc_text, fn_name, last_ident, wrapper_inner};
+use crate::ast::{
+    check_signature, description, doc_text, fn_name, last_ident, plain_name, wrapper_inner,
+};
 use crate::attr::PromptAttr;
 use crate::completion;
 use crate::resource::optional;
@@ -70,15 +72,10 @@ impl PromptFn {
             }
             let doc = doc_text(&typed.attrs).trim().to_owned();
             typed.attrs.retain(|a| !a.path().is_ident("doc"));
-            let ident = match &*typed.pat {
-                Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
-                other => {
-                    return Err(syn::Error::new(
-                        other.span(),
-                        "a prompt argument is a plain name (`topic: String`); destructure only State<T>",
-                    ));
-                }
-            };
+            let ident = plain_name(
+                &typed.pat,
+                "a prompt argument is a plain name (`topic: String`); destructure only State<T>",
+            )?;
             let required = match string_kind(&typed.ty) {
                 Some(required) => required,
                 None => {

@@ -5,9 +5,9 @@ use beam_mcp_rules::{Message, UriTemplate, uri_defect};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, Pat, Type};
+use syn::{FnArg, ItemFn, Type};
 
-use crate::ast::{check_signature, description, fn_name, wrapper_inner};
+use crate::ast::{check_signature, description, fn_name, plain_name, wrapper_inner};
 use crate::attr::ResourceAttr;
 use crate::completion;
 use crate::skeleton::{Binding, Kind, registered};
@@ -54,15 +54,10 @@ impl ResourceFn {
                 params.push(ReaderParam::State { inner });
                 continue;
             }
-            let ident = match &*typed.pat {
-                Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
-                other => {
-                    return Err(syn::Error::new(
-                        other.span(),
-                        "a reader's parameter is a plain name bound from the template (`id: String`); destructure only State<T>",
-                    ));
-                }
-            };
+            let ident = plain_name(
+                &typed.pat,
+                "a reader's parameter is a plain name bound from the template (`id: String`); destructure only State<T>",
+            )?;
             let name = ident.to_string();
             if !template.variables().any(|v| v == name) {
                 let message = Message::ParameterWithoutVariable {
