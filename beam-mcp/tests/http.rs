@@ -885,3 +885,66 @@ fn a_nested_x_mcp_header_is_mirrored_too() {
     assert_eq!(r.status, 200);
     checked(&r, "tools/call");
 }
+
+#[test]
+fn slow_headers_and_idle_connections_are_cut_at_the_deadline() {
+    let addr = server();
+    // Headers dripped a byte at a time: the connection is closed, whatever arrives.
+    let mut slow = Connection::open(addr);
+    let started = Instant::now();
+    for byte in b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: "
+        .iter()
+        .cycle()
+    {
+        if slow.write(&[*byte]).is_err() || started.elapsed() > Duration::from_secs(4) {
+            break;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        slow.is_closed_by_server(Duration::from_secs(2)),
+        "still open after {:?}",
+        started.elapsed()
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "cut at the deadline: {:?}",
+        started.elapsed()
+    );
+    // An idle keep-alive connection after an answer.
+    let h = headers(addr, "tools/list", None);
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let mut idle = Connection::open(addr);
+    assert_eq!(
+        idle.post(&borrowed, &body(1, "tools/list", json!({})))
+            .status,
+        200
+    );
+    assert!(
+        idle.is_closed_by_server(Duration::from_secs(3)),
+        "an idle connection is closed"
+    );
+}
+
+#[test]
+fn an_absolute_form_target_is_checked_like_the_host_header() {
+    let addr = server();
+    let h = headers(addr, "tools/list", None);
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let b = body(1, "tools/list", json!({}));
+    let mut raw = request("POST", &borrowed, &b);
+    let line_end = raw.windows(2).position(|w| w == b"\r\n").unwrap();
+    raw.splice(
+        ..line_end,
+        b"POST http://evil.example/mcp HTTP/1.1".iter().copied(),
+    );
+    let mut c = Connection::open(addr);
+    c.write(&raw).unwrap();
+    assert_eq!(c.read_response().unwrap().status, 403);
+    let mut raw = request("POST", &borrowed, &b);
+    let good = format!("POST http://127.0.0.1:{}/mcp HTTP/1.1", addr.port());
+    raw.splice(..line_end, good.bytes());
+    let mut c = Connection::open(addr);
+    c.write(&raw).unwrap();
+    assert_eq!(c.read_response().unwrap().status, 200);
+}

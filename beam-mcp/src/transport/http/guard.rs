@@ -3,7 +3,7 @@
 //! request.
 
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, header};
+use axum::http::{Method, header};
 
 use crate::protocol::ProtocolError;
 
@@ -95,7 +95,7 @@ fn is_loopback_authority(authority: &str) -> bool {
         _ => (authority, None),
     };
     let port_ok =
-        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+        port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok());
     let host_ok = host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]";
     // "[::1]" alone has colons inside the brackets: only split after the closing bracket.
     let bare_v6 = authority == "[::1]";
@@ -132,7 +132,7 @@ pub(crate) fn check(parts: &Parts, origins: &Origins, hosts: &Hosts) -> Result<(
             return Err(Early::new(403, ProtocolError::OriginNotAllowed));
         }
     }
-    check_host(&parts.headers, hosts)?;
+    check_host(parts, hosts)?;
     if parts.method != Method::POST {
         let mut early = Early::new(
             405,
@@ -147,10 +147,18 @@ pub(crate) fn check(parts: &Parts, origins: &Origins, hosts: &Hosts) -> Result<(
     Ok(())
 }
 
-fn check_host(headers: &HeaderMap, hosts: &Hosts) -> Result<(), Early> {
+fn check_host(parts: &Parts, hosts: &Hosts) -> Result<(), Early> {
     if matches!(hosts, Hosts::Any) {
         return Ok(());
     }
+    // An absolute-form target (`POST http://host/mcp`) names the host itself, and wins over
+    // the header (RFC 9112 §3.2.2): check it too.
+    if let Some(authority) = parts.uri.authority()
+        && !hosts.allows(authority.as_str())
+    {
+        return Err(Early::new(403, ProtocolError::HostNotAllowed));
+    }
+    let headers = &parts.headers;
     let mut seen = false;
     for value in headers.get_all(header::HOST) {
         seen = true;
@@ -191,6 +199,8 @@ mod tests {
             "localhost:",
             "localhost:abc",
             "localhost:123456",
+            "localhost:99999",
+            "localhost:+80",
             "[::2]:80",
             "",
             "::1",

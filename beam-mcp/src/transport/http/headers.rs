@@ -99,7 +99,10 @@ pub(crate) fn check(
     if is_request && methods.is_empty() {
         return Err(mismatch("Missing mcp-method header; it is required"));
     }
-    if methods.len() > 1 || methods.iter().any(|m| *m != method) {
+    if methods.len() > 1 {
+        return Err(mismatch("mcp-method header is repeated"));
+    }
+    if methods.iter().any(|m| *m != method) {
         return Err(mismatch(
             "mcp-method header does not match the corresponding request body value",
         ));
@@ -115,6 +118,7 @@ pub(crate) fn check(
         match (body_name, names.as_slice()) {
             (None, []) => {}
             (Some(_), []) => return Err(mismatch("Missing mcp-name header; it is required")),
+            (_, [_, _, ..]) => return Err(mismatch("mcp-name header is repeated")),
             (Some(body_name), [one]) if decoded(one, NAME)? == body_name => {}
             _ => {
                 return Err(mismatch(

@@ -257,6 +257,10 @@ impl Http {
 
 /// Serves `http` at `/mcp` on `listener` until ctrl-c; what `serve!(http, ..)` runs.
 ///
+/// Each connection is HTTP/1.1 with a header deadline equal to the body deadline
+/// (`read_timeout`): a client that sends its headers slowly, or holds an idle keep-alive
+/// connection, is disconnected at the deadline.
+///
 /// ```no_run
 /// # async fn demo(http: beam_mcp::transport::http::Http) -> std::io::Result<()> {
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
@@ -265,11 +269,34 @@ impl Http {
 /// ```
 pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Result<()> {
     let app = Router::new().nest("/mcp", http.router());
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+    let header_timeout = http.inner.read_timeout;
+    let shutdown = tokio::signal::ctrl_c();
+    tokio::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of descriptors, or a connection reset before accept: keep serving.
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let io = hyper_util::rt::TokioIo::new(stream);
+            if let Err(error) = builder.serve_connection(io, service).await {
+                tracing::debug!(%error, "connection ended");
+            }
+        });
+    }
 }
 
 async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> HttpResponse {
