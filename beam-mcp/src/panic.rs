@@ -15,6 +15,12 @@ impl<F: Future + Unpin> CatchUnwind<F> {
     pub(crate) fn new(inner: F) -> Self {
         Self { inner }
     }
+
+    /// Calls host code that returns a future; a panic in the call itself (a hand-written
+    /// handler may panic before returning its future) is caught like one in the future.
+    pub(crate) fn start(call: impl FnOnce() -> F) -> Result<Self, String> {
+        catch(call).map(Self::new)
+    }
 }
 
 impl<F: Future + Unpin> Future for CatchUnwind<F> {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub use beam_mcp_rules::Message;
 pub(crate) use prompts::Prompt;
 pub(crate) use resources::{Readable, Resource, Template};
-pub(crate) use tools::Tool;
+pub(crate) use tools::{HeaderParameter, Tool};
 
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;

@@ -18,6 +18,12 @@ pub(crate) const CLIENT_CAPABILITIES: [&str; 3] = ["elicitation", "roots", "samp
 pub(crate) struct HeaderParameter {
     /// The header name as declared.
     pub(crate) name: String,
+    /// The HTTP header that mirrors it, lowercased once here: `mcp-param-{name}`.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "read by the HTTP transport")
+    )]
+    pub(crate) field: String,
     /// The property path from the arguments object (`["filter", "region"]`).
     pub(crate) path: Vec<String>,
 }
@@ -180,6 +186,7 @@ fn collect_headers(
             }
             headers.push(HeaderParameter {
                 name: name.to_owned(),
+                field: format!("mcp-param-{}", name.to_ascii_lowercase()),
                 path: path.clone(),
             });
         }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::Prompt;
-use crate::panic::{CatchUnwind, catch};
+use crate::panic::CatchUnwind;
 use crate::prompt::{PromptFault, PromptRequest};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
@@ -63,8 +63,8 @@ pub(crate) fn get_prompt(server: &Server, request: Request<'_>) -> Reply {
         arguments,
         states: Arc::clone(&server.inner.states),
     };
-    let running = match catch(|| (prompt.handler)(render)) {
-        Ok(future) => CatchUnwind::new(future),
+    let running = match CatchUnwind::start(|| (prompt.handler)(render)) {
+        Ok(running) => running,
         Err(panic) => {
             tracing::error!(prompt = %name, panic = %panic, "prompt panicked");
             return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));

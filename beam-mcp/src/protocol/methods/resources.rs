@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::{Resource, Template};
-use crate::panic::{CatchUnwind, catch};
+use crate::panic::CatchUnwind;
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::resource::{ReadRequest, ResourceError};
@@ -68,8 +68,8 @@ pub(crate) fn read_resource(server: &Server, request: Request<'_>) -> Reply {
         states: Arc::clone(&server.inner.states),
     };
     let mime_type = readable.mime_type;
-    let running = match catch(|| (readable.reader)(read)) {
-        Ok(future) => CatchUnwind::new(future),
+    let running = match CatchUnwind::start(|| (readable.reader)(read)) {
+        Ok(running) => running,
         Err(panic) => {
             tracing::error!(uri = %uri, panic = %panic, "resource reader panicked");
             return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::Tool;
-use crate::panic::{CatchUnwind, catch};
+use crate::panic::CatchUnwind;
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
@@ -74,8 +74,8 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
         wrap_output: tool.wrap_output,
     };
     // A hand-written handler may panic before it returns its future: the same tool error.
-    let running = match catch(|| (tool.handler)(arguments, context)) {
-        Ok(future) => CatchUnwind::new(future),
+    let running = match CatchUnwind::start(|| (tool.handler)(arguments, context)) {
+        Ok(running) => running,
         Err(panic) => {
             return Reply::Ready(server.respond(id, era, Ok(panicked(&tool.name, &panic))));
         }

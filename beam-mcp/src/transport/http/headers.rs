@@ -7,6 +7,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use crate::Server;
+use crate::catalog::HeaderParameter;
 use crate::protocol::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
 
 const VERSION: &str = "mcp-protocol-version";
@@ -141,7 +142,7 @@ pub(crate) fn check(
                     .iter()
                     .try_fold(a, |value, key| value.get(key))
             });
-            check_param(headers, &parameter.name, value)?;
+            check_param(headers, parameter, value)?;
         }
     }
     Ok(())
@@ -150,31 +151,29 @@ pub(crate) fn check(
 /// One `Mcp-Param-{header}` against the argument it mirrors.
 fn check_param(
     headers: &HeaderMap,
-    header: &str,
+    parameter: &HeaderParameter,
     body: Option<&Value>,
 ) -> Result<(), ProtocolError> {
-    let name = format!("mcp-param-{}", header.to_ascii_lowercase());
-    let label = format!("Mcp-Param-{header}");
-    let sent = values(headers, &name)?;
+    let field = parameter.field.as_str();
+    let sent = values(headers, field)?;
     match (body, sent.as_slice()) {
         (None | Some(Value::Null), []) => Ok(()),
         (None | Some(Value::Null), _) => Err(mismatch(format!(
-            "{label} header was sent, but the body carries no such value"
+            "{field} header was sent, but the body carries no such value"
         ))),
         (Some(_), []) => Err(mismatch(format!(
-            "{label} header is required: the body carries a value to mirror"
+            "{field} header is required: the body carries a value to mirror"
         ))),
         (Some(body), [one]) => {
-            let text = decoded(one, &label)?;
-            if mirrors(&text, body) {
+            if mirrors(&decoded(one, field)?, body) {
                 Ok(())
             } else {
                 Err(mismatch(format!(
-                    "{label} header does not match the corresponding request body value"
+                    "{field} header does not match the corresponding request body value"
                 )))
             }
         }
-        (Some(_), _) => Err(mismatch(format!("{label} header is repeated"))),
+        (Some(_), _) => Err(mismatch(format!("{field} header is repeated"))),
     }
 }
 
