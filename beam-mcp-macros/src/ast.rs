@@ -36,6 +36,8 @@ pub(crate) enum Param {
     State { inner: Type },
     /// `Args<T>`: the whole argument object.
     Args { inner: Type },
+    /// `Context`: the request context.
+    Context,
 }
 
 /// How the return value becomes a result.
@@ -257,6 +259,9 @@ fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
     if let Some(inner) = wrapper_inner(&typed.ty, "Args") {
         return Ok(Param::Args { inner });
     }
+    if is_context(&typed.ty) {
+        return Ok(Param::Context);
+    }
     let doc = {
         let text = doc_text(&typed.attrs);
         (!text.trim().is_empty()).then(|| text.trim().to_owned())
@@ -284,6 +289,18 @@ fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
         doc,
         header,
     })
+}
+
+/// True when `ty` is the request context (`Context`, `beam_mcp::Context`: by the path's last
+/// segment, without generic arguments).
+pub(crate) fn is_context(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    path.qself.is_none()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|last| last.ident == "Context" && last.arguments.is_none())
 }
 
 /// `T` when `ty` is `Wrapper<T>` (by the path's last segment).

@@ -18,6 +18,8 @@ pub(crate) struct ToolAttr {
     pub(crate) open_world: Option<bool>,
     /// `requires(sampling, ...)`: client capabilities a call needs.
     pub(crate) requires: Vec<LitStr>,
+    /// `time_limit_ms = 500`: the call's time limit.
+    pub(crate) time_limit_ms: Option<syn::LitInt>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -45,7 +47,7 @@ pub(crate) struct Completer {
     pub(crate) function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...)";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N";
 const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function)";
 const PROMPT_OPTIONS: &str =
     "name = \"...\", title = \"...\", description = \"...\", complete(argument = function)";
@@ -63,6 +65,7 @@ impl ToolAttr {
                 "idempotent" => set(&mut attr.idempotent, flag(&meta)?, &meta)?,
                 "open_world" => set(&mut attr.open_world, flag(&meta)?, &meta)?,
                 "requires" => requires(&meta, &mut attr.requires)?,
+                "time_limit_ms" => set(&mut attr.time_limit_ms, milliseconds(&meta)?, &meta)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -158,6 +161,20 @@ fn string_value(meta: &Meta) -> syn::Result<LitStr> {
             other => Err(syn::Error::new_spanned(other, "expected a string literal")),
         },
         _ => Err(syn::Error::new_spanned(meta, "expected `key = \"...\"`")),
+    }
+}
+
+/// `time_limit_ms = 500`: a whole number of milliseconds above zero.
+fn milliseconds(meta: &Meta) -> syn::Result<syn::LitInt> {
+    const HOW: &str = "write the time limit as time_limit_ms = 500 (milliseconds, above zero)";
+    let Meta::NameValue(nv) = meta else {
+        return Err(syn::Error::new_spanned(meta, HOW));
+    };
+    match &nv.value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(n), ..
+        }) if n.base10_parse::<u64>().is_ok_and(|n| n > 0) => Ok(n.clone()),
+        other => Err(syn::Error::new_spanned(other, HOW)),
     }
 }
 

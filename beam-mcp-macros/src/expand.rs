@@ -64,6 +64,11 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
     let mut prepare = Vec::new();
     let mut call_args = Vec::new();
     let mut states = Vec::new();
+    let takes_context = model.params.iter().any(|p| matches!(p, Param::Context));
+    let time_limit = match &model.attr.time_limit_ms {
+        Some(ms) => quote!(::core::option::Option::Some(::core::time::Duration::from_millis(#ms))),
+        None => quote!(::core::option::Option::None),
+    };
     if args_type.is_none() {
         prepare.push(quote! {
             let __beam_args: #args_ident = ::beam_mcp::__private::decode_args(__beam_arguments)?;
@@ -89,14 +94,21 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
                 });
                 call_args.push(quote!(#local));
             }
+            Param::Context => {
+                prepare.push(quote! {
+                    let #local = ::beam_mcp::__private::context(&__beam_context);
+                });
+                call_args.push(quote!(#local));
+            }
         }
     }
-    let awaited = if model.is_async() {
-        quote!(.await)
+    // A synchronous function runs on the blocking pool: a slow one holds up neither the
+    // timer of its time limit nor other requests.
+    let invoke = if model.is_async() {
+        quote!(#fn_ident(#(#call_args),*).await)
     } else {
-        quote!()
+        quote!(::beam_mcp::__private::blocking(move || #fn_ident(#(#call_args),*)).await)
     };
-    let invoke = quote!(#fn_ident(#(#call_args),*) #awaited);
     let (output_schema, finish) = match &model.output {
         Output::Content => (
             quote!(::core::option::Option::None),
@@ -154,6 +166,8 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
                 handler: Self::__beam_handler,
                 states: &[#(#states),*],
                 client_capabilities: &[#(#requires),*],
+                takes_context: #takes_context,
+                time_limit: #time_limit,
                 module_path: ::core::module_path!(),
                 location: (::core::file!(), ::core::line!()),
             };

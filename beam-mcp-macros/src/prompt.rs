@@ -35,6 +35,8 @@ enum PromptParam {
     },
     /// `State<T>`.
     State { inner: Type },
+    /// `Context`: the request context.
+    Context,
 }
 
 impl PromptFn {
@@ -68,6 +70,10 @@ impl PromptFn {
             };
             if let Some(inner) = wrapper_inner(&typed.ty, "State") {
                 params.push(PromptParam::State { inner });
+                continue;
+            }
+            if crate::ast::is_context(&typed.ty) {
+                params.push(PromptParam::Context);
                 continue;
             }
             let doc = doc_text(&typed.attrs).trim().to_owned();
@@ -161,10 +167,14 @@ impl PromptFn {
                     });
                     states.push(crate::expand::state_requirement(inner));
                 }
+                PromptParam::Context => {
+                    prepare.push(quote! { let #local = __beam_request.context().clone(); });
+                }
             }
             call_args.push(quote!(#local));
         }
         let completions = completion::defs(&self.attr.complete);
+        let takes_context = self.params.iter().any(|p| matches!(p, PromptParam::Context));
         let fields = quote! {
             name: #name,
             title: #title,
@@ -173,6 +183,7 @@ impl PromptFn {
             handler: Self::__beam_handler,
             completions: #completions,
             states: &[#(#states),*],
+            takes_context: #takes_context,
             module_path: ::core::module_path!(),
             location: (::core::file!(), ::core::line!()),
         };

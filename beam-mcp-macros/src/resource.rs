@@ -25,6 +25,8 @@ enum ReaderParam {
     Variable { ident: syn::Ident, ty: Type },
     /// `State<T>`.
     State { inner: Type },
+    /// `Context`: the request context.
+    Context,
 }
 
 impl ResourceFn {
@@ -52,6 +54,10 @@ impl ResourceFn {
             };
             if let Some(inner) = wrapper_inner(&typed.ty, "State") {
                 params.push(ReaderParam::State { inner });
+                continue;
+            }
+            if crate::ast::is_context(&typed.ty) {
+                params.push(ReaderParam::Context);
                 continue;
             }
             let ident = plain_name(
@@ -136,10 +142,14 @@ impl ResourceFn {
                     });
                     states.push(crate::expand::state_requirement(inner));
                 }
+                ReaderParam::Context => {
+                    prepare.push(quote! { let #local = __beam_request.context().clone(); });
+                }
             }
             call_args.push(quote!(#local));
         }
         let completions = completion::defs(&self.attr.complete);
+        let takes_context = self.params.iter().any(|p| matches!(p, ReaderParam::Context));
         let (marker, key) = if self.template.is_static() {
             ("resource", self.attr.uri.value())
         } else {
@@ -156,6 +166,7 @@ impl ResourceFn {
             reader: Self::__beam_handler,
             completions: #completions,
             states: &[#(#states),*],
+            takes_context: #takes_context,
             module_path: ::core::module_path!(),
             location: (::core::file!(), ::core::line!()),
         };

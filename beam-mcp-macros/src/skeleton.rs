@@ -57,7 +57,11 @@ pub(crate) fn registered(
         fn_name(&item.sig).to_uppercase()
     );
     let Binding { prepare, call_args } = binding;
-    let awaited = item.sig.asyncness.map(|_| quote!(.await));
+    // A synchronous function runs on the blocking pool, as a tool's does.
+    let invoke = match item.sig.asyncness {
+        Some(_) => quote!(#fn_ident(#(#call_args),*).await),
+        None => quote!(::beam_mcp::__private::blocking(move || #fn_ident(#(#call_args),*)).await),
+    };
     // Spanned on the return type, so "cannot be a resource's contents" points at it.
     let finish = match &item.sig.output {
         syn::ReturnType::Type(_, ty) => {
@@ -89,7 +93,7 @@ pub(crate) fn registered(
             ) -> ::beam_mcp::tool::BoxFuture<#output> {
                 ::std::boxed::Box::pin(async move {
                     #(#prepare)*
-                    let __beam_out = #fn_ident(#(#call_args),*) #awaited;
+                    let __beam_out = #invoke;
                     #finish
                 })
             }

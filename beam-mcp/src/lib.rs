@@ -24,6 +24,8 @@
 
 mod catalog;
 pub mod completion;
+mod context;
+mod dispatch;
 pub mod json;
 mod panic;
 pub mod prompt;
@@ -37,6 +39,7 @@ pub mod transport;
 
 pub use beam_mcp_macros::{prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
+pub use context::{Context, LogLevel, NotSent, UnknownLevel};
 pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use tool::{
@@ -168,6 +171,13 @@ pub mod __private {
     #[::linkme::distributed_slice]
     #[linkme(crate = ::linkme)]
     pub static PROMPTS: [crate::prompt::PromptDef];
+
+    pub use crate::dispatch::blocking;
+
+    /// The request context of a running tool.
+    pub fn context(context: &ToolContext) -> crate::Context {
+        context.request().clone()
+    }
 
     /// Deserializes the validated arguments into the tool's typed parameters.
     pub fn decode_args<T: ::serde::de::DeserializeOwned>(

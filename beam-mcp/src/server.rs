@@ -1,6 +1,7 @@
 //! The server: a checked catalog plus its options, built once and shared by every transport.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
@@ -69,6 +70,9 @@ pub enum BuildError {
     /// `page_size` was zero.
     #[error("page_size must be at least 1")]
     ZeroPageSize,
+    /// A queue bound, `max_in_flight` or `call_time_limit` was zero.
+    #[error("notification_queue, max_in_flight, write_queue and call_time_limit must be above zero")]
+    ZeroLimit,
 }
 
 /// Builds a [`Server`]: the catalog, the host state, and the options.
@@ -107,6 +111,31 @@ pub struct ServerBuilder {
     resources_cache: CacheHint,
     prompts_cache: CacheHint,
     page_size: Option<usize>,
+    limits: Limits,
+}
+
+/// The bounds of a running server; each has a builder setting (listed in `docs/security.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// Notifications waiting per request before logs are dropped (progress merges).
+    pub(crate) notification_queue: usize,
+    /// The default time limit of a tool call.
+    pub(crate) call_time_limit: Option<Duration>,
+    /// Requests running at once per connection (stdio): past it, the connection stops reading.
+    pub(crate) in_flight: usize,
+    /// Messages waiting to be written per connection (stdio): past it, producers wait.
+    pub(crate) write_queue: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            notification_queue: 64,
+            call_time_limit: None,
+            in_flight: 64,
+            write_queue: 256,
+        }
+    }
 }
 
 impl ServerBuilder {
@@ -207,6 +236,34 @@ impl ServerBuilder {
         self
     }
 
+    /// Notifications (progress, logs) that may wait per request while the client reads
+    /// (default 64). Progress updates merge; a log past the bound is dropped and counted.
+    pub fn notification_queue(mut self, messages: usize) -> Self {
+        self.limits.notification_queue = messages;
+        self
+    }
+
+    /// The time limit of a tool call whose tool sets none (default: none). An overrunning call
+    /// is answered as an `isError` result naming the limit; its future is dropped.
+    pub fn call_time_limit(mut self, limit: Duration) -> Self {
+        self.limits.call_time_limit = Some(limit);
+        self
+    }
+
+    /// Requests one connection may have running at once (default 64). At the bound a stdio
+    /// server stops reading until one finishes, so a client that never reads its answers
+    /// cannot grow the server's memory.
+    pub fn max_in_flight(mut self, requests: usize) -> Self {
+        self.limits.in_flight = requests;
+        self
+    }
+
+    /// Messages waiting to be written on one connection (default 256); producers wait past it.
+    pub fn write_queue(mut self, messages: usize) -> Self {
+        self.limits.write_queue = messages;
+        self
+    }
+
     /// Checks the catalog and the options, and builds the server.
     pub fn build(self) -> Result<Server, BuildError> {
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
@@ -222,6 +279,17 @@ impl ServerBuilder {
         if page_size == 0 {
             return Err(BuildError::ZeroPageSize);
         }
+        let limits = self.limits;
+        if limits.notification_queue == 0 || limits.in_flight == 0 || limits.write_queue == 0 {
+            return Err(BuildError::ZeroLimit);
+        }
+        if limits.call_time_limit.is_some_and(|l| l.is_zero()) {
+            return Err(BuildError::ZeroLimit);
+        }
+        let defs = &self.definitions;
+        let emits = defs.tools.iter().any(|d| d.takes_context)
+            || defs.resources.iter().any(|d| d.takes_context)
+            || defs.prompts.iter().any(|d| d.takes_context);
         let catalog = Catalog::build(&self.definitions, &self.states)?;
         let info = json!({
             "name": self.name.unwrap_or_else(|| "beam_mcp".into()),
@@ -244,6 +312,10 @@ impl ServerBuilder {
         if catalog.has_completions() {
             capabilities.insert("completions".into(), json!({}));
         }
+        // Advertised exactly when some item can emit (it takes a request context).
+        if emits {
+            capabilities.insert("logging".into(), json!({}));
+        }
         Ok(Server {
             inner: Arc::new(Inner {
                 result_meta: json!({ META_SERVER_INFO: info.clone() }),
@@ -259,6 +331,7 @@ impl ServerBuilder {
                 resources_cache: self.resources_cache,
                 prompts_cache: self.prompts_cache,
                 page_size,
+                limits,
             }),
         })
     }
@@ -292,6 +365,7 @@ pub(crate) struct Inner {
     pub(crate) resources_cache: CacheHint,
     pub(crate) prompts_cache: CacheHint,
     pub(crate) page_size: usize,
+    pub(crate) limits: Limits,
 }
 
 impl Server {

@@ -17,6 +17,7 @@ pub(crate) struct Prompt {
     /// The declared arguments as a schema: strings, the required ones required, no others.
     pub(crate) arguments: CompiledSchema,
     pub(crate) handler: PromptHandler,
+    pub(crate) takes_context: bool,
     pub(crate) completions: &'static [CompletionDef],
     pub(crate) argument_names: Vec<&'static str>,
 }
@@ -107,6 +108,7 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
         listing: Value::Object(listing),
         arguments,
         handler: def.handler,
+        takes_context: def.takes_context,
         completions: def.completions,
         argument_names: def.arguments.iter().map(|a| a.name).collect(),
     })

@@ -16,6 +16,7 @@ pub(crate) struct Resource {
     pub(crate) listing: Value,
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) reader: ResourceReader,
+    pub(crate) takes_context: bool,
 }
 
 /// One URI template as the server serves it.
@@ -25,6 +26,7 @@ pub(crate) struct Template {
     pub(crate) listing: Value,
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) reader: ResourceReader,
+    pub(crate) takes_context: bool,
     pub(crate) completions: &'static [CompletionDef],
 }
 
@@ -32,6 +34,7 @@ pub(crate) struct Template {
 /// template's variables bound from the URI.
 pub(crate) struct Readable<'c, 'u> {
     pub(crate) reader: ResourceReader,
+    pub(crate) takes_context: bool,
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) variables: Vec<(&'c str, &'u str)>,
 }
@@ -52,6 +55,7 @@ pub(crate) fn build(
                 listing,
                 mime_type: def.mime_type,
                 reader: def.reader,
+                takes_context: def.takes_context,
             });
         } else {
             templates.push(Template {
@@ -60,6 +64,7 @@ pub(crate) fn build(
                 listing,
                 mime_type: def.mime_type,
                 reader: def.reader,
+                takes_context: def.takes_context,
                 completions: def.completions,
             });
         }
@@ -155,6 +160,7 @@ pub(crate) fn readable<'c, 'u>(
         let resource = &resources[i];
         return Some(Readable {
             reader: resource.reader,
+            takes_context: resource.takes_context,
             mime_type: resource.mime_type,
             variables: Vec::new(),
         });
@@ -162,6 +168,7 @@ pub(crate) fn readable<'c, 'u>(
     templates.iter().find_map(|t| {
         t.template.matches(uri).map(|variables| Readable {
             reader: t.reader,
+            takes_context: t.takes_context,
             mime_type: t.mime_type,
             variables,
         })

@@ -43,6 +43,10 @@ pub(crate) struct Tool {
         allow(dead_code, reason = "read by the HTTP transport")
     )]
     pub(crate) headers: Vec<HeaderParameter>,
+    /// The handler may send notifications through its request context.
+    pub(crate) takes_context: bool,
+    /// This tool's own time limit.
+    pub(crate) time_limit: Option<std::time::Duration>,
 }
 
 pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
@@ -131,6 +135,8 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         wrap_output,
         headers,
         client_capabilities: def.client_capabilities,
+        takes_context: def.takes_context,
+        time_limit: def.time_limit,
     })
 }
 

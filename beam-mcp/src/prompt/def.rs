@@ -28,6 +28,7 @@ pub struct PromptRequest {
     pub(crate) name: Arc<str>,
     pub(crate) arguments: Map<String, Value>,
     pub(crate) states: Arc<StateMap>,
+    pub(crate) context: crate::Context,
 }
 
 impl PromptRequest {
@@ -39,6 +40,11 @@ impl PromptRequest {
     /// An argument's value, if the caller gave it (the schema checked it is a string).
     pub fn argument(&self, name: &str) -> Option<&str> {
         self.arguments.get(name).and_then(Value::as_str)
+    }
+
+    /// The request context: the caller, progress, logs, cancellation.
+    pub fn context(&self) -> &crate::Context {
+        &self.context
     }
 
     /// The host state of type `T`, if the server was given one.
@@ -86,6 +92,9 @@ pub struct PromptDef {
     pub arguments: &'static [PromptArgument],
     /// Renders it.
     pub handler: PromptHandler,
+    /// True when the function takes a [`Context`](crate::Context) and so may send
+    /// notifications; see [`ToolDef::takes_context`](crate::ToolDef::takes_context).
+    pub takes_context: bool,
     /// Completions for its arguments.
     pub completions: &'static [CompletionDef],
     /// The host state types it takes.

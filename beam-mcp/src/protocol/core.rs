@@ -2,15 +2,21 @@
 //!
 //! The order of the checks below is the semantics (see `docs/wire.md`).
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
+use super::exchange::Exchange;
 use super::methods;
+use super::response::PendingResponse;
+use super::session::Registration;
 use super::{
-    META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
-    Session,
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+    ProtocolError, Reply, Response, Revision, Session,
 };
-use crate::Server;
+use crate::context::{CancelToken, Client, Outbox, Parts as ContextParts};
 use crate::json::{self, kind_name};
+use crate::{Context, LogLevel, Server};
 
 /// How a request chose its revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,8 +46,69 @@ pub(crate) struct Request<'a> {
     pub(crate) method: &'a str,
     pub(crate) params: Map<String, Value>,
     pub(crate) era: Era,
+    pub(crate) session: &'a Session,
+    /// `params._meta` less the keys read into the fields below.
+    pub(crate) meta: Map<String, Value>,
     /// The client's capabilities, when the request carries them (2026-07-28).
     pub(crate) client_capabilities: Option<Map<String, Value>>,
+    pub(crate) client_info: Option<Value>,
+    pub(crate) progress_token: Option<Value>,
+    /// The lowest level this request is sent logs at, if any.
+    pub(crate) log_level: Option<LogLevel>,
+}
+
+/// A request's context, and what its exchange shares with it.
+pub(crate) struct Begun {
+    pub(crate) context: Context,
+    outbox: Option<Arc<Outbox>>,
+    cancel: CancelToken,
+    registration: Option<Registration>,
+}
+
+impl Request<'_> {
+    /// The request's context. It gets a notification queue only when the item can emit
+    /// (`emits`: it takes a context) and the request asked for progress or logs: a request
+    /// that emits nothing takes a path with no per-request queue.
+    pub(crate) fn begin(&mut self, server: &Server, emits: bool) -> Begun {
+        let outbox = (emits && (self.progress_token.is_some() || self.log_level.is_some()))
+            .then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
+        let cancel = CancelToken::default();
+        let registration = self.session.register(&self.id, &cancel);
+        let client = if self.era.is_stateless() {
+            Client::Request {
+                info: self.client_info.take(),
+                capabilities: self.client_capabilities.take(),
+            }
+        } else {
+            Client::Session(self.session.hello())
+        };
+        let context = Context::from_parts(ContextParts {
+            revision: self.era.revision(),
+            meta: std::mem::take(&mut self.meta),
+            client,
+            principal: self.session.principal(),
+            progress_token: self.progress_token.take(),
+            log_level: self.log_level,
+            outbox: outbox.clone(),
+            cancel: cancel.clone(),
+        });
+        Begun {
+            context,
+            outbox,
+            cancel,
+            registration,
+        }
+    }
+}
+
+/// What `params._meta` said.
+struct Meta {
+    era: Era,
+    rest: Map<String, Value>,
+    client_capabilities: Option<Map<String, Value>>,
+    client_info: Option<Value>,
+    progress_token: Option<Value>,
+    log_level: Option<LogLevel>,
 }
 
 impl Server {
@@ -102,43 +169,83 @@ impl Server {
             Some(Value::Object(params)) => params,
             Some(_) => return ready_error(Some(id), ProtocolError::ParamsNotObject, None),
         };
-        let (era, client_capabilities) = match self.era(&mut params) {
-            Ok(found) => found,
+        let meta = match self.meta(&mut params, session) {
+            Ok(meta) => meta,
             Err(error) => return ready_error(Some(id), error, None),
         };
         let request = Request {
             id,
             method: &method,
             params,
-            era,
-            client_capabilities,
+            era: meta.era,
+            session,
+            meta: meta.rest,
+            client_capabilities: meta.client_capabilities,
+            client_info: meta.client_info,
+            progress_token: meta.progress_token,
+            log_level: meta.log_level,
         };
         self.request(session, request)
     }
 
-    /// Reads and removes `params._meta`, deciding the request's revision; keeps the client's
-    /// capabilities when it names them.
-    fn era(
-        &self,
-        params: &mut Map<String, Value>,
-    ) -> Result<(Era, Option<Map<String, Value>>), ProtocolError> {
+    /// Reads and removes `params._meta`, deciding the request's revision (DIGEST §0): it is
+    /// 2026-07-28 exactly when `_meta` names a protocol version or client capabilities; a
+    /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy, and kept.
+    fn meta(&self, params: &mut Map<String, Value>, session: &Session) -> Result<Meta, ProtocolError> {
         let mut meta = match params.remove("_meta") {
-            None => return Ok((Era::Bare, None)),
+            None => Map::new(),
             Some(Value::Object(meta)) => meta,
             Some(_) => return Err(ProtocolError::MetaNotObject),
         };
-        let Some(Value::String(requested)) = meta.get(META_PROTOCOL_VERSION) else {
-            return Err(ProtocolError::MetaLacksVersion);
+        let era = if meta.contains_key(META_PROTOCOL_VERSION)
+            || meta.contains_key(META_CLIENT_CAPABILITIES)
+        {
+            let Some(Value::String(requested)) = meta.get(META_PROTOCOL_VERSION) else {
+                return Err(ProtocolError::MetaLacksVersion);
+            };
+            let revision = Revision::parse(requested)
+                .filter(|r| self.inner.revisions.contains(r))
+                .ok_or_else(|| self.unsupported(requested))?;
+            Era::Named(revision)
+        } else {
+            Era::Bare
         };
-        let revision = Revision::parse(requested)
-            .filter(|r| self.inner.revisions.contains(r))
-            .ok_or_else(|| self.unsupported(requested))?;
-        let capabilities = match meta.remove(META_CLIENT_CAPABILITIES) {
+        let client_capabilities = match meta.remove(META_CLIENT_CAPABILITIES) {
             Some(Value::Object(capabilities)) => Some(capabilities),
-            _ if revision.is_stateless() => return Err(ProtocolError::MetaLacksCapabilities),
+            _ if era.is_stateless() => return Err(ProtocolError::MetaLacksCapabilities),
             _ => None,
         };
-        Ok((Era::Named(revision), capabilities))
+        let client_info = meta.remove(META_CLIENT_INFO);
+        let progress_token = match meta.remove("progressToken") {
+            None => None,
+            Some(token) if token.is_string() || token.is_i64() || token.is_u64() => Some(token),
+            Some(_) => return Err(ProtocolError::ProgressToken),
+        };
+        // 2026-07-28: logs only when this request names a level. A legacy session: every level
+        // until `logging/setLevel` says otherwise.
+        let log_level = if era.is_stateless() {
+            match meta.remove(META_LOG_LEVEL) {
+                None => None,
+                Some(Value::String(level)) => Some(
+                    level
+                        .parse::<LogLevel>()
+                        .map_err(|e| ProtocolError::LogLevel(e.to_string()))?,
+                ),
+                Some(other) => {
+                    return Err(ProtocolError::LogLevel(format!("{other} is not a log level")));
+                }
+            }
+        } else {
+            Some(session.log_level())
+        };
+        Ok(Meta {
+            era,
+            rest: meta,
+            client_capabilities,
+            client_info,
+            progress_token,
+            log_level,
+        })
     }
 
     pub(crate) fn unsupported(&self, requested: &str) -> ProtocolError {
@@ -164,6 +271,15 @@ impl Server {
                 }
             }
             "exit" => session.close(),
+            "notifications/cancelled" => {
+                // An unknown or finished id is ignored, as the spec allows.
+                if let Some(id) = message
+                    .get("params")
+                    .and_then(|p| p.get("requestId"))
+                {
+                    session.cancel(id);
+                }
+            }
             _ => {}
         }
         Reply::Silent
@@ -181,6 +297,9 @@ impl Server {
             }
             "initialize" if !stateless => methods::initialize(self, session, &request.params),
             "ping" if !stateless => Ok(Value::Object(Map::new())),
+            "logging/setLevel" if !stateless && self.has_capability("logging") => {
+                methods::set_level(session, &request.params)
+            }
             "shutdown" => {
                 session.close();
                 Ok(Value::Object(Map::new()))
@@ -224,6 +343,17 @@ impl Server {
 
     fn ready(&self, id: Value, era: Era, outcome: Result<Value, ProtocolError>) -> Reply {
         Reply::Ready(self.respond(id, era, outcome))
+    }
+
+    /// A request whose answer needs host code: its exchange, sharing `begun`'s queue and
+    /// cancellation with the context the host code was given.
+    pub(crate) fn pending(&self, begun: Begun, work: PendingResponse) -> Reply {
+        Reply::Pending(Exchange::new(
+            work,
+            begun.outbox,
+            begun.cancel,
+            begun.registration,
+        ))
     }
 
     /// The response, with a stateless result stamped with `resultType` and serverInfo `_meta`.

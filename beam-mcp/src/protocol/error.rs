@@ -175,6 +175,16 @@ pub enum ProtocolError {
     /// A fault on the server's side; the details go to the log, never to the caller.
     #[error("Internal error")]
     Internal,
+    /// A log level that is not one of the eight (`io.modelcontextprotocol/logLevel` or
+    /// `logging/setLevel`).
+    #[error("Invalid params: {0}")]
+    LogLevel(String),
+    /// A `progressToken` that is neither a string nor an integer.
+    #[error("Invalid params: progressToken must be a string or an integer")]
+    ProgressToken,
+    /// `notifications/cancelled` or another request that names no request id.
+    #[error("Invalid params: {0}")]
+    Malformed(&'static str),
 }
 
 impl ProtocolError {
@@ -237,7 +247,10 @@ impl ProtocolError {
             | Self::CompletionMalformed
             | Self::UnknownTemplate(_)
             | Self::UnknownArgument { .. }
-            | Self::MetaRequired => -32602,
+            | Self::MetaRequired
+            | Self::LogLevel(_)
+            | Self::ProgressToken
+            | Self::Malformed(_) => -32602,
             Self::MethodNotFound(_) => -32601,
             Self::UnsupportedVersion { .. } => -32022,
             Self::Internal => -32603,

@@ -4,14 +4,17 @@
 mod core;
 mod cursor;
 mod error;
+mod exchange;
 mod methods;
 mod response;
 mod revision;
-mod session;
+pub(crate) mod session;
 
 pub use error::ProtocolError;
-pub use response::{PendingResponse, Reply, Response};
+pub use exchange::{Exchange, Outbound};
+pub use response::{Reply, Response};
 pub use revision::{
-    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, Revision,
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+    META_SERVER_INFO, META_SUBSCRIPTION_ID, Revision,
 };
 pub use session::Session;

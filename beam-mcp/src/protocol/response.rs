@@ -5,7 +5,7 @@ use std::pin::Pin;
 
 use serde_json::{Map, Value};
 
-use super::{ProtocolError, Revision};
+use super::{Exchange, ProtocolError, Revision};
 
 /// A JSON-RPC response: the request's id and either a result or an error.
 ///
@@ -110,7 +110,7 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
 }
 
 /// A future that yields a response once host code has run.
-pub type PendingResponse = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
+pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
 /// What the core does with one message.
 pub enum Reply {
@@ -118,12 +118,13 @@ pub enum Reply {
     Silent,
     /// The answer is known now.
     Ready(Response),
-    /// The answer comes once host code (a tool) has run; transports may run it concurrently.
-    Pending(PendingResponse),
+    /// The answer comes once host code has run, perhaps after notifications: read it with
+    /// [`Exchange::next`]; transports may run many concurrently.
+    Pending(Exchange),
 }
 
 impl Reply {
-    /// Waits for the answer, if there is one.
+    /// Waits for the answer, if there is one (notifications are discarded).
     ///
     /// ```
     /// # async fn demo(server: beam_mcp::Server) {
@@ -136,7 +137,7 @@ impl Reply {
         match self {
             Reply::Silent => None,
             Reply::Ready(response) => Some(response),
-            Reply::Pending(pending) => Some(pending.await),
+            Reply::Pending(exchange) => exchange.response().await,
         }
     }
 }

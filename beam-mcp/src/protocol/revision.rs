@@ -6,6 +6,10 @@ pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The `params._meta` key carrying the client's identity (never required).
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// The `params._meta` key asking for `notifications/message` at or above a level (2026-07-28).
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// The notification `_meta` key naming the `subscriptions/listen` request it belongs to.
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// The result `_meta` key carrying the server's identity.
 pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 

@@ -1,11 +1,20 @@
-//! What one stdio process (a legacy session) remembers between messages.
+//! What one connection (a stdio process: a legacy session) remembers between messages.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value};
+
+use crate::context::{CancelToken, LogLevel, Principal};
 
 /// Per-connection state: tracked, never enforced (every method works without a handshake).
 ///
+/// A transport makes one per connection (stdio: one per process); the HTTP transport makes
+/// one per request, carrying the caller's identity.
+///
 /// ```
-/// let session = beam_mcp::protocol::Session::new();
+/// let session = beam_mcp::protocol::Session::new().with_principal("alice".to_owned());
 /// assert!(!session.is_initialized());
 /// assert!(!session.is_closed());
 /// ```
@@ -13,12 +22,57 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct Session {
     initialized: AtomicBool,
     closed: AtomicBool,
+    /// 0: every level (the 2025-11-25 default until `logging/setLevel`); else level + 1.
+    log_level: AtomicU8,
+    client: Mutex<Option<Arc<Hello>>>,
+    principal: Option<PrincipalBox>,
+    in_flight: Option<InFlight>,
 }
 
+/// What `initialize` told us of the client.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Hello {
+    pub(crate) info: Option<Value>,
+    pub(crate) capabilities: Option<Map<String, Value>>,
+}
+
+struct PrincipalBox(Principal);
+
+impl std::fmt::Debug for PrincipalBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Principal(..)")
+    }
+}
+
+/// The requests of a connection still running, by id, so `notifications/cancelled` finds them.
+type InFlight = Arc<Mutex<HashMap<String, CancelToken>>>;
+
 impl Session {
-    /// A fresh session.
+    /// A fresh connection: it tracks its running requests for `notifications/cancelled`.
     pub fn new() -> Self {
+        Session {
+            in_flight: Some(InFlight::default()),
+            ..Self::default()
+        }
+    }
+
+    /// A session for one stateless request: nothing to cancel by id.
+    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "used by the HTTP transport"))]
+    pub(crate) fn single_request() -> Self {
         Self::default()
+    }
+
+    /// The same session, carrying the caller's identity (what an `authorize` hook returned);
+    /// host code reads it with [`Context::principal`](crate::Context::principal).
+    pub fn with_principal<P: std::any::Any + Send + Sync>(mut self, principal: P) -> Self {
+        self.principal = Some(PrincipalBox(Arc::new(principal)));
+        self
+    }
+
+    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "used by the HTTP transport"))]
+    pub(crate) fn with_principal_arc(mut self, principal: Principal) -> Self {
+        self.principal = Some(PrincipalBox(principal));
+        self
     }
 
     /// True once `notifications/initialized` (or `initialize`) was seen.
@@ -31,11 +85,100 @@ impl Session {
         self.closed.load(Ordering::Relaxed)
     }
 
+    /// How many requests of this connection are still running.
+    pub fn running(&self) -> usize {
+        self.in_flight.as_ref().map_or(0, |m| lock(m).len())
+    }
+
     pub(crate) fn mark_initialized(&self) {
         self.initialized.store(true, Ordering::Relaxed);
     }
 
     pub(crate) fn close(&self) {
         self.closed.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn principal(&self) -> Option<Principal> {
+        self.principal.as_ref().map(|p| Arc::clone(&p.0))
+    }
+
+    pub(crate) fn set_hello(&self, hello: Hello) {
+        *lock(&self.client) = Some(Arc::new(hello));
+    }
+
+    pub(crate) fn hello(&self) -> Option<Arc<Hello>> {
+        lock(&self.client).clone()
+    }
+
+    /// The lowest level a legacy request of this session is sent logs at.
+    pub(crate) fn log_level(&self) -> LogLevel {
+        match self.log_level.load(Ordering::Relaxed) {
+            0 => LogLevel::Debug,
+            n => LogLevel::ALL[usize::from(n - 1).min(7)],
+        }
+    }
+
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
+        self.log_level.store(index as u8 + 1, Ordering::Relaxed);
+    }
+
+    /// Registers a running request under its id; the registration ends when dropped.
+    pub(crate) fn register(&self, id: &Value, cancel: &CancelToken) -> Option<Registration> {
+        let map = self.in_flight.as_ref()?;
+        let key = id_key(id);
+        lock(map).insert(key.clone(), cancel.clone());
+        Some(Registration {
+            map: Arc::clone(map),
+            key,
+            cancel: cancel.clone(),
+        })
+    }
+
+    /// Cancels the running request with this id; an unknown or finished id is ignored.
+    pub(crate) fn cancel(&self, id: &Value) -> bool {
+        let Some(map) = &self.in_flight else {
+            return false;
+        };
+        let token = lock(map).get(&id_key(id)).cloned();
+        token.inspect(CancelToken::cancel).is_some()
+    }
+
+    /// Cancels every running request (the connection ends).
+    pub(crate) fn cancel_all(&self) {
+        if let Some(map) = &self.in_flight {
+            for token in lock(map).values() {
+                token.cancel();
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `1` and `"1"` are different ids.
+fn id_key(id: &Value) -> String {
+    match id {
+        Value::String(s) => format!("s{s}"),
+        other => format!("n{other}"),
+    }
+}
+
+/// A running request's place in its session's table; removed when the request ends.
+pub(crate) struct Registration {
+    map: InFlight,
+    key: String,
+    cancel: CancelToken,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let mut map = lock(&self.map);
+        // A later request may reuse the id once this one ended; remove only our own entry.
+        if map.get(&self.key).is_some_and(|t| t.same(&self.cancel)) {
+            map.remove(&self.key);
+        }
     }
 }

@@ -22,6 +22,7 @@ pub struct ReadRequest {
     pub(crate) uri: String,
     pub(crate) variables: Vec<(Arc<str>, String)>,
     pub(crate) states: Arc<StateMap>,
+    pub(crate) context: crate::Context,
 }
 
 impl ReadRequest {
@@ -36,6 +37,11 @@ impl ReadRequest {
             .iter()
             .find(|(n, _)| n.as_ref() == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The request context: the caller, progress, logs, cancellation.
+    pub fn context(&self) -> &crate::Context {
+        &self.context
     }
 
     /// The host state of type `T`, if the server was given one.
@@ -80,6 +86,9 @@ pub struct ResourceDef {
     pub parameters: &'static [&'static str],
     /// Reads it.
     pub reader: ResourceReader,
+    /// True when the function takes a [`Context`](crate::Context) and so may send
+    /// notifications; see [`ToolDef::takes_context`](crate::ToolDef::takes_context).
+    pub takes_context: bool,
     /// Completions for the template's variables.
     pub completions: &'static [CompletionDef],
     /// The host state types the reader takes.

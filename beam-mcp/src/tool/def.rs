@@ -112,6 +112,14 @@ pub struct ToolDef {
     /// The client capabilities a call needs (`sampling`, `elicitation`, `roots`): a
     /// 2026-07-28 call from a client that does not declare them is refused with `-32021`.
     pub client_capabilities: &'static [&'static str],
+    /// True when the handler may send notifications (progress, logs) through its request
+    /// context; `#[tool]` sets it when the function takes a [`Context`](crate::Context). The
+    /// server advertises `logging` exactly when some item does, and a request gets a
+    /// notification queue only for such an item.
+    pub takes_context: bool,
+    /// The longest a call may run before it is answered as an `isError` result naming the
+    /// limit (`#[tool(time_limit_ms = ..)]`); `None` takes the server's default.
+    pub time_limit: Option<std::time::Duration>,
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.

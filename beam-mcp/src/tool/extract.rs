@@ -73,12 +73,13 @@ impl StateMap {
     }
 }
 
-/// What the server hands a running tool: its name and the host state.
+/// What the server hands a running tool: its name, the host state and the request context.
 #[derive(Clone)]
 pub struct ToolContext {
     pub(crate) tool: Arc<str>,
     pub(crate) states: Arc<StateMap>,
     pub(crate) wrap_output: bool,
+    pub(crate) request: crate::Context,
 }
 
 impl ToolContext {
@@ -90,6 +91,11 @@ impl ToolContext {
     /// The host state of type `T`, if the server was given one.
     pub fn state<T: Clone + Send + Sync + 'static>(&self) -> Option<T> {
         self.states.get::<T>().cloned()
+    }
+
+    /// The request context: the caller, progress, logs, cancellation.
+    pub fn request(&self) -> &crate::Context {
+        &self.request
     }
 
     /// True when structured output goes under `{"result": …}` (its schema root is not an object).

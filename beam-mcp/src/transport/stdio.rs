@@ -4,7 +4,9 @@
 //!   the rest of it is drained, never read as a message.
 //! - Legacy `Content-Length` framing is accepted on read (answers are always lines).
 //! - Requests whose answer needs host code run concurrently while the next lines are read;
-//!   answers are written in batches, one compact JSON line each.
+//!   their notifications and answers are written in batches, one compact JSON line each.
+//! - Bounded: a bounded number of requests in flight and a bounded write queue; at either
+//!   bound the server stops reading (see [`serve`]).
 //! - stdout carries protocol messages only; diagnostics go to stderr through `tracing`.
 
 use std::io;
@@ -13,11 +15,12 @@ use std::process::ExitCode;
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader,
 };
-use tokio::sync::mpsc;
-use tokio::task::JoinSet;
+use std::sync::Arc;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::json::MAX_MESSAGE_BYTES;
-use crate::protocol::{ProtocolError, Reply, Response, Session};
+use crate::protocol::{Exchange, Outbound, ProtocolError, Reply, Response, Session};
 use crate::{Server, ServerBuilder};
 
 /// One unit read from the input.
@@ -29,6 +32,12 @@ enum Frame {
 }
 
 /// Serves `server` on `input`/`output` until EOF, `shutdown` or `exit`.
+///
+/// Bounded end to end: at most [`max_in_flight`](crate::ServerBuilder::max_in_flight)
+/// requests run at once and at most [`write_queue`](crate::ServerBuilder::write_queue)
+/// messages wait to be written; past either bound the server stops reading its input, so a
+/// client that never reads its answers cannot grow the server's memory. A finished request
+/// is released at once.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -47,60 +56,85 @@ where
     W: AsyncWrite + Unpin,
 {
     let session = Session::new();
+    let limits = server.inner.limits;
     let mut reader = BufReader::with_capacity(64 * 1024, input);
-    let (tx, rx) = mpsc::unbounded_channel::<Response>();
-    let mut in_flight = JoinSet::new();
-    let write = write_responses(rx, output);
+    let (tx, rx) = mpsc::channel::<Outbound>(limits.write_queue);
+    let slots = Arc::new(Semaphore::new(limits.in_flight));
+    let write = write_messages(rx, output);
     let read = async {
         loop {
-            let frame = next_frame(&mut reader).await?;
-            match frame {
+            // A slot before each read: with every slot taken by a running request, the
+            // server reads no more until one finishes.
+            let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+                break;
+            };
+            let refused = match next_frame(&mut reader).await? {
                 Frame::Eof => break,
-                Frame::Refused(error) => {
-                    let _ = tx.send(Response::error(None, error, None));
-                }
+                Frame::Refused(error) => Some(Response::error(None, error, None)),
                 Frame::Message(bytes) => match server.handle(&session, &bytes) {
-                    Reply::Silent => {}
-                    Reply::Ready(response) => {
-                        let _ = tx.send(response);
-                    }
-                    Reply::Pending(pending) => {
-                        let tx = tx.clone();
-                        in_flight.spawn(async move {
-                            let _ = tx.send(pending.await);
-                        });
+                    Reply::Silent => None,
+                    Reply::Ready(response) => Some(response),
+                    Reply::Pending(exchange) => {
+                        tokio::spawn(forward(exchange, tx.clone(), slot));
+                        None
                     }
                 },
+            };
+            if let Some(response) = refused
+                && tx.send(Outbound::Response(response)).await.is_err()
+            {
+                break;
             }
             if session.is_closed() {
                 break;
             }
         }
-        while in_flight.join_next().await.is_some() {}
+        // Requests still running are answered before the process ends.
+        let _all = slots.acquire_many(limits.in_flight as u32).await;
         drop(tx);
         Ok::<(), io::Error>(())
     };
-    let (read, write) = tokio::join!(read, write);
-    read.and(write)
+    tokio::pin!(read, write);
+    tokio::select! {
+        read = &mut read => {
+            read?;
+            write.await
+        }
+        // The output is gone (a broken pipe): nothing more can be answered.
+        write = &mut write => write,
+    }
 }
 
-/// Writes each response as one line, flushing when no more are waiting.
-async fn write_responses<W: AsyncWrite + Unpin>(
-    mut rx: mpsc::UnboundedReceiver<Response>,
+/// Writes one request's messages in order, holding its slot until the last is queued.
+async fn forward(mut exchange: Exchange, tx: mpsc::Sender<Outbound>, _slot: OwnedSemaphorePermit) {
+    while let Some(message) = exchange.next().await {
+        if tx.send(message).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes each message as one line, flushing when no more are waiting.
+async fn write_messages<W: AsyncWrite + Unpin>(
+    mut rx: mpsc::Receiver<Outbound>,
     output: W,
 ) -> io::Result<()> {
     let mut output = tokio::io::BufWriter::with_capacity(64 * 1024, output);
     let mut line = Vec::with_capacity(4096);
-    while let Some(response) = rx.recv().await {
-        let mut next = Some(response);
-        while let Some(response) = next {
+    while let Some(message) = rx.recv().await {
+        let mut next = Some(message);
+        while let Some(message) = next {
             line.clear();
-            response.write_to(&mut line);
+            message.write_to(&mut line);
             line.push(b'\n');
             output.write_all(&line).await?;
             next = rx.try_recv().ok();
         }
         output.flush().await?;
+        if line.capacity() > 64 * 1024 {
+            // One large answer should not pin its buffer for the life of the process.
+            line = Vec::with_capacity(4096);
+        }
     }
     output.flush().await
 }

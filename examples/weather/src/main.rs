@@ -11,7 +11,7 @@ mod resources;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use beam_mcp::{Content, State, ToolError};
+use beam_mcp::{Content, Context, LogLevel, State, ToolError};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -98,13 +98,15 @@ fn reading(
 }
 
 /// Forecast the next days for a place (a toy model: the same sky, a degree warmer each day).
-#[beam_mcp::tool(read_only, idempotent)]
+/// Reports progress, one step per day, to a caller that asks for it.
+#[beam_mcp::tool(read_only, idempotent, time_limit_ms = 10_000)]
 fn forecast(
     /// A city name.
     place: String,
     /// How many days ahead, 1 to 7 (default 3).
     days: Option<u8>,
     State(stations): State<Stations>,
+    ctx: Context,
 ) -> Result<Vec<Content>, ToolError> {
     let days = days.unwrap_or(3);
     if !(1..=7).contains(&days) {
@@ -114,15 +116,22 @@ fn forecast(
         .0
         .get(place.as_str())
         .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
-    Ok((1..=days)
-        .map(|d| {
-            Content::text(format!(
-                "day {d}: {} °C, {}",
-                now.celsius + f64::from(d),
-                now.sky
-            ))
-        })
-        .collect())
+    let _ = ctx.log(LogLevel::Info, format!("forecasting {days} days for {place}"));
+    let mut lines = Vec::new();
+    for d in 1..=days {
+        if ctx.is_cancelled() {
+            return Err(ToolError::new("cancelled"));
+        }
+        // The model is slow on purpose, so that progress has something to report.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        lines.push(Content::text(format!(
+            "day {d}: {} °C, {}",
+            now.celsius + f64::from(d),
+            now.sky
+        )));
+        let _ = ctx.progress(f64::from(d), Some(f64::from(days)), Some(&format!("day {d}")));
+    }
+    Ok(lines)
 }
 
 /// `weather` serves stdio; `weather --http 127.0.0.1:8080` serves Streamable HTTP at `/mcp`

@@ -14,7 +14,9 @@ pub(crate) use resources::{list_resources, list_templates, read_resource};
 pub(crate) use tools::{call_tool, list_tools};
 
 use super::cursor::{self, CursorError};
+use super::session::Hello;
 use super::{ProtocolError, Revision, Session};
+use crate::LogLevel;
 use crate::Server;
 use crate::server::CacheHint;
 
@@ -51,6 +53,13 @@ pub(crate) fn initialize(
         (_, None) => return Err(server.unsupported(requested)),
     };
     session.mark_initialized();
+    session.set_hello(Hello {
+        info: params.get("clientInfo").cloned(),
+        capabilities: params
+            .get("capabilities")
+            .and_then(Value::as_object)
+            .cloned(),
+    });
     let mut result = Map::new();
     result.insert("protocolVersion".into(), Value::from(version.as_str()));
     result.insert("capabilities".into(), inner.capabilities.clone());
@@ -59,6 +68,21 @@ pub(crate) fn initialize(
         result.insert("instructions".into(), Value::from(instructions.as_str()));
     }
     Ok(Value::Object(result))
+}
+
+/// `logging/setLevel` (2025-11-25): the session's logs from now on, at or above `level`.
+pub(crate) fn set_level(
+    session: &Session,
+    params: &Map<String, Value>,
+) -> Result<Value, ProtocolError> {
+    let level = match params.get("level") {
+        Some(Value::String(level)) => level
+            .parse::<LogLevel>()
+            .map_err(|e| ProtocolError::LogLevel(e.to_string()))?,
+        _ => return Err(ProtocolError::Malformed("logging/setLevel needs params.level")),
+    };
+    session.set_log_level(level);
+    Ok(Value::Object(Map::new()))
 }
 
 /// The cursor's key for the list `kind`, or the refusal.

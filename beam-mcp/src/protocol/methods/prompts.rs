@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::Prompt;
-use crate::panic::CatchUnwind;
+use crate::dispatch::{self, Call, Ran};
 use crate::prompt::{PromptFault, PromptRequest};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
@@ -28,13 +28,10 @@ pub(crate) fn list_prompts(
 }
 
 /// Checks the name and the arguments now (an error, unlike a tool's `isError`); renders later.
-pub(crate) fn get_prompt(server: &Server, request: Request<'_>) -> Reply {
-    let Request {
-        id,
-        mut params,
-        era,
-        ..
-    } = request;
+pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
+    let id = request.id.clone();
+    let era = request.era;
+    let params = &mut request.params;
     let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
     let Some(Value::String(name)) = params.remove("name") else {
         return refuse(ProtocolError::PromptNameMissing);
@@ -58,34 +55,38 @@ pub(crate) fn get_prompt(server: &Server, request: Request<'_>) -> Reply {
     let Value::Object(arguments) = arguments else {
         unreachable!("built as an object above")
     };
+    let begun = request.begin(server, prompt.takes_context);
     let render = PromptRequest {
         name: Arc::clone(&prompt.name),
         arguments,
         states: Arc::clone(&server.inner.states),
+        context: begun.context.clone(),
     };
-    let running = match CatchUnwind::start(|| (prompt.handler)(render)) {
-        Ok(running) => running,
-        Err(panic) => {
-            tracing::error!(prompt = %name, panic = %panic, "prompt panicked");
-            return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));
-        }
+    let handler = prompt.handler;
+    let call = Call {
+        kind: "prompt",
+        name: Arc::clone(&prompt.name),
+        limit: None,
     };
-    let server = server.clone();
-    Reply::Pending(Box::pin(async move {
-        let outcome = match running.await {
-            Ok(Ok(result)) => Ok(result.to_value()),
-            Ok(Err(PromptFault::Refused(reason))) => {
+    let responder = server.clone();
+    let context = begun.context.clone();
+    let work = Box::pin(async move {
+        let outcome = match dispatch::run(call, &context, || handler(render)).await {
+            Ran::Done(Ok(result)) => Ok(result.to_value()),
+            Ran::Done(Err(PromptFault::Refused(reason))) => {
                 Err(ProtocolError::PromptNotRendered { name, reason })
             }
-            Ok(Err(PromptFault::Internal(detail))) => {
+            Ran::Done(Err(PromptFault::Internal(detail))) => {
                 tracing::error!(prompt = %name, %detail, "prompt fault");
                 Err(ProtocolError::Internal)
             }
-            Err(panic) => {
+            Ran::Panicked(panic) => {
                 tracing::error!(prompt = %name, panic = %panic, "prompt panicked");
                 Err(ProtocolError::Internal)
             }
+            Ran::TimedOut(_) => Err(ProtocolError::Internal),
         };
-        server.respond(id, era, outcome)
-    }))
+        responder.respond(id, era, outcome)
+    });
+    server.pending(begun, work)
 }

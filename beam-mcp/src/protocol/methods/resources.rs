@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::{Resource, Template};
-use crate::panic::CatchUnwind;
+use crate::dispatch::{self, Call, Ran};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::resource::{ReadRequest, ResourceError};
@@ -44,20 +44,17 @@ pub(crate) fn list_templates(
 
 /// Decides readability before any host code runs; reads later, concurrently if the
 /// transport wants.
-pub(crate) fn read_resource(server: &Server, request: Request<'_>) -> Reply {
-    let Request {
-        id,
-        mut params,
-        era,
-        ..
-    } = request;
-    let Some(Value::String(uri)) = params.remove("uri") else {
+pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply {
+    let id = request.id.clone();
+    let era = request.era;
+    let Some(Value::String(uri)) = request.params.remove("uri") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ResourceUriMissing)));
     };
     let Some(readable) = server.inner.catalog.readable(&uri) else {
         let error = ProtocolError::ResourceNotFound { uri, reason: None };
         return Reply::Ready(server.respond(id, era, Err(error)));
     };
+    let begun = request.begin(server, readable.takes_context);
     let read = ReadRequest {
         uri: uri.clone(),
         variables: readable
@@ -66,45 +63,48 @@ pub(crate) fn read_resource(server: &Server, request: Request<'_>) -> Reply {
             .map(|(name, value)| (Arc::from(*name), (*value).to_owned()))
             .collect(),
         states: Arc::clone(&server.inner.states),
+        context: begun.context.clone(),
     };
     let mime_type = readable.mime_type;
-    let running = match CatchUnwind::start(|| (readable.reader)(read)) {
-        Ok(running) => running,
-        Err(panic) => {
-            tracing::error!(uri = %uri, panic = %panic, "resource reader panicked");
-            return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));
-        }
+    let reader = readable.reader;
+    let call = Call {
+        kind: "resource",
+        name: Arc::from(uri.as_str()),
+        limit: None,
     };
-    let server = server.clone();
-    Reply::Pending(Box::pin(async move {
-        let outcome = match running.await {
-            Ok(Ok(contents)) if contents.is_empty() => {
+    let responder = server.clone();
+    let context = begun.context.clone();
+    let work = Box::pin(async move {
+        let outcome = match dispatch::run(call, &context, || reader(read)).await {
+            Ran::Done(Ok(contents)) if contents.is_empty() => {
                 // An empty answer would read as "exists, holds nothing"; say what it is.
                 tracing::error!(%uri, "a resource reader returned no contents");
                 Err(ProtocolError::Internal)
             }
-            Ok(Ok(contents)) => {
+            Ran::Done(Ok(contents)) => {
                 let items: Vec<Value> = contents
                     .iter()
                     .map(|item| item.to_value(&uri, mime_type))
                     .collect();
                 let mut result = Map::new();
                 result.insert("contents".into(), Value::Array(items));
-                server.inner.resources_cache.stamp(&mut result);
+                responder.inner.resources_cache.stamp(&mut result);
                 Ok(Value::Object(result))
             }
-            Ok(Err(ResourceError::NotFound { reason })) => {
+            Ran::Done(Err(ResourceError::NotFound { reason })) => {
                 Err(ProtocolError::ResourceNotFound { uri, reason })
             }
-            Ok(Err(ResourceError::Internal(detail))) => {
+            Ran::Done(Err(ResourceError::Internal(detail))) => {
                 tracing::error!(%uri, %detail, "resource reader fault");
                 Err(ProtocolError::Internal)
             }
-            Err(panic) => {
+            Ran::Panicked(panic) => {
                 tracing::error!(%uri, panic = %panic, "resource reader panicked");
                 Err(ProtocolError::Internal)
             }
+            Ran::TimedOut(_) => Err(ProtocolError::Internal),
         };
-        server.respond(id, era, outcome)
-    }))
+        responder.respond(id, era, outcome)
+    });
+    server.pending(begun, work)
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, list};
 use crate::Server;
 use crate::catalog::Tool;
-use crate::panic::CatchUnwind;
+use crate::dispatch::{self, Call, Ran};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
@@ -28,15 +28,10 @@ pub(crate) fn list_tools(
 }
 
 /// Validates the arguments now; runs the tool later, concurrently if the transport wants.
-pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
-    let Request {
-        id,
-        mut params,
-        era,
-        client_capabilities,
-        ..
-    } = request;
-    let Some(Value::String(name)) = params.remove("name") else {
+pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
+    let id = std::mem::take(&mut request.id);
+    let era = request.era;
+    let Some(Value::String(name)) = request.params.remove("name") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ToolNameMissing)));
     };
     let Some(tool) = server.inner.catalog.tool(&name) else {
@@ -44,7 +39,7 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
     };
     // A request that names the client's capabilities is refused when it lacks one the tool
     // needs (-32021); a bare request does not say, so the tool runs.
-    if let Some(declared) = &client_capabilities {
+    if let Some(declared) = &request.client_capabilities {
         let missing: Vec<String> = tool
             .client_capabilities
             .iter()
@@ -56,7 +51,8 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
             return Reply::Ready(server.respond(id, era, Err(error)));
         }
     }
-    let arguments = params
+    let arguments = request
+        .params
         .remove("arguments")
         .unwrap_or_else(|| Value::Object(Map::new()));
     let checked = if arguments.is_object() {
@@ -68,34 +64,44 @@ pub(crate) fn call_tool(server: &Server, request: Request<'_>) -> Reply {
         let result = invalid_arguments(&tool.name, &reason);
         return Reply::Ready(server.respond(id, era, Ok(result.to_value())));
     }
+    request.id = id.clone();
+    let begun = request.begin(server, tool.takes_context);
     let context = ToolContext {
         tool: Arc::clone(&tool.name),
         states: Arc::clone(&server.inner.states),
         wrap_output: tool.wrap_output,
+        request: begun.context.clone(),
     };
-    // A hand-written handler may panic before it returns its future: the same tool error.
-    let running = match CatchUnwind::start(|| (tool.handler)(arguments, context)) {
-        Ok(running) => running,
-        Err(panic) => {
-            return Reply::Ready(server.respond(id, era, Ok(panicked(&tool.name, &panic))));
-        }
+    let call = Call {
+        kind: "tool",
+        name: Arc::clone(&tool.name),
+        limit: tool.time_limit.or(server.inner.limits.call_time_limit),
     };
-    let server = server.clone();
-    let tool_name = Arc::clone(&tool.name);
-    Reply::Pending(Box::pin(async move {
-        let outcome = match running.await {
-            Ok(Ok(result)) => Ok(result.to_value()),
-            Ok(Err(ToolFault::InvalidArguments(reason))) => {
+    let handler = tool.handler;
+    let responder = server.clone();
+    let request_context = begun.context.clone();
+    let work = Box::pin(async move {
+        let tool_name = Arc::clone(&call.name);
+        let ran = dispatch::run(call, &request_context, || handler(arguments, context)).await;
+        let outcome = match ran {
+            Ran::Done(Ok(result)) => Ok(result.to_value()),
+            Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
                 Ok(invalid_arguments(&tool_name, &reason).to_value())
             }
-            Ok(Err(ToolFault::Internal(reason))) => {
+            Ran::Done(Err(ToolFault::Internal(reason))) => {
                 tracing::error!(tool = %tool_name, %reason, "tool fault");
                 Err(ProtocolError::Internal)
             }
-            Err(panic) => Ok(panicked(&tool_name, &panic)),
+            Ran::Panicked(panic) => Ok(panicked(&tool_name, &panic)),
+            Ran::TimedOut(limit) => Ok(CallToolResult::error(format!(
+                "{tool_name}: the call exceeded its time limit of {} ms",
+                limit.as_millis()
+            ))
+            .to_value()),
         };
-        server.respond(id, era, outcome)
-    }))
+        responder.respond(id, era, outcome)
+    });
+    server.pending(begun, work)
 }
 
 /// A panicking tool is a tool error that says nothing of the panic (which is logged).

@@ -16,6 +16,7 @@
 //! | decode | empty, not JSON, too deep, duplicate keys, not one request | 400 | kept |
 //! | headers | `MCP-Protocol-Version`, `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` | 400 | kept |
 //! | core | -32601 / -32602, -32021 / -32603 / result / notification | 404 / 400 / 500 / 200 / 202 | kept |
+//! | core, streaming | a request with `progressToken` or `logLevel` for an item that can emit | 200 `text/event-stream`: notifications, then the response | kept |
 //!
 //! A refusal before the body is read closes the connection, because the unread body would
 //! otherwise be parsed as the next request. Refusal reasons from the host's hooks go to the
@@ -24,6 +25,7 @@
 mod body;
 mod guard;
 mod headers;
+mod sse;
 
 use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -41,6 +43,7 @@ use serde_json::Value;
 pub use guard::{Hosts, Origins};
 
 use crate::Server;
+use crate::context::Principal;
 use crate::json::{self, MAX_MESSAGE_BYTES};
 use crate::protocol::{ProtocolError, Reply, Response, Revision, Session};
 
@@ -93,7 +96,7 @@ impl Refusal {
     }
 }
 
-type Authorize = Arc<dyn Fn(&Parts) -> Result<(), Refusal> + Send + Sync>;
+type Authorize = Arc<dyn Fn(&Parts) -> Result<Principal, Refusal> + Send + Sync>;
 type AuthorizeBody = Arc<dyn Fn(&Parts, &[u8]) -> Result<(), Refusal> + Send + Sync>;
 
 /// Why an HTTP endpoint could not be built.
@@ -148,11 +151,16 @@ pub struct HttpBuilder {
 
 impl HttpBuilder {
     /// Decides, from the request line and headers alone, whether to read the body. Required.
-    pub fn authorize(
+    ///
+    /// What it returns is the caller's identity (any type: `()`, a user id, a claims struct);
+    /// host code reads it with [`Context::principal`](crate::Context::principal).
+    pub fn authorize<P: std::any::Any + Send + Sync>(
         mut self,
-        f: impl Fn(&Parts) -> Result<(), Refusal> + Send + Sync + 'static,
+        f: impl Fn(&Parts) -> Result<P, Refusal> + Send + Sync + 'static,
     ) -> Self {
-        self.authorize = Some(Arc::new(f));
+        self.authorize = Some(Arc::new(move |parts: &Parts| {
+            f(parts).map(|principal| Arc::new(principal) as Principal)
+        }));
         self
     }
 
@@ -311,9 +319,10 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         }
         return response;
     }
-    if let Err(refused) = hook(|| (endpoint.authorize)(&parts)) {
-        return refused.response(true);
-    }
+    let principal = match hook(|| (endpoint.authorize)(&parts)) {
+        Ok(principal) => principal,
+        Err(refused) => return refused.response(true),
+    };
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -335,7 +344,8 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
     {
         return refused.response(false);
     }
-    answer(&endpoint.server, &parts, &bytes).await
+    let session = Session::single_request().with_principal_arc(principal);
+    answer(&endpoint.server, &parts, &bytes, session).await
 }
 
 /// What a host hook decided against the request.
@@ -367,10 +377,10 @@ impl Refused {
     }
 }
 
-/// Runs a host hook: `Ok`, or its refusal (logged with the reason) or its fault.
-fn hook(f: impl FnOnce() -> Result<(), Refusal>) -> Result<(), Refused> {
+/// Runs a host hook: what it allowed, or its refusal (logged with the reason) or its fault.
+fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
     match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(allowed)) => Ok(allowed),
         Ok(Err(refusal)) => {
             tracing::info!(reason = %refusal.reason, "request refused by the host");
             Err(Refused::Refusal(refusal.challenge))
@@ -383,7 +393,7 @@ fn hook(f: impl FnOnce() -> Result<(), Refusal>) -> Result<(), Refused> {
 }
 
 /// Decodes, checks the headers, and lets the core answer.
-async fn answer(server: &Server, parts: &Parts, bytes: &[u8]) -> HttpResponse {
+async fn answer(server: &Server, parts: &Parts, bytes: &[u8], session: Session) -> HttpResponse {
     if bytes.is_empty() {
         return reply(400, None, ProtocolError::EmptyBody, false);
     }
@@ -425,10 +435,15 @@ async fn answer(server: &Server, parts: &Parts, bytes: &[u8]) -> HttpResponse {
         tracing::info!(reason = %error, "header check failed");
         return reply(400, id, error, false);
     }
-    match server.handle_value(&Session::new(), Value::Object(message)) {
+    match server.handle_value(&session, Value::Object(message)) {
         Reply::Silent => empty(202),
         Reply::Ready(response) => respond(&response),
-        Reply::Pending(pending) => respond(&pending.await),
+        Reply::Pending(exchange) if exchange.streams() => sse::response(exchange),
+        // Dropped with the connection if the client goes away: that cancels the call.
+        Reply::Pending(exchange) => match exchange.response().await {
+            Some(response) => respond(&response),
+            None => reply(500, None, ProtocolError::Internal, false),
+        },
     }
 }
 

@@ -1,0 +1,295 @@
+//! The request context: what host code may know of, and say to, the caller of one request.
+//!
+//! A host function takes it as a parameter (`ctx: Context`), the way it takes
+//! [`State<T>`](crate::State). Clones share one request: a notification sent through any clone
+//! after the response was produced is refused, never written.
+
+mod cancel;
+mod level;
+mod outbox;
+
+use std::any::Any;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+pub(crate) use cancel::CancelToken;
+pub use level::{LogLevel, UnknownLevel};
+pub(crate) use outbox::Outbox;
+
+use crate::protocol::Revision;
+use crate::protocol::session::Hello;
+
+/// The caller's identity as the transport's `authorize` hook returned it; stored type-erased.
+pub(crate) type Principal = Arc<dyn Any + Send + Sync>;
+
+/// Everything a host function may know of the request it serves, and the ways it may speak
+/// back before its result: progress, logs, and noticing that the caller gave up.
+///
+/// ```
+/// use beam_mcp::{Context, LogLevel};
+///
+/// /// Counts to `to`, reporting progress on the way.
+/// #[beam_mcp::tool]
+/// async fn count(to: u32, ctx: Context) -> String {
+///     for i in 1..=to {
+///         if ctx.is_cancelled() {
+///             break;
+///         }
+///         // Refused (and harmless) when the caller did not ask for progress.
+///         let _ = ctx.progress(f64::from(i), Some(f64::from(to)), None);
+///     }
+///     let _ = ctx.log(LogLevel::Info, "counted");
+///     format!("counted to {to}")
+/// }
+/// # let _ = count::DEF;
+/// ```
+#[derive(Clone, Default)]
+pub struct Context {
+    shared: Arc<Shared>,
+}
+
+#[derive(Default)]
+struct Shared {
+    revision: Option<Revision>,
+    meta: Map<String, Value>,
+    client: Client,
+    principal: Option<Principal>,
+    progress_token: Option<Value>,
+    log_level: Option<LogLevel>,
+    outbox: Option<Arc<Outbox>>,
+    cancel: CancelToken,
+    last_progress: Mutex<Option<f64>>,
+}
+
+/// Why a notification was not sent.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotSent {
+    /// The request did not ask for it: no `progressToken`, no log level (or one above this
+    /// message's), or an item whose definition does not take a context.
+    #[error("the request did not ask for this notification")]
+    NotRequested,
+    /// The response was already produced; nothing follows it.
+    #[error("the response was already sent")]
+    Finished,
+    /// Progress must increase strictly.
+    #[error("progress must increase: {given} after {last}")]
+    NotIncreasing {
+        /// The last progress sent.
+        last: f64,
+        /// The refused value.
+        given: f64,
+    },
+    /// Progress must be a finite number.
+    #[error("progress must be a finite number")]
+    NotFinite,
+    /// The request's notification queue is full (the client reads slowly); see
+    /// `ServerBuilder::notification_queue`.
+    #[error("the notification queue is full")]
+    QueueFull,
+    /// The log data could not be serialized.
+    #[error("the log data could not be serialized: {0}")]
+    Unserializable(String),
+}
+
+/// Where the client's info and capabilities come from.
+pub(crate) enum Client {
+    /// This request's `_meta` (2026-07-28).
+    Request {
+        info: Option<Value>,
+        capabilities: Option<Map<String, Value>>,
+    },
+    /// The session's `initialize` (2025-11-25), if it happened.
+    Session(Option<Arc<Hello>>),
+}
+
+impl Default for Client {
+    fn default() -> Self {
+        Client::Session(None)
+    }
+}
+
+/// What the core knows when it builds a request's context.
+pub(crate) struct Parts {
+    pub(crate) revision: Option<Revision>,
+    pub(crate) meta: Map<String, Value>,
+    pub(crate) client: Client,
+    pub(crate) principal: Option<Principal>,
+    pub(crate) progress_token: Option<Value>,
+    pub(crate) log_level: Option<LogLevel>,
+    pub(crate) outbox: Option<Arc<Outbox>>,
+    pub(crate) cancel: CancelToken,
+}
+
+impl Context {
+    pub(crate) fn from_parts(parts: Parts) -> Self {
+        Context {
+            shared: Arc::new(Shared {
+                revision: parts.revision,
+                meta: parts.meta,
+                client: parts.client,
+                principal: parts.principal,
+                progress_token: parts.progress_token,
+                log_level: parts.log_level,
+                outbox: parts.outbox,
+                cancel: parts.cancel,
+                last_progress: Mutex::new(None),
+            }),
+        }
+    }
+
+    /// The revision the request was served under (`None`: a legacy-shaped request that named
+    /// none).
+    pub fn revision(&self) -> Option<Revision> {
+        self.shared.revision
+    }
+
+    /// The caller's identity, as the transport's `authorize` hook returned it, if it is a `P`.
+    ///
+    /// ```
+    /// let ctx = beam_mcp::Context::default();
+    /// assert!(ctx.principal::<String>().is_none());
+    /// ```
+    pub fn principal<P: Any + Send + Sync>(&self) -> Option<&P> {
+        self.shared.principal.as_deref()?.downcast_ref()
+    }
+
+    /// The client's `Implementation` (`name`, `version`, ...), if it sent one: from this
+    /// request's `_meta` at 2026-07-28, from `initialize` on a 2025-11-25 session. Never an
+    /// authority: a client may claim any name.
+    pub fn client_info(&self) -> Option<&Value> {
+        match &self.shared.client {
+            Client::Request { info, .. } => info.as_ref(),
+            Client::Session(hello) => hello.as_ref()?.info.as_ref(),
+        }
+    }
+
+    /// The client's capabilities for this request, if known.
+    pub fn client_capabilities(&self) -> Option<&Map<String, Value>> {
+        match &self.shared.client {
+            Client::Request { capabilities, .. } => capabilities.as_ref(),
+            Client::Session(hello) => hello.as_ref()?.capabilities.as_ref(),
+        }
+    }
+
+    /// The request's `params._meta`, as sent.
+    pub fn meta(&self) -> &Map<String, Value> {
+        &self.shared.meta
+    }
+
+    /// The request's `progressToken`, if it asked for progress.
+    pub fn progress_token(&self) -> Option<&Value> {
+        self.shared.progress_token.as_ref()
+    }
+
+    /// The lowest level this request receives logs at, if any.
+    pub fn log_level(&self) -> Option<LogLevel> {
+        self.shared.log_level
+    }
+
+    /// Sends `notifications/progress`: `done` of `total`, with an optional message. `done` must
+    /// increase strictly from one call to the next. A full queue merges progress updates (the
+    /// newest is kept), so this is never [`NotSent::QueueFull`].
+    pub fn progress(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> Result<(), NotSent> {
+        let (Some(token), Some(outbox)) = (&self.shared.progress_token, &self.shared.outbox) else {
+            return Err(NotSent::NotRequested);
+        };
+        if !done.is_finite() || total.is_some_and(|t| !t.is_finite()) {
+            return Err(NotSent::NotFinite);
+        }
+        let mut last = self
+            .shared
+            .last_progress
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(last) = *last
+            && done <= last
+        {
+            return Err(NotSent::NotIncreasing { last, given: done });
+        }
+        let mut params = Map::new();
+        params.insert("progressToken".into(), token.clone());
+        params.insert("progress".into(), json!(done));
+        if let Some(total) = total {
+            params.insert("total".into(), json!(total));
+        }
+        if let Some(message) = message {
+            params.insert("message".into(), Value::from(message));
+        }
+        let sent = push(outbox, "notifications/progress", params, true);
+        if sent.is_ok() {
+            *last = Some(done);
+        }
+        sent
+    }
+
+    /// Sends `notifications/message` at `level` with `data` (any JSON), when the request asked
+    /// for logs at or below `level`. Never log credentials or personal data: the client shows it.
+    pub fn log(&self, level: LogLevel, data: impl Serialize) -> Result<(), NotSent> {
+        self.log_message(level, None, data)
+    }
+
+    /// [`log`](Self::log) with a `logger` name.
+    pub fn log_as(&self, level: LogLevel, logger: &str, data: impl Serialize) -> Result<(), NotSent> {
+        self.log_message(level, Some(logger), data)
+    }
+
+    fn log_message(
+        &self,
+        level: LogLevel,
+        logger: Option<&str>,
+        data: impl Serialize,
+    ) -> Result<(), NotSent> {
+        let (Some(threshold), Some(outbox)) = (self.shared.log_level, &self.shared.outbox) else {
+            return Err(NotSent::NotRequested);
+        };
+        if level < threshold {
+            return Err(NotSent::NotRequested);
+        }
+        let data = serde_json::to_value(data).map_err(|e| NotSent::Unserializable(e.to_string()))?;
+        let mut params = Map::new();
+        params.insert("level".into(), Value::from(level.as_str()));
+        if let Some(logger) = logger {
+            params.insert("logger".into(), Value::from(logger));
+        }
+        params.insert("data".into(), data);
+        push(outbox, "notifications/message", params, false)
+    }
+
+    /// True once the caller cancelled the request (or went away). Synchronous host code polls
+    /// this; async host code is dropped at its next `.await` instead.
+    pub fn is_cancelled(&self) -> bool {
+        self.shared.cancel.is_cancelled()
+    }
+
+    /// Completes when the request is cancelled.
+    pub async fn cancelled(&self) {
+        self.shared.cancel.cancelled().await
+    }
+}
+
+fn push(outbox: &Outbox, method: &str, params: Map<String, Value>, progress: bool) -> Result<(), NotSent> {
+    let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
+    outbox.push(message, progress).map_err(|refused| match refused {
+        outbox::Refused::Closed => NotSent::Finished,
+        outbox::Refused::Full => NotSent::QueueFull,
+    })
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("revision", &self.shared.revision)
+            .field("progress_token", &self.shared.progress_token)
+            .field("log_level", &self.shared.log_level)
+            .field("cancelled", &self.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}

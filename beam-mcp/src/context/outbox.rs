@@ -1,0 +1,113 @@
+//! The bounded queue of one request's notifications, between host code (which never waits)
+//! and the transport (which drains it before the response).
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use serde_json::Value;
+use tokio::sync::Notify;
+
+/// Notifications waiting to be written for one request.
+pub(crate) struct Outbox {
+    state: Mutex<State>,
+    wake: Notify,
+    capacity: usize,
+}
+
+struct State {
+    queue: VecDeque<Queued>,
+    closed: bool,
+    dropped: u64,
+}
+
+struct Queued {
+    progress: bool,
+    message: Value,
+}
+
+/// Why a notification was not queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// The response was produced: nothing may follow it.
+    Closed,
+    /// The queue is full of messages that cannot be merged.
+    Full,
+}
+
+impl Outbox {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Outbox {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                closed: false,
+                dropped: 0,
+            }),
+            wake: Notify::new(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Queues a notification. A progress update replaces a progress update still waiting
+    /// (the newer one says more); anything else waits its turn or is refused when full.
+    pub(crate) fn push(&self, message: Value, progress: bool) -> Result<(), Refused> {
+        let mut state = self.lock();
+        if state.closed {
+            return Err(Refused::Closed);
+        }
+        if progress && let Some(waiting) = state.queue.iter_mut().rev().find(|q| q.progress) {
+            waiting.message = message;
+            return Ok(());
+        }
+        if state.queue.len() >= self.capacity {
+            state.dropped += 1;
+            return Err(Refused::Full);
+        }
+        state.queue.push_back(Queued { progress, message });
+        drop(state);
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// The next waiting notification, if any.
+    pub(crate) fn pop(&self) -> Option<Value> {
+        self.lock().queue.pop_front().map(|q| q.message)
+    }
+
+    /// Refuses every later push; what is queued is still drained. Returns how many were
+    /// dropped because the queue was full.
+    pub(crate) fn close(&self) -> u64 {
+        let mut state = self.lock();
+        state.closed = true;
+        state.dropped
+    }
+
+    /// Completes when a push may have happened since the last call.
+    pub(crate) async fn pushed(&self) {
+        self.wake.notified().await;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while holding this lock cannot leave the queue half-changed.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn progress_merges_and_the_bound_holds() {
+        let outbox = Outbox::new(2);
+        outbox.push(json!(1), true).unwrap();
+        outbox.push(json!("log"), false).unwrap();
+        outbox.push(json!(2), true).unwrap();
+        assert_eq!(outbox.push(json!("log2"), false), Err(Refused::Full));
+        assert_eq!(outbox.pop(), Some(json!(2)));
+        assert_eq!(outbox.pop(), Some(json!("log")));
+        assert_eq!(outbox.pop(), None);
+        assert_eq!(outbox.close(), 1);
+        assert_eq!(outbox.push(json!(3), true), Err(Refused::Closed));
+    }
+}

@@ -1,0 +1,102 @@
+//! The one place host code is called: panics caught, time limits applied, one `tracing` span
+//! per call (item kind, name, outcome, duration; the W3C `traceparent`/`tracestate` of the
+//! request's `_meta` as fields, for an OpenTelemetry layer to adopt as the parent).
+//! Cancellation is the caller's: it drops the future this returns.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tracing::Instrument as _;
+use tracing::field::Empty;
+
+use crate::Context;
+use crate::panic::CatchUnwind;
+
+/// How a host call ended.
+pub(crate) enum Ran<T> {
+    /// It returned.
+    Done(T),
+    /// It panicked (the message is for the log).
+    Panicked(String),
+    /// It overran its time limit.
+    TimedOut(Duration),
+}
+
+impl<T> Ran<T> {
+    fn label(&self) -> &'static str {
+        match self {
+            Ran::Done(_) => "done",
+            Ran::Panicked(_) => "panicked",
+            Ran::TimedOut(_) => "timed_out",
+        }
+    }
+}
+
+/// One host call: what it is, and its time limit.
+pub(crate) struct Call {
+    pub(crate) kind: &'static str,
+    pub(crate) name: Arc<str>,
+    pub(crate) limit: Option<Duration>,
+}
+
+/// Runs host code that returns a boxed future: a panic while making the future or while
+/// polling it, and an overrun of the limit, become values.
+pub(crate) async fn run<T>(
+    call: Call,
+    context: &Context,
+    start: impl FnOnce() -> Pin<Box<dyn Future<Output = T> + Send>>,
+) -> Ran<T> {
+    let meta = context.meta();
+    let text = |key: &str| meta.get(key).and_then(|v| v.as_str());
+    let span = tracing::info_span!(
+        "mcp.call",
+        kind = call.kind,
+        name = %call.name,
+        outcome = Empty,
+        duration_us = Empty,
+        traceparent = text("traceparent"),
+        tracestate = text("tracestate"),
+    );
+    let started = (!span.is_disabled()).then(Instant::now);
+    let ran = async {
+        let running = match CatchUnwind::start(start) {
+            Ok(running) => running,
+            Err(panic) => return Ran::Panicked(panic),
+        };
+        let finished = match call.limit {
+            None => running.await,
+            Some(limit) => match tokio::time::timeout(limit, running).await {
+                Ok(finished) => finished,
+                Err(_) => return Ran::TimedOut(limit),
+            },
+        };
+        match finished {
+            Ok(value) => Ran::Done(value),
+            Err(panic) => Ran::Panicked(panic),
+        }
+    }
+    .instrument(span.clone())
+    .await;
+    if let Some(started) = started {
+        span.record("outcome", ran.label());
+        span.record("duration_us", started.elapsed().as_micros() as u64);
+    }
+    ran
+}
+
+/// Runs a synchronous host function on the blocking pool, so it can hold up neither the timer
+/// nor other requests; a panic there resumes here, where [`run`] catches it. Outside a tokio
+/// runtime it runs in place.
+pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => match runtime.spawn_blocking(f).await {
+            Ok(value) => value,
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            // The runtime is shutting down; the caller is being dropped anyway.
+            Err(_) => std::future::pending().await,
+        },
+        Err(_) => f(),
+    }
+}

@@ -1,0 +1,188 @@
+//! One request's outbound stream: its notifications, then exactly one response, then nothing.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::response::PendingResponse;
+use super::Response;
+use crate::context::{CancelToken, Outbox};
+
+/// A message a request sends its client.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outbound {
+    /// A notification that belongs to the request (`notifications/progress`,
+    /// `notifications/message`, or one of a `subscriptions/listen` stream), as a JSON-RPC
+    /// notification object.
+    Notification(Value),
+    /// The response; always the last message.
+    Response(Response),
+}
+
+impl Outbound {
+    /// Appends the compact JSON form to `out`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        match self {
+            Outbound::Notification(message) => {
+                if serde_json::to_writer(&mut *out, message).is_err() {
+                    out.extend_from_slice(b"null");
+                }
+            }
+            Outbound::Response(response) => response.write_to(out),
+        }
+    }
+}
+
+/// A request whose answer needs host code: a stream of [`Outbound`] messages, read with
+/// [`next`](Exchange::next), that the transport writes in order. Dropping it cancels the
+/// request: the host future is dropped and nothing more is sent.
+///
+/// ```
+/// # async fn demo(server: beam_mcp::Server) {
+/// use beam_mcp::protocol::{Outbound, Reply, Session};
+/// let session = Session::new();
+/// let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"p"}}}"#;
+/// if let Reply::Pending(mut exchange) = server.handle(&session, call) {
+///     while let Some(message) = exchange.next().await {
+///         match message {
+///             Outbound::Notification(n) => println!("{n}"),
+///             Outbound::Response(r) => println!("{}", r.to_json()),
+///         }
+///     }
+/// }
+/// # }
+/// ```
+pub struct Exchange {
+    work: Option<PendingResponse>,
+    /// The response, held back while notifications queued before it are written.
+    held: Option<Response>,
+    outbox: Option<Arc<Outbox>>,
+    cancel: CancelToken,
+    finished: bool,
+    _registration: Option<super::session::Registration>,
+}
+
+impl Exchange {
+    pub(crate) fn new(
+        work: PendingResponse,
+        outbox: Option<Arc<Outbox>>,
+        cancel: CancelToken,
+        registration: Option<super::session::Registration>,
+    ) -> Self {
+        Exchange {
+            work: Some(work),
+            held: None,
+            outbox,
+            cancel,
+            finished: false,
+            _registration: registration,
+        }
+    }
+
+    /// True when the request may send notifications before its response (it asked for
+    /// progress or logs, or is a subscription): over HTTP, the answer is an event stream.
+    pub fn streams(&self) -> bool {
+        self.outbox.is_some()
+    }
+
+    /// Cancels the request: the host future is dropped at the next [`next`](Self::next), and
+    /// nothing more is sent.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// The next message, or `None` once the response was given or the request was cancelled.
+    pub async fn next(&mut self) -> Option<Outbound> {
+        if self.finished {
+            return None;
+        }
+        loop {
+            if let Some(message) = self.outbox.as_ref().and_then(|o| o.pop()) {
+                return Some(Outbound::Notification(message));
+            }
+            if let Some(response) = self.held.take() {
+                self.finished = true;
+                return Some(Outbound::Response(response));
+            }
+            let Some(work) = self.work.as_mut() else {
+                self.finished = true;
+                return None;
+            };
+            let outbox = self.outbox.as_deref();
+            let pushed = async {
+                match outbox {
+                    Some(outbox) => outbox.pushed().await,
+                    None => std::future::pending().await,
+                }
+            };
+            let woke = tokio::select! {
+                biased;
+                () = self.cancel.cancelled() => Woke::Cancelled,
+                response = work => Woke::Answered(response),
+                () = pushed => Woke::Pushed,
+            };
+            match woke {
+                Woke::Cancelled => {
+                    self.stop();
+                    return None;
+                }
+                Woke::Answered(response) => {
+                    self.work = None;
+                    // Nothing may follow the response, even from a clone of the context.
+                    if let Some(outbox) = &self.outbox {
+                        let dropped = outbox.close();
+                        if dropped > 0 {
+                            tracing::warn!(dropped, "notifications dropped: the client read too slowly");
+                        }
+                    }
+                    self.held = Some(response);
+                }
+                Woke::Pushed => {}
+            }
+        }
+    }
+
+    /// Waits for the response, discarding notifications.
+    pub async fn response(mut self) -> Option<Response> {
+        while let Some(message) = self.next().await {
+            if let Outbound::Response(response) = message {
+                return Some(response);
+            }
+        }
+        None
+    }
+
+    fn stop(&mut self) {
+        self.work = None;
+        self.held = None;
+        self.finished = true;
+        if let Some(outbox) = &self.outbox {
+            outbox.close();
+        }
+    }
+}
+
+enum Woke {
+    Cancelled,
+    Answered(Response),
+    Pushed,
+}
+
+impl Drop for Exchange {
+    fn drop(&mut self) {
+        if !self.finished {
+            // The transport gave up on the request (a closed stream): so does the host code.
+            self.cancel.cancel();
+            self.stop();
+        }
+    }
+}
+
+impl std::fmt::Debug for Exchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("streams", &self.streams())
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}
