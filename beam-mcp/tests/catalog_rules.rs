@@ -30,6 +30,7 @@ const RESOURCE: ResourceDef = ResourceDef {
     reader: read,
     completions: &[],
     states: &[],
+    takes_context: false,
     module_path: "hand",
     location: ("hand.rs", 1),
 };
@@ -47,6 +48,7 @@ const PROMPT: PromptDef = PromptDef {
     handler: render,
     completions: &[],
     states: &[],
+    takes_context: false,
     module_path: "hand",
     location: ("hand.rs", 2),
 };

@@ -6,6 +6,12 @@ with bad arguments (expects a CallToolResult with isError: true, not a JSON-RPC 
 lists resources / prompts when the server advertises them. Prints one JSON summary line on
 stdout and exits 0 only if every step passed (1 = a check failed, 2 = usage error).
 
+With --progress-tool NAME, it also calls that tool with --progress-args and a progress callback
+(`session.call_tool(..., progress_callback=...)`, which puts `_meta.progressToken` on the
+request), and fails unless at least one notifications/progress arrived before the result and
+the progress values strictly increase. The SDK spawns each callback in FIFO order ahead of the
+result's delivery, so what the callback recorded when call_tool returns is what came before.
+
 Revisions (--revision):
   auto        what `mcp.Client(mode="auto")` does: probe `server/discover` at 2026-07-28,
               fall back to `initialize` on any JSON-RPC error except a -32022 that lists
@@ -60,6 +66,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--prompt-args", default="{}", help="JSON object of string arguments for --prompt")
     p.add_argument("--complete", metavar="PROMPT:ARG:VALUE",
                    help="completion/complete for a prompt argument; fails unless some value is suggested")
+    p.add_argument("--progress-tool", metavar="NAME",
+                   help="also call this tool with a progress callback; fails unless progress arrives and increases")
+    p.add_argument("--progress-args", default="{}", help="JSON object: arguments for --progress-tool")
     p.add_argument("--timeout", type=float, default=30.0, help="overall deadline, seconds")
     p.add_argument("--cwd")
     p.add_argument("--env", action="append", default=[], metavar="K=V", help="extra env for the server (repeatable)")
@@ -77,7 +86,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("no server (use --url, --server-cmd or -- CMD ARGS)")
     if ns.no_probe and ns.revision != "2026-07-28":
         p.error("--no-probe only applies to --revision 2026-07-28")
-    for name in ("args", "bad_args", "prompt_args"):
+    for name in ("args", "bad_args", "prompt_args", "progress_args"):
         try:
             value = json.loads(getattr(ns, name))
         except json.JSONDecodeError as e:
@@ -117,6 +126,30 @@ async def negotiate(session: ClientSession, ns: argparse.Namespace) -> None:
         await negotiate_auto(session)
 
 
+async def progress_call(
+    session: ClientSession, ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
+) -> None:
+    """Call --progress-tool with the SDK's progress callback and check what arrives."""
+    seen: list[tuple[float, float | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total))
+
+    result = await session.call_tool(ns.progress_tool, ns.progress_args, progress_callback=on_progress)
+    before = list(seen)  # callbacks for notifications that preceded the result have run by now
+    values = [p for p, _ in before]
+    summary["progress"] = values
+    if before and before[-1][1] is not None:
+        summary["progressTotal"] = before[-1][1]
+    summary["progressCall"] = {"isError": bool(result.is_error), "content": content_json(result.content)}
+    if result.is_error:
+        errors.append(f"progress call to {ns.progress_tool} returned isError: true")
+    if not values:
+        errors.append(f"progress call to {ns.progress_tool}: no notifications/progress arrived before the result")
+    elif any(b <= a for a, b in zip(values, values[1:])):
+        errors.append(f"progress call to {ns.progress_tool}: progress did not strictly increase: {values}")
+
+
 async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]) -> None:
     env = dict(os.environ) if ns.inherit_env else {}
     env.update(kv.split("=", 1) for kv in ns.env)
@@ -145,6 +178,8 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 summary["tools"] = [t.name for t in tools]
                 if ns.tool not in summary["tools"]:
                     errors.append(f"tool {ns.tool!r} not listed")
+                if ns.progress_tool and ns.progress_tool not in summary["tools"]:
+                    errors.append(f"progress tool {ns.progress_tool!r} not listed")
 
                 step = "tools/call (good args)"
                 good = await session.call_tool(ns.tool, ns.args)
@@ -168,6 +203,10 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                     summary["badCall"] = {"isError": bool(bad.is_error), "content": content_json(bad.content)}
                     if not bad.is_error:
                         errors.append("bad call did not return isError: true")
+
+                if ns.progress_tool:
+                    step = f"tools/call {ns.progress_tool} (progress)"
+                    await progress_call(session, ns, summary, errors)
 
                 if not ns.skip_lists and caps is not None:
                     if caps.resources is not None:

@@ -16,6 +16,13 @@
 // args (expects a result with isError: true, not a JSON-RPC error), list resources/prompts if
 // advertised. Prints one JSON summary line; exit 0 = all passed, 1 = a check failed, 2 = usage.
 //
+// --progress-tool NAME [--progress-args JSON]: also call that tool with an `onprogress` request
+// option (v2: client.callTool(params, { onprogress }); v1: client.callTool(params, undefined,
+// { onprogress })), which puts `_meta.progressToken` on the request; fails unless at least one
+// notifications/progress arrived before the result and the progress values strictly increase.
+// The SDK calls `onprogress` synchronously as each notification is read, so what it recorded
+// when callTool resolves is what came before the result.
+//
 // Example:
 //   node ts_client.mjs --revision 2026-07-28 --tool get_weather --args '{"place":"Paris"}' \
 //       --bad-args '{"place":42}' -- path/to/server --stdio
@@ -79,6 +86,8 @@ const { values: opt, positionals } = parseArgs({
         prompt: { type: 'string' },
         'prompt-args': { type: 'string', default: '{}' },
         complete: { type: 'string' },
+        'progress-tool': { type: 'string' },
+        'progress-args': { type: 'string', default: '{}' },
         timeout: { type: 'string', default: '30' },
         cwd: { type: 'string' },
         env: { type: 'string', multiple: true, default: [] },
@@ -91,6 +100,7 @@ if (opt.help) {
         'usage: node ts_client.mjs [--sdk v2|v1] [--revision auto|2026-07-28|2025-11-25] [--probe-in-place]\n' +
             '  [--expect-version V] [--tool NAME] [--args JSON] [--bad-args JSON] [--expect-text S] [--skip-lists]\n' +
             '  [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]\n' +
+            '  [--progress-tool NAME [--progress-args JSON]]\n' +
             '  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (--server-cmd "CMD ARGS" | -- CMD ARGS)\n'
     );
     process.exit(0);
@@ -114,6 +124,7 @@ const parseObj = name => {
 const goodArgs = parseObj('args');
 const badArgs = parseObj('bad-args');
 const promptArgs = parseObj('prompt-args');
+const progressArgs = parseObj('progress-args');
 const timeoutMs = Math.round(Number(opt.timeout) * 1000);
 if (!(timeoutMs > 0)) usage('--timeout must be a positive number of seconds');
 const expectVersion = opt['expect-version'] ?? (opt.revision === 'auto' ? undefined : opt.revision);
@@ -175,6 +186,9 @@ async function main() {
     const client = new Client({ name: 'beam-mcp-interop-ts', version: pkgVersion }, clientOptions);
     client.onerror = e => process.stderr.write(`[ts_client] onerror: ${describe(e)}\n`);
     const reqOpts = { timeout: timeoutMs };
+    // The two lines differ here: v2 is callTool(params, options), v1 callTool(params, resultSchema, options).
+    const callTool = (params, options) =>
+        opt.sdk === 'v2' ? client.callTool(params, options) : client.callTool(params, undefined, options);
 
     let step = 'connect';
     try {
@@ -192,9 +206,12 @@ async function main() {
         const { tools } = await client.listTools(undefined, reqOpts);
         summary.tools = tools.map(t => t.name);
         if (!summary.tools.includes(opt.tool)) errors.push(`tool '${opt.tool}' not listed`);
+        if (opt['progress-tool'] && !summary.tools.includes(opt['progress-tool'])) {
+            errors.push(`progress tool '${opt['progress-tool']}' not listed`);
+        }
 
         step = 'tools/call (good args)';
-        const good = await client.callTool({ name: opt.tool, arguments: goodArgs }, undefined, reqOpts);
+        const good = await callTool({ name: opt.tool, arguments: goodArgs }, reqOpts);
         summary.call = { isError: good.isError === true, content: good.content };
         if (good.structuredContent !== undefined) summary.call.structuredContent = good.structuredContent;
         if (good.isError) errors.push('good call returned isError: true');
@@ -205,12 +222,33 @@ async function main() {
 
         step = 'tools/call (bad args)';
         try {
-            const bad = await client.callTool({ name: opt.tool, arguments: badArgs }, undefined, reqOpts);
+            const bad = await callTool({ name: opt.tool, arguments: badArgs }, reqOpts);
             summary.badCall = { isError: bad.isError === true, content: bad.content };
             if (bad.isError !== true) errors.push('bad call did not return isError: true');
         } catch (e) {
             summary.badCall = { jsonrpcError: { code: e?.code, message: e?.message } };
             errors.push(`bad call raised ${describe(e)} instead of returning isError: true`);
+        }
+
+        if (opt['progress-tool']) {
+            const name = opt['progress-tool'];
+            step = `tools/call ${name} (progress)`;
+            const seen = [];
+            const onprogress = p => seen.push(p);
+            const result = await callTool({ name, arguments: progressArgs }, { ...reqOpts, onprogress });
+            const before = seen.slice();
+            const values = before.map(p => p.progress);
+            summary.progress = values;
+            if (before.length && before[before.length - 1].total !== undefined) {
+                summary.progressTotal = before[before.length - 1].total;
+            }
+            summary.progressCall = { isError: result.isError === true, content: result.content };
+            if (result.isError) errors.push(`progress call to ${name} returned isError: true`);
+            if (!values.length) {
+                errors.push(`progress call to ${name}: no notifications/progress arrived before the result`);
+            } else if (values.some((v, i) => i > 0 && !(v > values[i - 1]))) {
+                errors.push(`progress call to ${name}: progress did not strictly increase: ${JSON.stringify(values)}`);
+            }
         }
 
         if (!opt['skip-lists'] && caps) {
