@@ -32,13 +32,11 @@ fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
     let response = match server.handle(session, input) {
         Reply::Silent => return,
         Reply::Ready(response) => response,
-        Reply::Pending(pending) => {
-            let mut pending = pin!(pending);
-            match pending
-                .as_mut()
-                .poll(&mut Context::from_waker(Waker::noop()))
-            {
-                Poll::Ready(response) => response,
+        Reply::Pending(mut exchange) => {
+            let mut next = pin!(exchange.next());
+            match next.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+                Poll::Ready(Some(message)) => return message.write_to(out),
+                Poll::Ready(None) => unreachable!("the benchmark requests are never cancelled"),
                 Poll::Pending => unreachable!("the benchmark tools never wait"),
             }
         }

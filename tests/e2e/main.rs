@@ -1,3 +1,5 @@
 //! End-to-end tests: the built example binary, driven through real pipes.
 
+mod conversation;
+mod memory;
 mod stdio_weather;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs the interop clients: Python `mcp` into tests/interop/.venv and the TypeScript SDK
-# packages into tests/interop/node_modules. Idempotent (skips work when the pins are unchanged);
-# prints nothing unless something fails. Needs python3 (with venv) >= 3.10 and node >= 20 + npm.
+# Installs the interop clients: Python `mcp` into tests/interop/.venv, the TypeScript SDK
+# packages into tests/interop/node_modules, and builds the rmcp client (rmcp-client/, its own
+# Cargo workspace, --locked) into ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp. Idempotent
+# (skips work when the pins are unchanged; cargo is incremental); prints nothing unless something
+# fails. Needs python3 (with venv) >= 3.10, node >= 20 + npm, and cargo.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -24,3 +26,8 @@ if [ "$(cat node_modules/.interop-stamp 2>/dev/null || true)" != "$js_stamp" ]; 
     npm ci --no-audit --no-fund --loglevel=error >"$log" 2>&1 || fail "npm ci"
     echo "$js_stamp" > node_modules/.interop-stamp
 fi
+
+# run.sh computes the same path: $rmcp_target/debug/beam-mcp-interop-rmcp.
+rmcp_target="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp"
+cargo build --quiet --locked --manifest-path rmcp-client/Cargo.toml --target-dir "$rmcp_target" \
+    >"$log" 2>&1 || fail "cargo build (rmcp-client)"

@@ -45,6 +45,10 @@ impl HttpResponse {
 pub struct Connection {
     stream: TcpStream,
     buffer: Vec<u8>,
+    /// De-chunked bytes of a streamed body not yet returned as events.
+    events: Vec<u8>,
+    /// The chunked body ended.
+    stream_done: bool,
 }
 
 impl Connection {
@@ -58,6 +62,8 @@ impl Connection {
         Connection {
             stream,
             buffer: Vec::new(),
+            events: Vec::new(),
+            stream_done: false,
         }
     }
 
@@ -107,6 +113,89 @@ impl Connection {
             headers,
             body,
         })
+    }
+
+    /// Sends a POST whose answer may be a stream, and reads only the status line and headers.
+    pub fn post_head(&mut self, headers: &[(&str, &str)], body: &[u8]) -> HttpResponse {
+        self.write(&request("POST", headers, body)).expect("write");
+        let head_end = loop {
+            if let Some(i) = find(&self.buffer, b"\r\n\r\n") {
+                break i;
+            }
+            assert!(self.fill() == Some(true), "the connection ended before the head");
+        };
+        let head = String::from_utf8_lossy(&self.buffer[..head_end]).into_owned();
+        self.buffer.drain(..head_end + 4);
+        self.events.clear();
+        self.stream_done = false;
+        let mut lines = head.split("\r\n");
+        let status: u16 = lines
+            .next()
+            .and_then(|l| l.split(' ').nth(1))
+            .and_then(|s| s.parse().ok())
+            .expect("a status line");
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+            .collect();
+        HttpResponse {
+            status,
+            headers,
+            body: Vec::new(),
+        }
+    }
+
+    /// The next server-sent event of a chunked `text/event-stream` body after
+    /// [`post_head`](Self::post_head): its `data:` lines joined, or `None` when the body
+    /// ended. Comment lines are skipped.
+    pub fn next_event(&mut self) -> Option<String> {
+        loop {
+            if let Some(end) = find(&self.events, b"\n\n") {
+                let event: Vec<u8> = self.events.drain(..end + 2).collect();
+                let text = String::from_utf8(event).expect("events are UTF-8");
+                let data: Vec<&str> = text
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data:"))
+                    .map(str::trim_start)
+                    .collect();
+                if data.is_empty() {
+                    continue; // a comment (keep-alive)
+                }
+                return Some(data.join("\n"));
+            }
+            if self.stream_done || !self.next_chunk() {
+                return None;
+            }
+        }
+    }
+
+    /// Reads one chunk of a chunked body into `events`; false at the last chunk or EOF.
+    fn next_chunk(&mut self) -> bool {
+        let line_end = loop {
+            if let Some(i) = find(&self.buffer, b"\r\n") {
+                break i;
+            }
+            if self.fill() != Some(true) {
+                return false;
+            }
+        };
+        let size_text = String::from_utf8_lossy(&self.buffer[..line_end]).into_owned();
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
+            .unwrap_or_else(|_| panic!("a chunk size, not {size_text:?}"));
+        while self.buffer.len() < line_end + 2 + size + 2 {
+            if self.fill() != Some(true) {
+                return false;
+            }
+        }
+        let start = line_end + 2;
+        self.events
+            .extend_from_slice(&self.buffer[start..start + size]);
+        self.buffer.drain(..start + size + 2);
+        if size == 0 {
+            self.stream_done = true;
+            return false;
+        }
+        true
     }
 
     /// True when the server has closed the connection: EOF (or a reset) within `wait`; a

@@ -149,7 +149,7 @@ pub fn modern_meta() -> Value {
 pub struct ServerProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    stdout: Option<BufReader<ChildStdout>>,
 }
 
 impl ServerProcess {
@@ -162,7 +162,7 @@ impl ServerProcess {
             .spawn()
             .unwrap_or_else(|e| panic!("spawn {}: {e}", program.display()));
         let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let stdout = Some(BufReader::new(child.stdout.take().expect("piped stdout")));
         ServerProcess {
             child,
             stdin,
@@ -187,7 +187,8 @@ impl ServerProcess {
     /// Reads one line from the server's stdout as JSON (`None` at EOF).
     pub fn recv(&mut self) -> Option<Value> {
         let mut line = String::new();
-        let n = self.stdout.read_line(&mut line).expect("read from server");
+        let stdout = self.stdout.as_mut().expect("stdout not taken");
+        let n = stdout.read_line(&mut line).expect("read from server");
         if n == 0 {
             return None;
         }
@@ -212,7 +213,9 @@ impl ServerProcess {
     pub fn finish(mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
         let mut rest = String::new();
-        let _ = std::io::Read::read_to_string(&mut self.stdout, &mut rest);
+        if let Some(stdout) = self.stdout.as_mut() {
+            let _ = std::io::Read::read_to_string(stdout, &mut rest);
+        }
         assert!(rest.is_empty(), "unexpected output after EOF: {rest:?}");
         self.child.wait().expect("wait for server")
     }
@@ -259,4 +262,83 @@ pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
         }
     }
     panic!("cargo build did not report the {bin} executable");
+}
+
+/// A server process serving Streamable HTTP on a loopback port it chose itself.
+pub struct HttpServerProcess {
+    child: Child,
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+}
+
+impl HttpServerProcess {
+    /// Starts `program --http 127.0.0.1:0` and reads the address from its
+    /// `beam_mcp: listening on http://ADDR/mcp` line on stderr.
+    pub fn spawn(program: &Path) -> HttpServerProcess {
+        let mut child = Command::new(program)
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", program.display()));
+        let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
+        let addr = loop {
+            let mut line = String::new();
+            assert!(
+                stderr.read_line(&mut line).expect("read stderr") > 0,
+                "the server ended before listening"
+            );
+            if let Some(rest) = line.trim().strip_prefix("beam_mcp: listening on http://") {
+                break rest
+                    .trim_end_matches("/mcp")
+                    .parse()
+                    .expect("a socket address");
+            }
+        };
+        // Keep draining its log, so a chatty server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while stderr.read_line(&mut sink).is_ok_and(|n| n > 0) {
+                sink.clear();
+            }
+        });
+        HttpServerProcess { child, addr }
+    }
+}
+
+impl Drop for HttpServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl ServerProcess {
+    /// The process id, to read its memory from `/proc`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Takes the stdin pipe, to write from another thread.
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin open")
+    }
+}
+
+/// The resident set size of process `pid` in KiB, from `/proc/PID/status`.
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/PID/status")
+}
+
+impl ServerProcess {
+    /// Takes the stdout pipe (with what was read ahead), to read in bulk.
+    pub fn take_stdout(&mut self) -> BufReader<ChildStdout> {
+        self.stdout.take().expect("stdout not taken yet")
+    }
 }

@@ -9,12 +9,13 @@ mod level;
 mod outbox;
 
 use std::any::Any;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-pub(crate) use cancel::CancelToken;
+use cancel::CancelFlag;
 pub use level::{LogLevel, UnknownLevel};
 pub(crate) use outbox::Outbox;
 
@@ -59,8 +60,9 @@ struct Shared {
     progress_token: Option<Value>,
     log_level: Option<LogLevel>,
     outbox: Option<Arc<Outbox>>,
-    cancel: CancelToken,
-    last_progress: Mutex<Option<f64>>,
+    cancel: CancelFlag,
+    /// The bits of the last progress sent; NaN before the first.
+    last_progress: AtomicU64,
 }
 
 /// Why a notification was not sent.
@@ -120,7 +122,6 @@ pub(crate) struct Parts {
     pub(crate) progress_token: Option<Value>,
     pub(crate) log_level: Option<LogLevel>,
     pub(crate) outbox: Option<Arc<Outbox>>,
-    pub(crate) cancel: CancelToken,
 }
 
 impl Context {
@@ -134,8 +135,8 @@ impl Context {
                 progress_token: parts.progress_token,
                 log_level: parts.log_level,
                 outbox: parts.outbox,
-                cancel: parts.cancel,
-                last_progress: Mutex::new(None),
+                cancel: CancelFlag::default(),
+                last_progress: AtomicU64::new(f64::NAN.to_bits()),
             }),
         }
     }
@@ -204,14 +205,8 @@ impl Context {
         if !done.is_finite() || total.is_some_and(|t| !t.is_finite()) {
             return Err(NotSent::NotFinite);
         }
-        let mut last = self
-            .shared
-            .last_progress
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(last) = *last
-            && done <= last
-        {
+        let last = f64::from_bits(self.shared.last_progress.load(Ordering::Acquire));
+        if done <= last {
             return Err(NotSent::NotIncreasing { last, given: done });
         }
         let mut params = Map::new();
@@ -223,11 +218,17 @@ impl Context {
         if let Some(message) = message {
             params.insert("message".into(), Value::from(message));
         }
-        let sent = push(outbox, "notifications/progress", params, true);
-        if sent.is_ok() {
-            *last = Some(done);
+        // Claimed before it is queued: of two racing clones, only the larger value goes out.
+        if self
+            .shared
+            .last_progress
+            .compare_exchange(last.to_bits(), done.to_bits(), Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            let last = f64::from_bits(self.shared.last_progress.load(Ordering::Acquire));
+            return Err(NotSent::NotIncreasing { last, given: done });
         }
-        sent
+        push(outbox, "notifications/progress", params, true)
     }
 
     /// Sends `notifications/message` at `level` with `data` (any JSON), when the request asked
@@ -272,6 +273,19 @@ impl Context {
     /// Completes when the request is cancelled.
     pub async fn cancelled(&self) {
         self.shared.cancel.cancelled().await
+    }
+
+    pub(crate) fn cancel(&self) {
+        self.shared.cancel.cancel();
+    }
+
+    pub(crate) fn outbox(&self) -> Option<&Outbox> {
+        self.shared.outbox.as_deref()
+    }
+
+    /// True when both are the same request's context.
+    pub(crate) fn same(&self, other: &Context) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
     }
 }
 

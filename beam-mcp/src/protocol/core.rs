@@ -14,7 +14,7 @@ use super::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     ProtocolError, Reply, Response, Revision, Session,
 };
-use crate::context::{CancelToken, Client, Outbox, Parts as ContextParts};
+use crate::context::{Client, Outbox, Parts as ContextParts};
 use crate::json::{self, kind_name};
 use crate::{Context, LogLevel, Server};
 
@@ -57,11 +57,9 @@ pub(crate) struct Request<'a> {
     pub(crate) log_level: Option<LogLevel>,
 }
 
-/// A request's context, and what its exchange shares with it.
+/// A request's context (which its exchange shares), registered with its session.
 pub(crate) struct Begun {
     pub(crate) context: Context,
-    outbox: Option<Arc<Outbox>>,
-    cancel: CancelToken,
     registration: Option<Registration>,
 }
 
@@ -72,8 +70,6 @@ impl Request<'_> {
     pub(crate) fn begin(&mut self, server: &Server, emits: bool) -> Begun {
         let outbox = (emits && (self.progress_token.is_some() || self.log_level.is_some()))
             .then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
-        let cancel = CancelToken::default();
-        let registration = self.session.register(&self.id, &cancel);
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
@@ -89,13 +85,11 @@ impl Request<'_> {
             principal: self.session.principal(),
             progress_token: self.progress_token.take(),
             log_level: self.log_level,
-            outbox: outbox.clone(),
-            cancel: cancel.clone(),
+            outbox,
         });
+        let registration = self.session.register(&self.id, &context);
         Begun {
             context,
-            outbox,
-            cancel,
             registration,
         }
     }
@@ -348,12 +342,7 @@ impl Server {
     /// A request whose answer needs host code: its exchange, sharing `begun`'s queue and
     /// cancellation with the context the host code was given.
     pub(crate) fn pending(&self, begun: Begun, work: PendingResponse) -> Reply {
-        Reply::Pending(Exchange::new(
-            work,
-            begun.outbox,
-            begun.cancel,
-            begun.registration,
-        ))
+        Reply::Pending(Exchange::new(work, begun.context, begun.registration))
     }
 
     /// The response, with a stateless result stamped with `resultType` and serverInfo `_meta`.

@@ -1,12 +1,11 @@
 //! One request's outbound stream: its notifications, then exactly one response, then nothing.
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use super::response::PendingResponse;
 use super::Response;
-use crate::context::{CancelToken, Outbox};
+use crate::Context;
+use crate::context::Outbox;
 
 /// A message a request sends its client.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,8 +55,8 @@ pub struct Exchange {
     work: Option<PendingResponse>,
     /// The response, held back while notifications queued before it are written.
     held: Option<Response>,
-    outbox: Option<Arc<Outbox>>,
-    cancel: CancelToken,
+    /// The request's context: its notification queue and its cancellation flag.
+    context: Context,
     finished: bool,
     _registration: Option<super::session::Registration>,
 }
@@ -65,15 +64,13 @@ pub struct Exchange {
 impl Exchange {
     pub(crate) fn new(
         work: PendingResponse,
-        outbox: Option<Arc<Outbox>>,
-        cancel: CancelToken,
+        context: Context,
         registration: Option<super::session::Registration>,
     ) -> Self {
         Exchange {
             work: Some(work),
             held: None,
-            outbox,
-            cancel,
+            context,
             finished: false,
             _registration: registration,
         }
@@ -82,22 +79,26 @@ impl Exchange {
     /// True when the request may send notifications before its response (it asked for
     /// progress or logs, or is a subscription): over HTTP, the answer is an event stream.
     pub fn streams(&self) -> bool {
-        self.outbox.is_some()
+        self.context.outbox().is_some()
     }
 
     /// Cancels the request: the host future is dropped at the next [`next`](Self::next), and
     /// nothing more is sent.
     pub fn cancel(&self) {
-        self.cancel.cancel();
+        self.context.cancel();
     }
 
     /// The next message, or `None` once the response was given or the request was cancelled.
     pub async fn next(&mut self) -> Option<Outbound> {
-        if self.finished {
-            return None;
-        }
         loop {
-            if let Some(message) = self.outbox.as_ref().and_then(|o| o.pop()) {
+            if self.finished {
+                return None;
+            }
+            if self.context.is_cancelled() {
+                self.stop();
+                return None;
+            }
+            if let Some(message) = self.context.outbox().and_then(Outbox::pop) {
                 return Some(Outbound::Notification(message));
             }
             if let Some(response) = self.held.take() {
@@ -108,17 +109,18 @@ impl Exchange {
                 self.finished = true;
                 return None;
             };
-            let outbox = self.outbox.as_deref();
+            let context = &self.context;
             let pushed = async {
-                match outbox {
+                match context.outbox() {
                     Some(outbox) => outbox.pushed().await,
                     None => std::future::pending().await,
                 }
             };
+            // The work first: an answer ready at once costs no waiting on the other two.
             let woke = tokio::select! {
                 biased;
-                () = self.cancel.cancelled() => Woke::Cancelled,
                 response = work => Woke::Answered(response),
+                () = context.cancelled() => Woke::Cancelled,
                 () = pushed => Woke::Pushed,
             };
             match woke {
@@ -129,7 +131,7 @@ impl Exchange {
                 Woke::Answered(response) => {
                     self.work = None;
                     // Nothing may follow the response, even from a clone of the context.
-                    if let Some(outbox) = &self.outbox {
+                    if let Some(outbox) = self.context.outbox() {
                         let dropped = outbox.close();
                         if dropped > 0 {
                             tracing::warn!(dropped, "notifications dropped: the client read too slowly");
@@ -156,7 +158,7 @@ impl Exchange {
         self.work = None;
         self.held = None;
         self.finished = true;
-        if let Some(outbox) = &self.outbox {
+        if let Some(outbox) = self.context.outbox() {
             outbox.close();
         }
     }
@@ -172,7 +174,7 @@ impl Drop for Exchange {
     fn drop(&mut self) {
         if !self.finished {
             // The transport gave up on the request (a closed stream): so does the host code.
-            self.cancel.cancel();
+            self.context.cancel();
             self.stop();
         }
     }

@@ -1,12 +1,12 @@
 //! What one connection (a stdio process: a legacy session) remembers between messages.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
-use crate::context::{CancelToken, LogLevel, Principal};
+use crate::Context;
+use crate::context::{LogLevel, Principal};
 
 /// Per-connection state: tracked, never enforced (every method works without a handshake).
 ///
@@ -44,8 +44,10 @@ impl std::fmt::Debug for PrincipalBox {
     }
 }
 
-/// The requests of a connection still running, by id, so `notifications/cancelled` finds them.
-type InFlight = Arc<Mutex<HashMap<String, CancelToken>>>;
+/// The requests of a connection still running, with their ids, so `notifications/cancelled`
+/// finds them. A list: it holds at most the connection's in-flight bound, and a scan of a few
+/// dozen entries costs less than hashing an id.
+type InFlight = Arc<Mutex<Vec<(Value, Context)>>>;
 
 impl Session {
     /// A fresh connection: it tracks its running requests for `notifications/cancelled`.
@@ -124,31 +126,34 @@ impl Session {
     }
 
     /// Registers a running request under its id; the registration ends when dropped.
-    pub(crate) fn register(&self, id: &Value, cancel: &CancelToken) -> Option<Registration> {
+    pub(crate) fn register(&self, id: &Value, context: &Context) -> Option<Registration> {
         let map = self.in_flight.as_ref()?;
-        let key = id_key(id);
-        lock(map).insert(key.clone(), cancel.clone());
+        lock(map).push((id.clone(), context.clone()));
         Some(Registration {
             map: Arc::clone(map),
-            key,
-            cancel: cancel.clone(),
+            context: context.clone(),
         })
     }
 
-    /// Cancels the running request with this id; an unknown or finished id is ignored.
+    /// Cancels the running requests with this id (`1` and `"1"` differ); an unknown or
+    /// finished id is ignored.
     pub(crate) fn cancel(&self, id: &Value) -> bool {
         let Some(map) = &self.in_flight else {
             return false;
         };
-        let token = lock(map).get(&id_key(id)).cloned();
-        token.inspect(CancelToken::cancel).is_some()
+        let mut found = false;
+        for (_, context) in lock(map).iter().filter(|(running, _)| running == id) {
+            context.cancel();
+            found = true;
+        }
+        found
     }
 
     /// Cancels every running request (the connection ends).
     pub(crate) fn cancel_all(&self) {
         if let Some(map) = &self.in_flight {
-            for token in lock(map).values() {
-                token.cancel();
+            for (_, context) in lock(map).iter() {
+                context.cancel();
             }
         }
     }
@@ -158,27 +163,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// `1` and `"1"` are different ids.
-fn id_key(id: &Value) -> String {
-    match id {
-        Value::String(s) => format!("s{s}"),
-        other => format!("n{other}"),
-    }
-}
-
-/// A running request's place in its session's table; removed when the request ends.
+/// A running request's place in its session's list; removed when the request ends.
 pub(crate) struct Registration {
     map: InFlight,
-    key: String,
-    cancel: CancelToken,
+    context: Context,
 }
 
 impl Drop for Registration {
     fn drop(&mut self) {
         let mut map = lock(&self.map);
-        // A later request may reuse the id once this one ended; remove only our own entry.
-        if map.get(&self.key).is_some_and(|t| t.same(&self.cancel)) {
-            map.remove(&self.key);
+        if let Some(i) = map.iter().position(|(_, c)| c.same(&self.context)) {
+            map.swap_remove(i);
         }
     }
 }

@@ -100,8 +100,11 @@ where
             read?;
             write.await
         }
-        // The output is gone (a broken pipe): nothing more can be answered.
-        write = &mut write => write,
+        // The output is gone (a broken pipe): nothing more can be answered, so nothing runs on.
+        write = &mut write => {
+            session.cancel_all();
+            write
+        }
     }
 }
 

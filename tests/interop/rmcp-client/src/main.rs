@@ -21,11 +21,13 @@
 //! `Peer::send_cancellable_request`, whose `RequestHandle` names the request's progress token;
 //! the `ClientHandler::on_progress` callback records every `notifications/progress`. The check
 //! fails unless at least one notification for that token arrived before the result and the
-//! `progress` values strictly increase. The runtime is current-thread, so a notification
-//! handler that rmcp spawned before the response was routed runs before this task resumes.
+//! `progress` values strictly increase. The runtime is current-thread and the client runs in a
+//! spawned task (not the `block_on` future, which the scheduler polls out of turn), so its run
+//! queue is FIFO: a handler task rmcp spawned for a notification read before the response runs
+//! before this task resumes, and one read after the response runs after it.
 //!
 //! Example:
-//!   rmcp-interop-client --revision 2026-07-28 --tool get_weather --args '{"place":"Paris"}' \
+//!   beam-mcp-interop-rmcp --revision 2026-07-28 --tool get_weather --args '{"place":"Paris"}' \
 //!       --bad-args '{"place":42}' -- path/to/server --stdio
 
 use std::{
@@ -53,7 +55,8 @@ const REVISIONS: [&str; 3] = ["2025-11-25", "2026-07-28", "auto"];
 /// What the Python SDK's `get_default_environment()` passes on POSIX (and the TS SDK too).
 const SAFE_ENV: [&str; 6] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
-const USAGE: &str = "usage: rmcp-interop-client [--revision 2025-11-25|2026-07-28|auto] [--expect-version V]
+const USAGE: &str =
+    "usage: beam-mcp-interop-rmcp [--revision 2025-11-25|2026-07-28|auto] [--expect-version V]
   [--tool NAME] [--args JSON] [--bad-args JSON] [--expect-text S] [--skip-lists]
   [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]
   [--progress-tool NAME [--progress-args JSON]]
@@ -81,7 +84,7 @@ struct Opts {
 }
 
 fn usage_error(msg: &str) -> ! {
-    eprintln!("rmcp-interop-client: {msg}\n{USAGE}");
+    eprintln!("beam-mcp-interop-rmcp: {msg}\n{USAGE}");
     std::process::exit(2);
 }
 
@@ -177,7 +180,10 @@ fn parse_args() -> Opts {
         }
     }
     if !REVISIONS.contains(&opts.revision.as_str()) {
-        usage_error(&format!("--revision must be one of {}", REVISIONS.join(", ")));
+        usage_error(&format!(
+            "--revision must be one of {}",
+            REVISIONS.join(", ")
+        ));
     }
     if opts.command.is_empty() {
         usage_error("no server (give it after --)");
@@ -310,7 +316,8 @@ async fn progress_call(
     summary: &mut Map<String, Value>,
     errors: &mut Vec<String>,
 ) -> Result<ProgressToken, ServiceError> {
-    let params = CallToolRequestParams::new(name.to_owned()).with_arguments(opts.progress_args.clone());
+    let params =
+        CallToolRequestParams::new(name.to_owned()).with_arguments(opts.progress_args.clone());
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
     let handle = client
         .send_cancellable_request(request, PeerRequestOptions::no_options())
@@ -355,7 +362,12 @@ async fn progress_call(
     Ok(token)
 }
 
-async fn run(opts: &Opts, handler: &Handler, summary: &mut Map<String, Value>, errors: &mut Vec<String>) {
+async fn run(
+    opts: &Opts,
+    handler: &Handler,
+    summary: &mut Map<String, Value>,
+    errors: &mut Vec<String>,
+) {
     let transport = match spawn_server(opts) {
         Ok(t) => t,
         Err(e) => {
@@ -530,13 +542,22 @@ async fn run(opts: &Opts, handler: &Handler, summary: &mut Map<String, Value>, e
     if let Err(e) = outcome {
         errors.push(format!("{step}: {}", describe(&e)));
     }
-    // The spec says progress stops once the result is sent: count stragglers for our token.
-    let all = handler.progress();
+    // The spec says progress stops once the result is sent: give stragglers for our token a
+    // moment to arrive, then count them (anything counted here came after the result).
     if let Some(token) = &progress_token {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let all = handler.progress();
         let for_token = all.iter().filter(|p| &p.progress_token == token).count();
-        let before = summary.get("progress").and_then(Value::as_array).map_or(0, Vec::len);
+        let before = summary
+            .get("progress")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
         if for_token > before {
-            errors.push(format!("{} notifications/progress arrived after the result", for_token - before));
+            errors.push(format!(
+                "progress call to {}: {} notifications/progress arrived after the result",
+                opts.progress_tool.as_deref().unwrap_or_default(),
+                for_token - before
+            ));
         }
     }
     if let Err(e) = client.cancel().await {
@@ -546,10 +567,13 @@ async fn run(opts: &Opts, handler: &Handler, summary: &mut Map<String, Value>, e
 
 fn main() -> ExitCode {
     let opts = parse_args();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("rmcp-interop-client: tokio runtime: {e}");
+            eprintln!("beam-mcp-interop-rmcp: tokio runtime: {e}");
             return ExitCode::from(1);
         }
     };
@@ -557,18 +581,32 @@ fn main() -> ExitCode {
     let mut summary = Map::new();
     summary.insert("client".into(), json!(format!("rmcp {rmcp_version}")));
     summary.insert("requestedRevision".into(), json!(opts.revision));
-    let mut errors = Vec::new();
-    let handler = Handler::default();
-    let finished = runtime.block_on(async {
-        tokio::time::timeout(opts.timeout, run(&opts, &handler, &mut summary, &mut errors)).await
+    let task = runtime.spawn(async move {
+        let mut errors = Vec::new();
+        let handler = Handler::default();
+        let deadline = opts.timeout;
+        let run = run(&opts, &handler, &mut summary, &mut errors);
+        if tokio::time::timeout(deadline, run).await.is_err() {
+            errors.push(format!("timed out after {}s", deadline.as_secs_f64()));
+        }
+        (summary, errors)
     });
-    if finished.is_err() {
-        errors.push(format!("timed out after {}s", opts.timeout.as_secs_f64()));
-    }
+    let (mut summary, errors) = match runtime.block_on(task) {
+        Ok(done) => done,
+        Err(e) => {
+            let mut summary = Map::new();
+            summary.insert("client".into(), json!(format!("rmcp {rmcp_version}")));
+            (summary, vec![format!("client task failed: {e}")])
+        }
+    };
     // Dropping the runtime kills the server process if it is still running.
     drop(runtime);
     summary.insert("ok".into(), json!(errors.is_empty()));
     summary.insert("errors".into(), json!(errors));
     println!("{}", Value::Object(summary));
-    if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
