@@ -45,6 +45,7 @@ fn a_client_that_never_reads_cannot_grow_the_server() {
     }
     drop(server);
     let sent = writer.join().unwrap();
+    eprintln!("a client that never reads: {sent} requests written, peak resident size {peak} KiB");
     assert!(sent > 64, "the server read a few requests before it stopped: {sent}");
     assert!(
         peak < NEVER_READ_BOUND_KIB,
@@ -79,6 +80,7 @@ fn two_hundred_thousand_calls_leave_the_resident_size_flat() {
         }
     }
     let at_end = rss_kib(pid);
+    eprintln!("{CALLS} calls: {after_warm_up} KiB after {WARM_UP}, {at_end} KiB at the end");
     drop(writer.join().unwrap());
     // Flat: what the last 180,000 calls added is noise, not 180,000 kept records.
     assert!(
