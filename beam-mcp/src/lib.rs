@@ -26,6 +26,7 @@ mod catalog;
 pub mod completion;
 mod context;
 mod dispatch;
+mod live;
 pub mod json;
 mod panic;
 pub mod prompt;
@@ -40,6 +41,7 @@ pub mod transport;
 pub use beam_mcp_macros::{prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Context, LogLevel, NotSent, UnknownLevel};
+pub use live::{LiveCatalog, LiveError};
 pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use tool::{

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::catalog::{Catalog, CatalogError, Definitions};
+use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
 use crate::protocol::{META_SERVER_INFO, Revision};
 use crate::resource::ResourceDef;
@@ -112,6 +113,7 @@ pub struct ServerBuilder {
     prompts_cache: CacheHint,
     page_size: Option<usize>,
     limits: Limits,
+    live: Option<LiveCatalog>,
 }
 
 /// The bounds of a running server; each has a builder setting (listed in `docs/security.md`).
@@ -264,6 +266,17 @@ impl ServerBuilder {
         self
     }
 
+    /// Makes the catalog live: the returned handle adds, replaces and removes items while the
+    /// server runs, and signals resource updates. The server then advertises `listChanged:
+    /// true` for tools, resources and prompts (served even while a list is empty) and
+    /// resource subscriptions, and serves `subscriptions/listen` (2026-07-28) and
+    /// `resources/subscribe` (2025-11-25). Give the handle to tools as state, if they change
+    /// the catalog: `builder.state(handle.clone())`.
+    pub fn live(mut self) -> (Self, LiveCatalog) {
+        let handle = self.live.get_or_insert_with(LiveCatalog::default).clone();
+        (self, handle)
+    }
+
     /// Checks the catalog and the options, and builds the server.
     pub fn build(self) -> Result<Server, BuildError> {
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
@@ -290,32 +303,44 @@ impl ServerBuilder {
         let emits = defs.tools.iter().any(|d| d.takes_context)
             || defs.resources.iter().any(|d| d.takes_context)
             || defs.prompts.iter().any(|d| d.takes_context);
-        let catalog = Catalog::build(&self.definitions, &self.states)?;
+        let catalog = Arc::new(Catalog::build(&self.definitions, &self.states)?);
+        let states = Arc::new(self.states);
+        let live = self.live.is_some();
         let info = json!({
             "name": self.name.unwrap_or_else(|| "beam_mcp".into()),
             "version": self.version.unwrap_or_else(|| env!("CARGO_PKG_VERSION").into()),
         });
         let mut capabilities = Map::new();
-        // Advertised exactly when served: a method of a kind the catalog lacks is -32601.
-        if !catalog.tools().is_empty() {
-            capabilities.insert("tools".into(), json!({ "listChanged": false }));
+        // Advertised exactly when served: a method of a kind the catalog lacks is -32601. A
+        // live catalog may gain any kind of item, so it serves every kind from the start.
+        if live || !catalog.tools().is_empty() {
+            capabilities.insert("tools".into(), json!({ "listChanged": live }));
         }
-        if !catalog.resources().is_empty() || !catalog.templates().is_empty() {
+        if live || !catalog.resources().is_empty() || !catalog.templates().is_empty() {
             capabilities.insert(
                 "resources".into(),
-                json!({ "listChanged": false, "subscribe": false }),
+                json!({ "listChanged": live, "subscribe": live }),
             );
         }
-        if !catalog.prompts().is_empty() {
-            capabilities.insert("prompts".into(), json!({ "listChanged": false }));
+        if live || !catalog.prompts().is_empty() {
+            capabilities.insert("prompts".into(), json!({ "listChanged": live }));
         }
-        if catalog.has_completions() {
+        if live || catalog.has_completions() {
             capabilities.insert("completions".into(), json!({}));
         }
-        // Advertised exactly when some item can emit (it takes a request context).
-        if emits {
+        // Advertised exactly when some item can emit (it takes a request context), or may.
+        if live || emits {
             capabilities.insert("logging".into(), json!({}));
         }
+        let catalog = match self.live {
+            Some(handle) => {
+                handle
+                    .shared()
+                    .bind(self.definitions, Arc::clone(&states), catalog);
+                CatalogCell::Live(Arc::clone(handle.shared()))
+            }
+            None => CatalogCell::Fixed(catalog),
+        };
         Ok(Server {
             inner: Arc::new(Inner {
                 result_meta: json!({ META_SERVER_INFO: info.clone() }),
@@ -324,8 +349,8 @@ impl ServerBuilder {
                 supported_names: revisions.iter().map(|r| r.as_str()).collect(),
                 revisions,
                 capabilities: Value::Object(capabilities),
-                catalog: Arc::new(catalog),
-                states: Arc::new(self.states),
+                catalog,
+                states,
                 discover_cache: self.discover_cache,
                 tools_cache: self.tools_cache,
                 resources_cache: self.resources_cache,
@@ -358,7 +383,7 @@ pub(crate) struct Inner {
     pub(crate) revisions: Vec<Revision>,
     pub(crate) supported_names: Vec<&'static str>,
     pub(crate) capabilities: Value,
-    pub(crate) catalog: Arc<Catalog>,
+    pub(crate) catalog: CatalogCell,
     pub(crate) states: Arc<StateMap>,
     pub(crate) discover_cache: CacheHint,
     pub(crate) tools_cache: CacheHint,
@@ -368,7 +393,38 @@ pub(crate) struct Inner {
     pub(crate) limits: Limits,
 }
 
+/// Where requests find the catalog: fixed at build, or swapped by a live handle.
+#[derive(Clone)]
+pub(crate) enum CatalogCell {
+    Fixed(Arc<Catalog>),
+    Live(Arc<Live>),
+}
+
 impl Server {
+    /// The catalog as it is now; a request keeps the one it started with.
+    pub(crate) fn catalog(&self) -> Arc<Catalog> {
+        match &self.inner.catalog {
+            CatalogCell::Fixed(catalog) => Arc::clone(catalog),
+            CatalogCell::Live(live) => live.current().unwrap_or_default(),
+        }
+    }
+
+    /// The live catalog's shared state, when the server has one.
+    pub(crate) fn live(&self) -> Option<&Arc<Live>> {
+        match &self.inner.catalog {
+            CatalogCell::Fixed(_) => None,
+            CatalogCell::Live(live) => Some(live),
+        }
+    }
+
+    /// Ends every `subscriptions/listen` stream with its result; what a transport does before
+    /// it shuts down. A server without a live catalog has none.
+    pub fn close_subscriptions(&self) {
+        if let Some(live) = self.live() {
+            live.closing().cancel();
+        }
+    }
+
     /// A builder with the default options and an empty catalog.
     pub fn builder() -> ServerBuilder {
         ServerBuilder::default()
@@ -410,7 +466,7 @@ impl std::fmt::Debug for Server {
         f.debug_struct("Server")
             .field("info", &self.inner.info)
             .field("revisions", &self.inner.revisions)
-            .field("tools", &self.inner.catalog.tools().len())
+            .field("tools", &self.catalog().tools().len())
             .finish_non_exhaustive()
     }
 }

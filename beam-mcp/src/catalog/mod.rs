@@ -47,6 +47,7 @@ pub enum CatalogError {
 }
 
 /// Every item the server serves, each list sorted by its key.
+#[derive(Default)]
 pub(crate) struct Catalog {
     tools: Vec<Tool>,
     resources: Vec<Resource>,
@@ -55,7 +56,7 @@ pub(crate) struct Catalog {
 }
 
 /// The definitions a catalog is built from.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Definitions {
     pub(crate) tools: Vec<ToolDef>,
     pub(crate) resources: Vec<ResourceDef>,

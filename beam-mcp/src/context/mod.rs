@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use cancel::CancelFlag;
+pub(crate) use cancel::CancelFlag;
 pub use level::{LogLevel, UnknownLevel};
-pub(crate) use outbox::Outbox;
+pub(crate) use outbox::{Outbox, Refused};
 
 use crate::protocol::Revision;
 use crate::protocol::session::Hello;
@@ -228,7 +228,7 @@ impl Context {
             let last = f64::from_bits(self.shared.last_progress.load(Ordering::Acquire));
             return Err(NotSent::NotIncreasing { last, given: done });
         }
-        push(outbox, "notifications/progress", params, true)
+        push(outbox, "notifications/progress", params, Some("progress"))
     }
 
     /// Sends `notifications/message` at `level` with `data` (any JSON), when the request asked
@@ -261,7 +261,7 @@ impl Context {
             params.insert("logger".into(), Value::from(logger));
         }
         params.insert("data".into(), data);
-        push(outbox, "notifications/message", params, false)
+        push(outbox, "notifications/message", params, None)
     }
 
     /// True once the caller cancelled the request (or went away). Synchronous host code polls
@@ -283,17 +283,26 @@ impl Context {
         self.shared.outbox.as_deref()
     }
 
+    pub(crate) fn outbox_arc(&self) -> Option<Arc<Outbox>> {
+        self.shared.outbox.clone()
+    }
+
     /// True when both are the same request's context.
     pub(crate) fn same(&self, other: &Context) -> bool {
         Arc::ptr_eq(&self.shared, &other.shared)
     }
 }
 
-fn push(outbox: &Outbox, method: &str, params: Map<String, Value>, progress: bool) -> Result<(), NotSent> {
+fn push(
+    outbox: &Outbox,
+    method: &str,
+    params: Map<String, Value>,
+    merge: Option<&'static str>,
+) -> Result<(), NotSent> {
     let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
-    outbox.push(message, progress).map_err(|refused| match refused {
-        outbox::Refused::Closed => NotSent::Finished,
-        outbox::Refused::Full => NotSent::QueueFull,
+    outbox.push(message, merge).map_err(|refused| match refused {
+        Refused::Closed => NotSent::Finished,
+        Refused::Full => NotSent::QueueFull,
     })
 }
 

@@ -21,7 +21,7 @@ struct State {
 }
 
 struct Queued {
-    progress: bool,
+    merge: Option<&'static str>,
     message: Value,
 }
 
@@ -32,6 +32,13 @@ pub(crate) enum Refused {
     Closed,
     /// The queue is full of messages that cannot be merged.
     Full,
+}
+
+impl Default for Outbox {
+    /// A connection's queue of unsolicited notifications.
+    fn default() -> Self {
+        Outbox::new(256)
+    }
 }
 
 impl Outbox {
@@ -47,14 +54,17 @@ impl Outbox {
         }
     }
 
-    /// Queues a notification. A progress update replaces a progress update still waiting
-    /// (the newer one says more); anything else waits its turn or is refused when full.
-    pub(crate) fn push(&self, message: Value, progress: bool) -> Result<(), Refused> {
+    /// Queues a notification. One with a `merge` key replaces a waiting one with the same key
+    /// (a newer progress update says more; a second "the list changed" says nothing new);
+    /// anything else waits its turn, or is refused when the queue is full.
+    pub(crate) fn push(&self, message: Value, merge: Option<&'static str>) -> Result<(), Refused> {
         let mut state = self.lock();
         if state.closed {
             return Err(Refused::Closed);
         }
-        if progress && let Some(waiting) = state.queue.iter_mut().rev().find(|q| q.progress) {
+        if merge.is_some()
+            && let Some(waiting) = state.queue.iter_mut().rev().find(|q| q.merge == merge)
+        {
             waiting.message = message;
             return Ok(());
         }
@@ -62,7 +72,7 @@ impl Outbox {
             state.dropped += 1;
             return Err(Refused::Full);
         }
-        state.queue.push_back(Queued { progress, message });
+        state.queue.push_back(Queued { merge, message });
         drop(state);
         self.wake.notify_one();
         Ok(())
@@ -100,14 +110,14 @@ mod tests {
     #[test]
     fn progress_merges_and_the_bound_holds() {
         let outbox = Outbox::new(2);
-        outbox.push(json!(1), true).unwrap();
-        outbox.push(json!("log"), false).unwrap();
-        outbox.push(json!(2), true).unwrap();
-        assert_eq!(outbox.push(json!("log2"), false), Err(Refused::Full));
+        outbox.push(json!(1), Some("progress")).unwrap();
+        outbox.push(json!("log"), None).unwrap();
+        outbox.push(json!(2), Some("progress")).unwrap();
+        assert_eq!(outbox.push(json!("log2"), None), Err(Refused::Full));
         assert_eq!(outbox.pop(), Some(json!(2)));
         assert_eq!(outbox.pop(), Some(json!("log")));
         assert_eq!(outbox.pop(), None);
         assert_eq!(outbox.close(), 1);
-        assert_eq!(outbox.push(json!(3), true), Err(Refused::Closed));
+        assert_eq!(outbox.push(json!(3), Some("progress")), Err(Refused::Closed));
     }
 }

@@ -68,8 +68,18 @@ impl Request<'_> {
     /// (`emits`: it takes a context) and the request asked for progress or logs: a request
     /// that emits nothing takes a path with no per-request queue.
     pub(crate) fn begin(&mut self, server: &Server, emits: bool) -> Begun {
-        let outbox = (emits && (self.progress_token.is_some() || self.log_level.is_some()))
-            .then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
+        let asked = self.progress_token.is_some() || self.log_level.is_some();
+        self.begin_with(server, emits && asked)
+    }
+
+    /// The context of a request that always streams (a subscription).
+    pub(crate) fn begin_stream(&mut self, server: &Server) -> Begun {
+        self.begin_with(server, true)
+    }
+
+    fn begin_with(&mut self, server: &Server, streams: bool) -> Begun {
+        let outbox =
+            streams.then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
@@ -325,6 +335,15 @@ impl Server {
             }
             "completion/complete" if self.has_capability("completions") => {
                 methods::complete(self, &request.params)
+            }
+            "subscriptions/listen" if stateless && self.live().is_some() => {
+                return methods::listen(self, request);
+            }
+            "resources/subscribe" if !stateless && self.live().is_some() => {
+                methods::subscribe(session, &request.params, true)
+            }
+            "resources/unsubscribe" if !stateless && self.live().is_some() => {
+                methods::subscribe(session, &request.params, false)
             }
             other => Err(ProtocolError::MethodNotFound(other.to_owned())),
         };

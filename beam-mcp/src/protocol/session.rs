@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Map, Value};
 
 use crate::Context;
-use crate::context::{LogLevel, Principal};
+use crate::context::{CancelFlag, LogLevel, Outbox, Principal};
+use crate::live::{Filter, Listener, Live, Subscription};
 
 /// Per-connection state: tracked, never enforced (every method works without a handshake).
 ///
@@ -18,7 +19,7 @@ use crate::context::{LogLevel, Principal};
 /// assert!(!session.is_initialized());
 /// assert!(!session.is_closed());
 /// ```
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Session {
     initialized: AtomicBool,
     closed: AtomicBool,
@@ -27,6 +28,22 @@ pub struct Session {
     client: Mutex<Option<Arc<Hello>>>,
     principal: Option<PrincipalBox>,
     in_flight: Option<InFlight>,
+    /// Set when the connection ends: its listen streams end with their result.
+    ending: Arc<CancelFlag>,
+    /// Unsolicited notifications of a 2025-11-25 session (list changes, resource updates),
+    /// for the transport to write; and the session's place in the broadcaster.
+    follower: Mutex<Option<Subscription>>,
+    unsolicited: Arc<Outbox>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("initialized", &self.is_initialized())
+            .field("closed", &self.is_closed())
+            .field("running", &self.running())
+            .finish_non_exhaustive()
+    }
 }
 
 /// What `initialize` told us of the client.
@@ -56,6 +73,48 @@ impl Session {
             in_flight: Some(InFlight::default()),
             ..Self::default()
         }
+    }
+
+    /// The connection ends: its `subscriptions/listen` streams end with their result.
+    pub fn end(&self) {
+        self.ending.cancel();
+    }
+
+    pub(crate) fn ending(&self) -> Arc<CancelFlag> {
+        Arc::clone(&self.ending)
+    }
+
+    /// The queue of unsolicited notifications (a 2025-11-25 session of a live server), which
+    /// the transport writes as they come.
+    pub(crate) fn unsolicited(&self) -> Arc<Outbox> {
+        Arc::clone(&self.unsolicited)
+    }
+
+    /// After `initialize` on a live server: list changes and subscribed resource updates are
+    /// sent to this session unsolicited.
+    pub(crate) fn follow(&self, live: &Arc<Live>) {
+        let filter = Filter {
+            tools: true,
+            prompts: true,
+            resources: true,
+            uris: Vec::new(),
+        };
+        let listener = Listener::new(filter, Arc::clone(&self.unsolicited), None);
+        *lock(&self.follower) = Some(live.subscribe(listener));
+    }
+
+    /// Adds (or removes) a resource subscription; false when the session follows nothing.
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) -> bool {
+        let follower = lock(&self.follower);
+        let Some(subscription) = follower.as_ref() else {
+            return false;
+        };
+        let mut filter = subscription.listener().filter();
+        filter.uris.retain(|u| u != uri);
+        if on {
+            filter.uris.push(uri.to_owned());
+        }
+        true
     }
 
     /// A session for one stateless request: nothing to cancel by id.

@@ -61,6 +61,8 @@ where
     let (tx, rx) = mpsc::channel::<Outbound>(limits.write_queue);
     let slots = Arc::new(Semaphore::new(limits.in_flight));
     let write = write_messages(rx, output);
+    // A 2025-11-25 session of a live server is told of list changes unsolicited.
+    let unsolicited = tokio::spawn(forward_unsolicited(session.unsolicited(), tx.clone()));
     let read = async {
         loop {
             // A slot before each read: with every slot taken by a running request, the
@@ -89,8 +91,11 @@ where
                 break;
             }
         }
-        // Requests still running are answered before the process ends.
+        // Requests still running are answered before the process ends; listen streams end
+        // with their result.
+        session.end();
         let _all = slots.acquire_many(limits.in_flight as u32).await;
+        unsolicited.abort();
         drop(tx);
         Ok::<(), io::Error>(())
     };
@@ -114,6 +119,18 @@ async fn forward(mut exchange: Exchange, tx: mpsc::Sender<Outbound>, _slot: Owne
         if tx.send(message).await.is_err() {
             return;
         }
+    }
+}
+
+/// Writes the session's unsolicited notifications as they come.
+async fn forward_unsolicited(outbox: Arc<crate::context::Outbox>, tx: mpsc::Sender<Outbound>) {
+    loop {
+        while let Some(message) = outbox.pop() {
+            if tx.send(Outbound::Notification(message)).await.is_err() {
+                return;
+            }
+        }
+        outbox.pushed().await;
     }
 }
 

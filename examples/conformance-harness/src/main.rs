@@ -2,9 +2,10 @@
 //! fixture it names, with the exact names of `../shared/reference/conformance-suite.md`, served
 //! over Streamable HTTP at `http://127.0.0.1:$PORT/mcp`.
 //!
-//! Fixtures for features beam-mcp does not have yet (progress notifications, multi-round-trip
-//! input requests, tasks, list-change subscriptions) are absent or answer plainly; the
-//! scenarios that need them are listed, each with its reason, in `conformance/baseline.yml`.
+//! The catalog is live (list changes reach `subscriptions/listen` streams). Fixtures for
+//! features beam-mcp does not have yet (multi-round-trip input requests, tasks) are absent or
+//! answer plainly; the scenarios that need them are listed, each with its reason, in
+//! `conformance/baseline.yml`.
 
 mod prompts;
 mod resources;
@@ -14,10 +15,12 @@ use beam_mcp::transport::http::{self, Http, Origins};
 
 fn main() -> std::process::ExitCode {
     let port = std::env::var("PORT").unwrap_or_else(|_| "3000".into());
-    let builder = beam_mcp::Server::builder()
+    let (builder, catalog) = beam_mcp::Server::builder()
         .name("beam-mcp-conformance-harness")
         .version(env!("CARGO_PKG_VERSION"))
-        .crate_items(module_path!());
+        .crate_items(module_path!())
+        .live();
+    let builder = builder.state(catalog);
     http::main(&format!("127.0.0.1:{port}"), builder, |server| {
         Http::builder(server)
             .authorize(|_| Ok(()))

@@ -54,3 +54,9 @@ fn test_prompt_with_image() -> Vec<PromptMessage> {
         PromptMessage::user("Please analyze the image above."),
     ]
 }
+
+/// A prompt that comes and goes: `test_trigger_prompt_change` removes it, or adds it back.
+#[beam_mcp::prompt]
+pub(crate) fn test_dynamic_prompt() -> &'static str {
+    "Here for now."
+}

@@ -1,6 +1,8 @@
 //! The suite's tools.
 
-use beam_mcp::{CallToolResult, Content, ToolError};
+use std::time::Duration;
+
+use beam_mcp::{CallToolResult, Content, Context, LiveCatalog, LiveError, LogLevel, State, ToolError};
 
 /// A 1x1 red PNG.
 pub(crate) const PNG: &[u8] = &[
@@ -68,11 +70,16 @@ fn test_error_handling() -> Result<String, ToolError> {
     ))
 }
 
-/// Meant to report progress; beam-mcp does not send progress notifications yet, so it only
-/// answers.
+/// Reports progress 0, 50 and 100 of 100, about 50 ms apart, to a caller that asks for it.
 #[beam_mcp::tool]
-fn test_tool_with_progress() -> &'static str {
-    "Progress tool finished (progress notifications are not implemented)."
+fn test_tool_with_progress(ctx: Context) -> &'static str {
+    for (i, done) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = ctx.progress(done, Some(100.0), None);
+    }
+    "Progress tool finished."
 }
 
 /// Needs the client's sampling capability.
@@ -87,22 +94,52 @@ fn test_streaming_elicitation() -> &'static str {
     "No elicitation request is streamed by a stateless server."
 }
 
-/// Would log; sends no log message unless the request asks for a level.
+/// Logs three messages at `info`, sent only when the request asks for that level or a lower one.
 #[beam_mcp::tool]
-fn test_logging_tool() -> &'static str {
+fn test_logging_tool(ctx: Context) -> &'static str {
+    for step in ["Tool execution started", "Tool processing data", "Tool execution completed"] {
+        let _ = ctx.log(LogLevel::Info, step);
+    }
     "Logging tool finished."
 }
 
-/// Would change the tool list; the list is fixed, so it only answers.
+/// A tool that comes and goes: `test_trigger_tool_change` removes it, or adds it back.
 #[beam_mcp::tool]
-fn test_trigger_tool_change() -> &'static str {
-    "The tool list is fixed in this server."
+fn test_dynamic_tool() -> &'static str {
+    "Here for now."
 }
 
-/// Would change the prompt list; the list is fixed, so it only answers.
+/// Changes the tool list (removes `test_dynamic_tool`, or adds it back): open listen streams
+/// that asked for it receive `notifications/tools/list_changed`.
 #[beam_mcp::tool]
-fn test_trigger_prompt_change() -> &'static str {
-    "The prompt list is fixed in this server."
+fn test_trigger_tool_change(State(catalog): State<LiveCatalog>) -> Result<&'static str, ToolError> {
+    match catalog.remove_tool("test_dynamic_tool") {
+        Ok(()) => Ok("Removed test_dynamic_tool."),
+        Err(LiveError::NotFound { .. }) => {
+            catalog
+                .add_tool(test_dynamic_tool::DEF)
+                .map_err(|e| ToolError::new(e.to_string()))?;
+            Ok("Added test_dynamic_tool.")
+        }
+        Err(other) => Err(ToolError::new(other.to_string())),
+    }
+}
+
+/// Changes the prompt list (removes `test_dynamic_prompt`, or adds it back).
+#[beam_mcp::tool]
+fn test_trigger_prompt_change(
+    State(catalog): State<LiveCatalog>,
+) -> Result<&'static str, ToolError> {
+    match catalog.remove_prompt("test_dynamic_prompt") {
+        Ok(()) => Ok("Removed test_dynamic_prompt."),
+        Err(LiveError::NotFound { .. }) => {
+            catalog
+                .add_prompt(crate::prompts::test_dynamic_prompt::DEF)
+                .map_err(|e| ToolError::new(e.to_string()))?;
+            Ok("Added test_dynamic_prompt.")
+        }
+        Err(other) => Err(ToolError::new(other.to_string())),
+    }
 }
 
 /// Mirrors some arguments in `Mcp-Param-*` headers (SEP-2243).

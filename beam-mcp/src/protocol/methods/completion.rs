@@ -11,7 +11,7 @@ pub(crate) fn complete(
     server: &Server,
     params: &Map<String, Value>,
 ) -> Result<Value, ProtocolError> {
-    let catalog = &server.inner.catalog;
+    let catalog = server.catalog();
     let text = |v: Option<&Value>, key: &str| {
         v.and_then(|v| v.get(key))
             .and_then(Value::as_str)

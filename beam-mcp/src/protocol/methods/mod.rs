@@ -4,6 +4,7 @@
 mod completion;
 mod prompts;
 mod resources;
+mod subscriptions;
 mod tools;
 
 use serde_json::{Map, Value};
@@ -11,6 +12,7 @@ use serde_json::{Map, Value};
 pub(crate) use completion::complete;
 pub(crate) use prompts::{get_prompt, list_prompts};
 pub(crate) use resources::{list_resources, list_templates, read_resource};
+pub(crate) use subscriptions::{listen, subscribe};
 pub(crate) use tools::{call_tool, list_tools};
 
 use super::cursor::{self, CursorError};
@@ -53,6 +55,9 @@ pub(crate) fn initialize(
         (_, None) => return Err(server.unsupported(requested)),
     };
     session.mark_initialized();
+    if let Some(live) = server.live() {
+        session.follow(live);
+    }
     session.set_hello(Hello {
         info: params.get("clientInfo").cloned(),
         capabilities: params

@@ -16,8 +16,9 @@ pub(crate) fn list_prompts(
     server: &Server,
     params: &Map<String, Value>,
 ) -> Result<Value, ProtocolError> {
+    let catalog = server.catalog();
     let spec = ListSpec {
-        items: server.inner.catalog.prompts(),
+        items: catalog.prompts(),
         key: |p: &Prompt| &p.name,
         listing: |p: &Prompt| &p.listing,
         kind: "prompts",
@@ -36,7 +37,8 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let Some(Value::String(name)) = params.remove("name") else {
         return refuse(ProtocolError::PromptNameMissing);
     };
-    let Some(prompt) = server.inner.catalog.prompt(&name) else {
+    let catalog = server.catalog();
+    let Some(prompt) = catalog.prompt(&name) else {
         return refuse(ProtocolError::UnknownPrompt(name));
     };
     let arguments = match params.remove("arguments") {

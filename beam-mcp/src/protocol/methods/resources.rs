@@ -16,8 +16,9 @@ pub(crate) fn list_resources(
     server: &Server,
     params: &Map<String, Value>,
 ) -> Result<Value, ProtocolError> {
+    let catalog = server.catalog();
     let spec = ListSpec {
-        items: server.inner.catalog.resources(),
+        items: catalog.resources(),
         key: |r: &Resource| &r.uri,
         listing: |r: &Resource| &r.listing,
         kind: "resources",
@@ -31,8 +32,9 @@ pub(crate) fn list_templates(
     server: &Server,
     params: &Map<String, Value>,
 ) -> Result<Value, ProtocolError> {
+    let catalog = server.catalog();
     let spec = ListSpec {
-        items: server.inner.catalog.templates(),
+        items: catalog.templates(),
         key: |t: &Template| &t.source,
         listing: |t: &Template| &t.listing,
         kind: "resource_templates",
@@ -50,7 +52,8 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
     let Some(Value::String(uri)) = request.params.remove("uri") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ResourceUriMissing)));
     };
-    let Some(readable) = server.inner.catalog.readable(&uri) else {
+    let catalog = server.catalog();
+    let Some(readable) = catalog.readable(&uri) else {
         let error = ProtocolError::ResourceNotFound { uri, reason: None };
         return Reply::Ready(server.respond(id, era, Err(error)));
     };

@@ -16,8 +16,9 @@ pub(crate) fn list_tools(
     server: &Server,
     params: &Map<String, Value>,
 ) -> Result<Value, ProtocolError> {
+    let catalog = server.catalog();
     let spec = ListSpec {
-        items: server.inner.catalog.tools(),
+        items: catalog.tools(),
         key: |t: &Tool| &t.name,
         listing: |t: &Tool| &t.listing,
         kind: "tools",
@@ -34,7 +35,8 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let Some(Value::String(name)) = request.params.remove("name") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ToolNameMissing)));
     };
-    let Some(tool) = server.inner.catalog.tool(&name) else {
+    let catalog = server.catalog();
+    let Some(tool) = catalog.tool(&name) else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::UnknownTool(name))));
     };
     // A request that names the client's capabilities is refused when it lacks one the tool

@@ -128,11 +128,12 @@ pub(crate) fn check(
             }
         }
     }
+    let catalog = server.catalog();
     if method == "tools/call"
         && let Some(tool) = params
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
-            .and_then(|name| server.inner.catalog.tool(name))
+            .and_then(|name| catalog.tool(name))
     {
         let arguments = params.and_then(|p| p.get("arguments"));
         for parameter in &tool.headers {

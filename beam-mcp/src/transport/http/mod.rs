@@ -291,7 +291,12 @@ pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Re
                     continue;
                 }
             },
-            _ = &mut shutdown => return Ok(()),
+            _ = &mut shutdown => {
+                // Listen streams end with their result; give them a moment to be written.
+                http.inner.server.close_subscriptions();
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                return Ok(());
+            }
         };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         tokio::spawn(async move {

@@ -17,15 +17,26 @@ use crate::protocol::Exchange;
 /// Events buffered between the exchange and the connection.
 const BUFFER: usize = 16;
 
+/// How often a quiet stream (a subscription) sends a comment, so that proxies keep it open.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
+
 /// Starts streaming `exchange`'s messages; the driving task ends, dropping (and so cancelling)
 /// the exchange, when the client goes away.
 pub(super) fn response(mut exchange: Exchange) -> HttpResponse {
     let (tx, rx) = mpsc::channel::<Bytes>(BUFFER);
     tokio::spawn(async move {
+        let mut keep_alive = tokio::time::interval(KEEP_ALIVE);
+        keep_alive.tick().await;
         loop {
             let message = tokio::select! {
                 message = exchange.next() => message,
                 () = tx.closed() => return,
+                _ = keep_alive.tick() => {
+                    if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                        return;
+                    }
+                    continue;
+                }
             };
             let Some(message) = message else { return };
             let mut event = Vec::with_capacity(256);

@@ -1,0 +1,352 @@
+//! Live catalogs: a handle the host keeps to add, replace and remove items while the server
+//! runs, and the broadcaster that tells open subscriptions (`subscriptions/listen` streams at
+//! 2026-07-28, initialized sessions at 2025-11-25) what changed.
+//!
+//! A change rebuilds the catalog from the definitions under the same rules as
+//! [`ServerBuilder::build`](crate::ServerBuilder::build) and swaps it in one step: a request
+//! sees the old catalog or the new one, never a mix, and a call in flight finishes on the
+//! definition it started with.
+
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::{Catalog, CatalogError, Definitions};
+use crate::context::{CancelFlag, Outbox};
+use crate::prompt::PromptDef;
+use crate::protocol::META_SUBSCRIPTION_ID;
+use crate::resource::ResourceDef;
+use crate::tool::{StateMap, ToolDef};
+
+/// The handle to a server's catalog while it runs. Take it with
+/// [`ServerBuilder::live`](crate::ServerBuilder::live); a server built from that builder
+/// advertises `listChanged: true` (and resource subscriptions) and serves
+/// `subscriptions/listen`.
+///
+/// ```
+/// use beam_mcp::{LiveCatalog, Server, State};
+///
+/// /// Says hello.
+/// #[beam_mcp::tool]
+/// fn hello() -> String { "hello".into() }
+///
+/// /// Adds the `hello` tool.
+/// #[beam_mcp::tool]
+/// fn unlock(State(catalog): State<LiveCatalog>) -> Result<String, beam_mcp::ToolError> {
+///     catalog.add_tool(hello::DEF).map_err(|e| beam_mcp::ToolError::new(e.to_string()))?;
+///     Ok("unlocked".into())
+/// }
+///
+/// let (builder, catalog) = Server::builder().tool(unlock::DEF).live();
+/// let server = builder.state(catalog.clone()).build().unwrap();
+/// catalog.add_tool(hello::DEF).unwrap(); // every open listener hears tools/list_changed
+/// catalog.remove_tool("hello").unwrap();
+/// assert!(catalog.remove_tool("hello").is_err());
+/// # let _ = server;
+/// ```
+#[derive(Clone, Default)]
+pub struct LiveCatalog {
+    inner: Arc<Live>,
+}
+
+/// What a live server and its handles share.
+#[derive(Default)]
+pub(crate) struct Live {
+    bound: OnceLock<Bound>,
+    listeners: Mutex<Vec<Arc<Listener>>>,
+    /// Set when the server ends its subscriptions (shutdown).
+    closing: CancelFlag,
+}
+
+struct Bound {
+    definitions: Mutex<Definitions>,
+    states: Arc<StateMap>,
+    current: RwLock<Arc<Catalog>>,
+}
+
+/// Why a live change was refused; the catalog is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LiveError {
+    /// The server this handle belongs to was not built yet.
+    #[error("the live catalog's server is not built yet")]
+    NotBuilt,
+    /// The changed catalog breaks a rule; the words are the build's.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// Nothing of that kind has that key.
+    #[error("there is no {kind} {key:?} to remove")]
+    NotFound {
+        /// `tool`, `resource` or `prompt`.
+        kind: &'static str,
+        /// The name or URI.
+        key: String,
+    },
+}
+
+/// Which list changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Change {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+impl Change {
+    fn method(self) -> &'static str {
+        match self {
+            Change::Tools => "notifications/tools/list_changed",
+            Change::Prompts => "notifications/prompts/list_changed",
+            Change::Resources => "notifications/resources/list_changed",
+        }
+    }
+}
+
+/// What one subscriber asked to hear.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Filter {
+    pub(crate) tools: bool,
+    pub(crate) prompts: bool,
+    pub(crate) resources: bool,
+    /// URIs whose updates are wanted (an update of `u/x` reaches a subscriber of `u`).
+    pub(crate) uris: Vec<String>,
+}
+
+impl Filter {
+    fn wants(&self, change: Change) -> bool {
+        match change {
+            Change::Tools => self.tools,
+            Change::Prompts => self.prompts,
+            Change::Resources => self.resources,
+        }
+    }
+
+    fn wants_uri(&self, uri: &str) -> bool {
+        self.uris.iter().any(|u| {
+            uri == u
+                || uri
+                    .strip_prefix(u.as_str())
+                    .is_some_and(|rest| rest.starts_with('/') || u.ends_with('/'))
+        })
+    }
+}
+
+/// One subscriber: a listen stream (with its subscription id) or a legacy session.
+pub(crate) struct Listener {
+    filter: Mutex<Filter>,
+    outbox: Arc<Outbox>,
+    /// The `subscriptions/listen` request's id (2026-07-28); `None` for a legacy session.
+    subscription: Option<Value>,
+}
+
+impl Listener {
+    pub(crate) fn new(filter: Filter, outbox: Arc<Outbox>, subscription: Option<Value>) -> Self {
+        Listener {
+            filter: Mutex::new(filter),
+            outbox,
+            subscription,
+        }
+    }
+
+    pub(crate) fn filter(&self) -> std::sync::MutexGuard<'_, Filter> {
+        self.filter.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn notify(&self, method: &str, mut params: Map<String, Value>, merge: Option<&'static str>) {
+        if let Some(id) = &self.subscription {
+            params.insert("_meta".into(), json!({ META_SUBSCRIPTION_ID: id }));
+        }
+        let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
+        if self.outbox.push(message, merge).is_err() {
+            tracing::warn!(method, "a subscriber's queue is full or closed; notification dropped");
+        }
+    }
+}
+
+/// A subscriber's place in the broadcaster; removed when dropped.
+pub(crate) struct Subscription {
+    live: Arc<Live>,
+    listener: Arc<Listener>,
+}
+
+impl Subscription {
+    pub(crate) fn listener(&self) -> &Listener {
+        &self.listener
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        let mut listeners = self.live.lock_listeners();
+        listeners.retain(|l| !Arc::ptr_eq(l, &self.listener));
+    }
+}
+
+impl Live {
+    /// Binds the handle to the server being built; a handle binds once.
+    pub(crate) fn bind(&self, definitions: Definitions, states: Arc<StateMap>, catalog: Arc<Catalog>) {
+        let bound = Bound {
+            definitions: Mutex::new(definitions),
+            states,
+            current: RwLock::new(catalog),
+        };
+        if self.bound.set(bound).is_err() {
+            tracing::warn!("a LiveCatalog handle was given to a second server; it serves the first");
+        }
+    }
+
+    /// The catalog requests are served from now.
+    pub(crate) fn current(&self) -> Option<Arc<Catalog>> {
+        let bound = self.bound.get()?;
+        Some(Arc::clone(
+            &bound.current.read().unwrap_or_else(|e| e.into_inner()),
+        ))
+    }
+
+    pub(crate) fn subscribe(self: &Arc<Self>, listener: Listener) -> Subscription {
+        let listener = Arc::new(listener);
+        self.lock_listeners().push(Arc::clone(&listener));
+        Subscription {
+            live: Arc::clone(self),
+            listener,
+        }
+    }
+
+    pub(crate) fn closing(&self) -> &CancelFlag {
+        &self.closing
+    }
+
+    fn lock_listeners(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Listener>>> {
+        self.listeners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn broadcast(&self, change: Change) {
+        for listener in self.lock_listeners().iter() {
+            if listener.filter().wants(change) {
+                listener.notify(change.method(), Map::new(), Some(change.method()));
+            }
+        }
+    }
+
+    /// Rebuilds from the changed definitions; swaps only when the new catalog is accepted.
+    fn change(
+        &self,
+        change: Change,
+        edit: impl FnOnce(&mut Definitions) -> Result<(), LiveError>,
+    ) -> Result<(), LiveError> {
+        let bound = self.bound.get().ok_or(LiveError::NotBuilt)?;
+        {
+            let mut definitions = bound.definitions.lock().unwrap_or_else(|e| e.into_inner());
+            let mut next = definitions.clone();
+            edit(&mut next)?;
+            let catalog = Catalog::build(&next, &bound.states)?;
+            *bound.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalog);
+            *definitions = next;
+        }
+        self.broadcast(change);
+        Ok(())
+    }
+}
+
+impl LiveCatalog {
+    pub(crate) fn shared(&self) -> &Arc<Live> {
+        &self.inner
+    }
+
+    /// Adds a tool, or replaces the tool of the same name.
+    pub fn add_tool(&self, def: ToolDef) -> Result<(), LiveError> {
+        self.inner.change(Change::Tools, |d| {
+            d.tools.retain(|t| t.name != def.name);
+            d.tools.push(def);
+            Ok(())
+        })
+    }
+
+    /// Removes the tool named `name`.
+    pub fn remove_tool(&self, name: &str) -> Result<(), LiveError> {
+        self.inner.change(Change::Tools, |d| {
+            remove(&mut d.tools, |t| t.name == name, "tool", name)
+        })
+    }
+
+    /// Adds a resource or template, or replaces the one with the same URI.
+    pub fn add_resource(&self, def: ResourceDef) -> Result<(), LiveError> {
+        self.inner.change(Change::Resources, |d| {
+            d.resources.retain(|r| r.uri != def.uri);
+            d.resources.push(def);
+            Ok(())
+        })
+    }
+
+    /// Removes the resource or template whose URI is `uri` (as declared).
+    pub fn remove_resource(&self, uri: &str) -> Result<(), LiveError> {
+        self.inner.change(Change::Resources, |d| {
+            remove(&mut d.resources, |r| r.uri == uri, "resource", uri)
+        })
+    }
+
+    /// Adds a prompt, or replaces the prompt of the same name.
+    pub fn add_prompt(&self, def: PromptDef) -> Result<(), LiveError> {
+        self.inner.change(Change::Prompts, |d| {
+            d.prompts.retain(|p| p.name != def.name);
+            d.prompts.push(def);
+            Ok(())
+        })
+    }
+
+    /// Removes the prompt named `name`.
+    pub fn remove_prompt(&self, name: &str) -> Result<(), LiveError> {
+        self.inner.change(Change::Prompts, |d| {
+            remove(&mut d.prompts, |p| p.name == name, "prompt", name)
+        })
+    }
+
+    /// Tells every subscriber of `uri` (or of a URI it is under) that the resource changed:
+    /// `notifications/resources/updated`.
+    pub fn resource_updated(&self, uri: &str) {
+        for listener in self.inner.lock_listeners().iter() {
+            if listener.filter().wants_uri(uri) {
+                let mut params = Map::new();
+                params.insert("uri".into(), Value::from(uri));
+                listener.notify("notifications/resources/updated", params, None);
+            }
+        }
+    }
+
+    /// How many subscribers are listening now (open listen streams and legacy sessions).
+    pub fn listeners(&self) -> usize {
+        self.inner.lock_listeners().len()
+    }
+
+    /// Ends every `subscriptions/listen` stream with its result (what a server does before it
+    /// shuts down).
+    pub fn close_subscriptions(&self) {
+        self.inner.closing.cancel();
+    }
+}
+
+fn remove<T>(
+    items: &mut Vec<T>,
+    matches: impl Fn(&T) -> bool,
+    kind: &'static str,
+    key: &str,
+) -> Result<(), LiveError> {
+    let before = items.len();
+    items.retain(|item| !matches(item));
+    if items.len() == before {
+        return Err(LiveError::NotFound {
+            kind,
+            key: key.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+impl std::fmt::Debug for LiveCatalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveCatalog")
+            .field("bound", &self.inner.bound.get().is_some())
+            .field("listeners", &self.listeners())
+            .finish()
+    }
+}

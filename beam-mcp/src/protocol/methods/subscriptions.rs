@@ -1,0 +1,113 @@
+//! `subscriptions/listen` (2026-07-28) and `resources/subscribe` / `unsubscribe`
+//! (2025-11-25): subscribers of the live catalog's broadcaster.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::Server;
+use crate::live::{Filter, Listener};
+use crate::protocol::core::Request;
+use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Reply, Session};
+
+/// Reads `params.notifications`: the filter, and the part of it this server honours (every
+/// part it recognises, since a live catalog serves them all).
+fn filter(params: &Map<String, Value>) -> Result<(Filter, Map<String, Value>), ProtocolError> {
+    const MALFORMED: &str =
+        "subscriptions/listen needs params.notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?: boolean, resourceSubscriptions?: string[]}";
+    let Some(Value::Object(asked)) = params.get("notifications") else {
+        return Err(ProtocolError::Malformed(MALFORMED));
+    };
+    let mut filter = Filter::default();
+    let mut honoured = Map::new();
+    for (key, slot) in [
+        ("toolsListChanged", &mut filter.tools),
+        ("promptsListChanged", &mut filter.prompts),
+        ("resourcesListChanged", &mut filter.resources),
+    ] {
+        match asked.get(key) {
+            None => {}
+            Some(Value::Bool(wanted)) => {
+                *slot = *wanted;
+                honoured.insert(key.into(), Value::Bool(*wanted));
+            }
+            Some(_) => return Err(ProtocolError::Malformed(MALFORMED)),
+        }
+    }
+    match asked.get("resourceSubscriptions") {
+        None => {}
+        Some(Value::Array(uris)) => {
+            for uri in uris {
+                let Value::String(uri) = uri else {
+                    return Err(ProtocolError::Malformed(MALFORMED));
+                };
+                filter.uris.push(uri.clone());
+            }
+            honoured.insert("resourceSubscriptions".into(), Value::Array(uris.clone()));
+        }
+        Some(_) => return Err(ProtocolError::Malformed(MALFORMED)),
+    }
+    Ok((filter, honoured))
+}
+
+/// A listen stream: the acknowledgement first, then what the filter asked for, each with the
+/// subscription id (the request's id, in its JSON type); ended with its result when the
+/// server closes its subscriptions or the connection ends, silently when cancelled.
+pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Reply {
+    let id = request.id.clone();
+    let era = request.era;
+    let (wanted, honoured) = match filter(&request.params) {
+        Ok(found) => found,
+        Err(error) => return Reply::Ready(server.respond(id, era, Err(error))),
+    };
+    let Some(live) = server.live() else {
+        let error = ProtocolError::MethodNotFound("subscriptions/listen".into());
+        return Reply::Ready(server.respond(id, era, Err(error)));
+    };
+    let begun = request.begin_stream(server);
+    let Some(outbox) = begun.context.outbox_arc() else {
+        return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));
+    };
+    let acknowledged = json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/subscriptions/acknowledged",
+        "params": { "_meta": { META_SUBSCRIPTION_ID: id }, "notifications": honoured },
+    });
+    // Queued before the subscription exists, so nothing can come before it.
+    let _ = outbox.push(acknowledged, None);
+    let subscription = live.subscribe(Listener::new(wanted, outbox, Some(id.clone())));
+    let live = Arc::clone(live);
+    let connection_ends = request.session.ending();
+    let server_info = server.inner.info.clone();
+    let work = Box::pin(async move {
+        let _subscription = subscription;
+        tokio::select! {
+            () = live.closing().cancelled() => {}
+            () = connection_ends.cancelled() => {}
+        }
+        let result = json!({
+            "resultType": "complete",
+            "_meta": { META_SERVER_INFO: server_info, META_SUBSCRIPTION_ID: id },
+        });
+        crate::protocol::Response::result(Some(id), result)
+    });
+    server.pending(begun, work)
+}
+
+/// `resources/subscribe` and `resources/unsubscribe` on a 2025-11-25 session.
+pub(crate) fn subscribe(
+    session: &Session,
+    params: &Map<String, Value>,
+    on: bool,
+) -> Result<Value, ProtocolError> {
+    let Some(Value::String(uri)) = params.get("uri") else {
+        return Err(ProtocolError::ResourceUriMissing);
+    };
+    if !session.subscribe(uri, on) {
+        // The session has not initialized, so it has nothing to subscribe with.
+        return Err(ProtocolError::Malformed(
+            "resources/subscribe needs an initialized session: send initialize first",
+        ));
+    }
+    Ok(Value::Object(Map::new()))
+}
