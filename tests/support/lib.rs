@@ -109,6 +109,7 @@ impl Spec {
             (_, "prompts/list") => "ListPromptsResult",
             (_, "prompts/get") => "GetPromptResult",
             (_, "completion/complete") => "CompleteResult",
+            (_, "subscriptions/listen") => "SubscriptionsListenResult",
             _ => "Result",
         };
         self.check(revision, def, &response["result"])
