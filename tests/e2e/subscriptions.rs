@@ -137,13 +137,17 @@ fn stdio_a_2025_session_hears_list_changes_and_its_resource_updates() {
     s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
     let sub = s.request(&json!({ "jsonrpc": "2.0", "id": 3, "method": "resources/subscribe", "params": { "uri": "fixture://watched" } }));
     assert_eq!(sub["result"], json!({}));
-    s.send(&legacy_call(4, "toggle", json!({})));
-    s.send(&legacy_call(5, "touch", json!({ "uri": "fixture://watched" })));
-    s.send(&legacy_call(6, "touch", json!({ "uri": "fixture://elsewhere" })));
-    s.send(&legacy_call(7, "echo", json!({ "text": "after" })));
+    // One at a time: calls run concurrently, so pipelined answers may come in any order.
+    let calls = [
+        legacy_call(4, "toggle", json!({})),
+        legacy_call(5, "touch", json!({ "uri": "fixture://watched" })),
+        legacy_call(6, "touch", json!({ "uri": "fixture://elsewhere" })),
+        legacy_call(7, "echo", json!({ "text": "after" })),
+    ];
     let mut notes = Vec::new();
-    for id in 4..=7 {
-        let (before, _) = until(&mut s, &json!(id));
+    for call in &calls {
+        s.send(call);
+        let (before, _) = until(&mut s, &call["id"]);
         notes.extend(before);
     }
     for n in &notes {
