@@ -174,7 +174,10 @@ impl PromptFn {
             call_args.push(quote!(#local));
         }
         let completions = completion::defs(&self.attr.complete);
-        let takes_context = self.params.iter().any(|p| matches!(p, PromptParam::Context));
+        let takes_context = self
+            .params
+            .iter()
+            .any(|p| matches!(p, PromptParam::Context));
         let fields = quote! {
             name: #name,
             title: #title,

@@ -149,7 +149,10 @@ impl ResourceFn {
             call_args.push(quote!(#local));
         }
         let completions = completion::defs(&self.attr.complete);
-        let takes_context = self.params.iter().any(|p| matches!(p, ReaderParam::Context));
+        let takes_context = self
+            .params
+            .iter()
+            .any(|p| matches!(p, ReaderParam::Context));
         let (marker, key) = if self.template.is_static() {
             ("resource", self.attr.uri.value())
         } else {

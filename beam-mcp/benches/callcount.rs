@@ -45,7 +45,10 @@ fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
 }
 
 fn main() {
-    let calls: usize = std::env::var("CALLS").ok().and_then(|n| n.parse().ok()).unwrap_or(1000);
+    let calls: usize = std::env::var("CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1000);
     let kind = std::env::var("KIND").unwrap_or_else(|_| "modern".into());
     let server = Server::builder()
         .crate_items(module_path!())
@@ -60,5 +63,9 @@ fn main() {
         answer(&server, &session, black_box(input), &mut out);
         black_box(&out);
     }
-    assert!(out.windows(8).any(|w| w == b"\"result\""), "{}", String::from_utf8_lossy(&out));
+    assert!(
+        out.windows(8).any(|w| w == b"\"result\""),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
 }

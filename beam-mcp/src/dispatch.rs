@@ -87,7 +87,7 @@ pub(crate) async fn run<T>(
 }
 
 /// Runs a synchronous host function on the blocking pool, so it can hold up neither the timer
-/// nor other requests; a panic there resumes here, where [`run`] catches it. Outside a tokio
+/// nor other requests; a panic there resumes here, where the dispatch catches it. Outside a tokio
 /// runtime it runs in place.
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     match tokio::runtime::Handle::try_current() {

@@ -158,7 +158,10 @@ impl Listener {
         }
         let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
         if self.outbox.push(message, merge).is_err() {
-            tracing::warn!(method, "a subscriber's queue is full or closed; notification dropped");
+            tracing::warn!(
+                method,
+                "a subscriber's queue is full or closed; notification dropped"
+            );
         }
     }
 }
@@ -184,14 +187,21 @@ impl Drop for Subscription {
 
 impl Live {
     /// Binds the handle to the server being built; a handle binds once.
-    pub(crate) fn bind(&self, definitions: Definitions, states: Arc<StateMap>, catalog: Arc<Catalog>) {
+    pub(crate) fn bind(
+        &self,
+        definitions: Definitions,
+        states: Arc<StateMap>,
+        catalog: Arc<Catalog>,
+    ) {
         let bound = Bound {
             definitions: Mutex::new(definitions),
             states,
             current: RwLock::new(catalog),
         };
         if self.bound.set(bound).is_err() {
-            tracing::warn!("a LiveCatalog handle was given to a second server; it serves the first");
+            tracing::warn!(
+                "a LiveCatalog handle was given to a second server; it serves the first"
+            );
         }
     }
 

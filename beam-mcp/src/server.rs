@@ -72,7 +72,9 @@ pub enum BuildError {
     #[error("page_size must be at least 1")]
     ZeroPageSize,
     /// A queue bound, `max_in_flight` or `call_time_limit` was zero.
-    #[error("notification_queue, max_in_flight, write_queue and call_time_limit must be above zero")]
+    #[error(
+        "notification_queue, max_in_flight, write_queue and call_time_limit must be above zero"
+    )]
     ZeroLimit,
 }
 

@@ -54,7 +54,10 @@ fn until_response(server: &mut ServerProcess, id: &Value) -> (Vec<Value>, Value)
         if message.get("id") == Some(id) {
             return (notes, message);
         }
-        assert!(message.get("id").is_none(), "another request's answer: {message}");
+        assert!(
+            message.get("id").is_none(),
+            "another request's answer: {message}"
+        );
         notes.push(message);
     }
 }
@@ -78,17 +81,24 @@ fn methods(notes: &[Value]) -> Vec<(String, Value)> {
 fn stdio_2026_progress_and_logs_come_before_the_response_and_only_when_asked() {
     let mut s = fixture();
     let args = json!({ "count": 3, "delay_ms": 5 });
-    let meta = meta_with(json!({ "progressToken": "t", "io.modelcontextprotocol/logLevel": "error" }));
+    let meta =
+        meta_with(json!({ "progressToken": "t", "io.modelcontextprotocol/logLevel": "error" }));
     s.send(&call(json!(1), "steps", args.clone(), Some(meta)));
     let (notes, response) = until_response(&mut s, &json!(1));
-    notes.iter().for_each(|n| check_notification("2026-07-28", n));
+    notes
+        .iter()
+        .for_each(|n| check_notification("2026-07-28", n));
     let expected: Vec<(String, Value)> = ["error", "critical", "alert", "emergency"]
         .iter()
         .map(|l| ("notifications/message".to_owned(), json!(l)))
         .chain((1..=3).map(|i| ("notifications/progress".to_owned(), json!(f64::from(i)))))
         .collect();
     assert_eq!(methods(&notes), expected);
-    assert!(notes[4..].iter().all(|n| n["params"]["progressToken"] == "t"));
+    assert!(
+        notes[4..]
+            .iter()
+            .all(|n| n["params"]["progressToken"] == "t")
+    );
     assert_eq!(response["result"]["content"][0]["text"], "3 steps");
     spec()
         .check_response(Some("2026-07-28"), "tools/call", &response)
@@ -101,7 +111,12 @@ fn stdio_2026_progress_and_logs_come_before_the_response_and_only_when_asked() {
 
     // An unknown level is refused.
     let meta = meta_with(json!({ "io.modelcontextprotocol/logLevel": "loud" }));
-    let refused = s.request(&call(json!(3), "steps", json!({"count": 1, "delay_ms": 0}), Some(meta)));
+    let refused = s.request(&call(
+        json!(3),
+        "steps",
+        json!({"count": 1, "delay_ms": 0}),
+        Some(meta),
+    ));
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
 }
 
@@ -114,13 +129,30 @@ fn stdio_2025_honours_a_bare_progress_token_and_set_level() {
     s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
     // What rmcp and the Python client send on every request: a `_meta` with only a token.
     let args = json!({ "count": 2, "delay_ms": 5 });
-    s.send(&call(json!(1), "steps", args.clone(), Some(json!({ "progressToken": 0 }))));
+    s.send(&call(
+        json!(1),
+        "steps",
+        args.clone(),
+        Some(json!({ "progressToken": 0 })),
+    ));
     let (notes, response) = until_response(&mut s, &json!(1));
-    notes.iter().for_each(|n| check_notification("2025-11-25", n));
-    assert_eq!(notes.len(), 8 + 2, "every level until setLevel, then the progress: {notes:?}");
-    assert_eq!(notes[8]["params"], json!({ "progressToken": 0, "progress": 1.0, "total": 2.0, "message": "step 1" }));
+    notes
+        .iter()
+        .for_each(|n| check_notification("2025-11-25", n));
+    assert_eq!(
+        notes.len(),
+        8 + 2,
+        "every level until setLevel, then the progress: {notes:?}"
+    );
+    assert_eq!(
+        notes[8]["params"],
+        json!({ "progressToken": 0, "progress": 1.0, "total": 2.0, "message": "step 1" })
+    );
     assert_eq!(response["result"]["content"][0]["text"], "2 steps");
-    assert!(response["result"].get("resultType").is_none(), "legacy-shaped");
+    assert!(
+        response["result"].get("resultType").is_none(),
+        "legacy-shaped"
+    );
 
     let set = s.request(&json!({ "jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": { "level": "alert" } }));
     assert_eq!(set["result"], json!({}));
@@ -128,7 +160,10 @@ fn stdio_2025_honours_a_bare_progress_token_and_set_level() {
     let (notes, _) = until_response(&mut s, &json!(3));
     assert_eq!(
         methods(&notes),
-        [("notifications/message".to_owned(), json!("alert")), ("notifications/message".to_owned(), json!("emergency"))]
+        [
+            ("notifications/message".to_owned(), json!("alert")),
+            ("notifications/message".to_owned(), json!("emergency"))
+        ]
     );
     let bad = s.request(&json!({ "jsonrpc": "2.0", "id": 4, "method": "logging/setLevel", "params": { "level": "loud" } }));
     assert_eq!(bad["error"]["code"], -32602);
@@ -142,7 +177,12 @@ fn counts(s: &mut ServerProcess, id: i64) -> Value {
 #[test]
 fn stdio_a_cancelled_call_is_dropped_and_never_answered() {
     let mut s = fixture();
-    s.send(&call(json!("slow"), "sleepy", json!({ "ms": 30_000 }), None));
+    s.send(&call(
+        json!("slow"),
+        "sleepy",
+        json!({ "ms": 30_000 }),
+        None,
+    ));
     // Started: the counter moves once the tool runs.
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut id = 100;
@@ -158,11 +198,19 @@ fn stdio_a_cancelled_call_is_dropped_and_never_answered() {
             assert_eq!(c["finished"], 0);
             break;
         }
-        assert!(Instant::now() < deadline, "the cancelled future was not dropped: {c}");
+        assert!(
+            Instant::now() < deadline,
+            "the cancelled future was not dropped: {c}"
+        );
     }
     // A cancel for an unknown or finished id is ignored, and the server goes on.
     s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": "slow" } }));
-    let echo = s.request(&call(json!(1), "echo", json!({ "text": "still here" }), None));
+    let echo = s.request(&call(
+        json!(1),
+        "echo",
+        json!({ "text": "still here" }),
+        None,
+    ));
     assert_eq!(echo["result"]["content"][0]["text"], "still here");
     // Nothing was ever written for "slow": EOF follows.
     s.finish();
@@ -171,10 +219,23 @@ fn stdio_a_cancelled_call_is_dropped_and_never_answered() {
 #[test]
 fn stdio_a_blocking_tool_past_its_limit_is_a_tool_error_while_others_are_served() {
     let mut s = fixture();
-    s.send(&call(json!("stuck"), "stuck", json!({ "ms": 3_000 }), Some(modern_meta())));
-    s.send(&call(json!("echo"), "echo", json!({ "text": "meanwhile" }), Some(modern_meta())));
+    s.send(&call(
+        json!("stuck"),
+        "stuck",
+        json!({ "ms": 3_000 }),
+        Some(modern_meta()),
+    ));
+    s.send(&call(
+        json!("echo"),
+        "echo",
+        json!({ "text": "meanwhile" }),
+        Some(modern_meta()),
+    ));
     let first = s.recv().unwrap();
-    assert_eq!(first["id"], "echo", "the blocked tool holds up nothing: {first}");
+    assert_eq!(
+        first["id"], "echo",
+        "the blocked tool holds up nothing: {first}"
+    );
     let second = s.recv().unwrap();
     assert_eq!(second["id"], "stuck");
     assert_eq!(second["result"]["isError"], true);
@@ -201,15 +262,22 @@ fn headers_for<'a>(body: &'a Value, tool: &'a str) -> Vec<(&'a str, &'a str)> {
 
 fn http_counts(addr: std::net::SocketAddr) -> Value {
     let body = call(json!(1), "counts", json!({}), Some(modern_meta()));
-    let response = Connection::open(addr).post(&headers_for(&body, "counts"), body.to_string().as_bytes());
+    let response =
+        Connection::open(addr).post(&headers_for(&body, "counts"), body.to_string().as_bytes());
     response.json()["result"]["structuredContent"].clone()
 }
 
 #[test]
 fn http_a_call_that_asks_is_answered_as_an_event_stream() {
     let server = HttpServerProcess::spawn(fixture_path());
-    let meta = meta_with(json!({ "progressToken": 7, "io.modelcontextprotocol/logLevel": "emergency" }));
-    let body = call(json!(1), "steps", json!({ "count": 3, "delay_ms": 5 }), Some(meta));
+    let meta =
+        meta_with(json!({ "progressToken": 7, "io.modelcontextprotocol/logLevel": "emergency" }));
+    let body = call(
+        json!(1),
+        "steps",
+        json!({ "count": 3, "delay_ms": 5 }),
+        Some(meta),
+    );
     let mut conn = Connection::open(server.addr);
     let head = conn.post_head(&headers_for(&body, "steps"), body.to_string().as_bytes());
     assert_eq!(head.status, 200);
@@ -221,7 +289,9 @@ fn http_a_call_that_asks_is_answered_as_an_event_stream() {
         events.push(serde_json::from_str::<Value>(&event).unwrap());
     }
     let (response, notes) = events.split_last().expect("events");
-    notes.iter().for_each(|n| check_notification("2026-07-28", n));
+    notes
+        .iter()
+        .for_each(|n| check_notification("2026-07-28", n));
     assert_eq!(
         methods(notes),
         [
@@ -237,7 +307,12 @@ fn http_a_call_that_asks_is_answered_as_an_event_stream() {
         .unwrap();
 
     // Asking for nothing: plain JSON.
-    let body = call(json!(2), "steps", json!({ "count": 2, "delay_ms": 0 }), Some(modern_meta()));
+    let body = call(
+        json!(2),
+        "steps",
+        json!({ "count": 2, "delay_ms": 0 }),
+        Some(modern_meta()),
+    );
     let plain = conn.post(&headers_for(&body, "steps"), body.to_string().as_bytes());
     assert_eq!(plain.header("content-type"), Some("application/json"));
     assert_eq!(plain.json()["result"]["content"][0]["text"], "2 steps");
@@ -263,11 +338,17 @@ fn close_cancels(addr: std::net::SocketAddr, meta: Value) {
     loop {
         let now = http_counts(addr);
         if now["dropped"] != before["dropped"] {
-            assert_eq!(now["dropped"].as_u64(), before["dropped"].as_u64().map(|d| d + 1));
+            assert_eq!(
+                now["dropped"].as_u64(),
+                before["dropped"].as_u64().map(|d| d + 1)
+            );
             assert_eq!(now["finished"], before["finished"]);
             return;
         }
-        assert!(Instant::now() < deadline, "closing the connection did not cancel: {now}");
+        assert!(
+            Instant::now() < deadline,
+            "closing the connection did not cancel: {now}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -285,17 +366,32 @@ fn http_a_blocking_tool_past_its_limit_is_a_tool_error_while_others_are_served()
     let server = HttpServerProcess::spawn(fixture_path());
     let addr = server.addr;
     let stuck = std::thread::spawn(move || {
-        let body = call(json!(1), "stuck", json!({ "ms": 3_000 }), Some(modern_meta()));
-        let answer = Connection::open(addr).post(&headers_for(&body, "stuck"), body.to_string().as_bytes());
+        let body = call(
+            json!(1),
+            "stuck",
+            json!({ "ms": 3_000 }),
+            Some(modern_meta()),
+        );
+        let answer =
+            Connection::open(addr).post(&headers_for(&body, "stuck"), body.to_string().as_bytes());
         (Instant::now(), answer.json())
     });
     std::thread::sleep(Duration::from_millis(50));
-    let body = call(json!(2), "echo", json!({ "text": "meanwhile" }), Some(modern_meta()));
-    let echo = Connection::open(addr).post(&headers_for(&body, "echo"), body.to_string().as_bytes());
+    let body = call(
+        json!(2),
+        "echo",
+        json!({ "text": "meanwhile" }),
+        Some(modern_meta()),
+    );
+    let echo =
+        Connection::open(addr).post(&headers_for(&body, "echo"), body.to_string().as_bytes());
     let echoed = Instant::now();
     assert_eq!(echo.json()["result"]["content"][0]["text"], "meanwhile");
     let (stuck_at, stuck) = stuck.join().unwrap();
-    assert!(echoed < stuck_at, "the blocked tool held up another request");
+    assert!(
+        echoed < stuck_at,
+        "the blocked tool held up another request"
+    );
     assert_eq!(stuck["result"]["isError"], true);
     assert_eq!(
         stuck["result"]["content"][0]["text"],

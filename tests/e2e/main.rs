@@ -2,5 +2,5 @@
 
 mod conversation;
 mod memory;
-mod subscriptions;
 mod stdio_weather;
+mod subscriptions;

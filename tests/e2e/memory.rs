@@ -46,7 +46,10 @@ fn a_client_that_never_reads_cannot_grow_the_server() {
     drop(server);
     let sent = writer.join().unwrap();
     eprintln!("a client that never reads: {sent} requests written, peak resident size {peak} KiB");
-    assert!(sent > 64, "the server read a few requests before it stopped: {sent}");
+    assert!(
+        sent > 64,
+        "the server read a few requests before it stopped: {sent}"
+    );
     assert!(
         peak < NEVER_READ_BOUND_KIB,
         "resident size reached {peak} KiB with a client that never reads (bound {NEVER_READ_BOUND_KIB} KiB)"
@@ -74,7 +77,10 @@ fn two_hundred_thousand_calls_leave_the_resident_size_flat() {
     let mut after_warm_up = 0;
     for n in 1..=CALLS {
         line.clear();
-        assert!(answers.read_line(&mut line).unwrap() > 0, "EOF after {n} answers");
+        assert!(
+            answers.read_line(&mut line).unwrap() > 0,
+            "EOF after {n} answers"
+        );
         if n == WARM_UP {
             after_warm_up = rss_kib(pid);
         }

@@ -61,17 +61,27 @@ fn listener_count(server: &mut ServerProcess, id: i64) -> (Vec<Value>, usize) {
 fn stdio_listeners_hear_each_change_once_and_leave_no_entry() {
     let mut s = ServerProcess::spawn(fixture_path());
     s.send(&listen(json!(1), json!({ "toolsListChanged": true })));
-    s.send(&listen(json!("two"), json!({ "toolsListChanged": true, "promptsListChanged": false })));
+    s.send(&listen(
+        json!("two"),
+        json!({ "toolsListChanged": true, "promptsListChanged": false }),
+    ));
     s.send(&listen(json!(3), json!({ "promptsListChanged": true })));
     let mut acks = Vec::new();
     while acks.len() < 3 {
         let ack = s.recv().unwrap();
-        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "first: {ack}");
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "first: {ack}"
+        );
         check(&ack, "SubscriptionsAcknowledgedNotification");
         acks.push(subscription_of(&ack).clone());
     }
     acks.sort_by_key(|v| v.to_string());
-    assert_eq!(acks, [json!("two"), json!(1), json!(3)], "the id, in its JSON type");
+    assert_eq!(
+        acks,
+        [json!("two"), json!(1), json!(3)],
+        "the id, in its JSON type"
+    );
     s.send(&call(json!(10), "listeners", json!({})));
     let (_, count) = listener_count(&mut s, 10);
     assert_eq!(count, 3);
@@ -83,12 +93,22 @@ fn stdio_listeners_hear_each_change_once_and_leave_no_entry() {
     let (late, _) = until(&mut s, &json!(12));
     heard.extend(late);
     for message in &heard {
-        assert_eq!(message["method"], "notifications/tools/list_changed", "{message}");
+        assert_eq!(
+            message["method"], "notifications/tools/list_changed",
+            "{message}"
+        );
         check(message, "ToolListChangedNotification");
     }
-    let mut ids: Vec<String> = heard.iter().map(|m| subscription_of(m).to_string()).collect();
+    let mut ids: Vec<String> = heard
+        .iter()
+        .map(|m| subscription_of(m).to_string())
+        .collect();
     ids.sort();
-    assert_eq!(ids, ["\"two\"", "1"], "each tools listener exactly once, the prompts one never");
+    assert_eq!(
+        ids,
+        ["\"two\"", "1"],
+        "each tools listener exactly once, the prompts one never"
+    );
 
     // Cancelling a listen stream ends it without a result, and removes its entry.
     s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }));
@@ -97,11 +117,17 @@ fn stdio_listeners_hear_each_change_once_and_leave_no_entry() {
     loop {
         s.send(&call(json!(id), "listeners", json!({})));
         let (before, count) = listener_count(&mut s, id);
-        assert!(before.is_empty(), "nothing is sent for a cancelled stream: {before:?}");
+        assert!(
+            before.is_empty(),
+            "nothing is sent for a cancelled stream: {before:?}"
+        );
         if count == 2 {
             break;
         }
-        assert!(Instant::now() < deadline, "the cancelled listener is still held: {count}");
+        assert!(
+            Instant::now() < deadline,
+            "the cancelled listener is still held: {count}"
+        );
         id += 1;
     }
     // At EOF the open streams end with their result, carrying their subscription id.
@@ -113,7 +139,10 @@ fn stdio_listeners_hear_each_change_once_and_leave_no_entry() {
             .check_response(Some("2026-07-28"), "subscriptions/listen", &message)
             .unwrap();
         assert_eq!(message["result"]["resultType"], "complete");
-        assert_eq!(&message["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], &message["id"]);
+        assert_eq!(
+            &message["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            &message["id"]
+        );
         results.push(message["id"].to_string());
     }
     results.sort();
@@ -123,9 +152,7 @@ fn stdio_listeners_hear_each_change_once_and_leave_no_entry() {
 #[test]
 fn stdio_a_2025_session_hears_list_changes_and_its_resource_updates() {
     let mut s = ServerProcess::spawn(fixture_path());
-    let legacy_call = |id: i64, tool: &str, arguments: Value| {
-        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": tool, "arguments": arguments } })
-    };
+    let legacy_call = |id: i64, tool: &str, arguments: Value| json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": tool, "arguments": arguments } });
     // Before initialize, a change is not sent.
     s.send(&legacy_call(1, "toggle", json!({})));
     let (before, _) = until(&mut s, &json!(1));
@@ -133,7 +160,10 @@ fn stdio_a_2025_session_hears_list_changes_and_its_resource_updates() {
     let init = s.request(&json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "0" } } }));
     assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
-    assert_eq!(init["result"]["capabilities"]["resources"]["subscribe"], true);
+    assert_eq!(
+        init["result"]["capabilities"]["resources"]["subscribe"],
+        true
+    );
     s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
     let sub = s.request(&json!({ "jsonrpc": "2.0", "id": 3, "method": "resources/subscribe", "params": { "uri": "fixture://watched" } }));
     assert_eq!(sub["result"], json!({}));
@@ -151,14 +181,29 @@ fn stdio_a_2025_session_hears_list_changes_and_its_resource_updates() {
         notes.extend(before);
     }
     for n in &notes {
-        spec().check("2025-11-25", "JSONRPCNotification", n).unwrap();
+        spec()
+            .check("2025-11-25", "JSONRPCNotification", n)
+            .unwrap();
     }
-    let methods: Vec<&str> = notes.iter().map(|n| n["method"].as_str().unwrap()).collect();
-    assert_eq!(methods, ["notifications/tools/list_changed", "notifications/resources/updated"]);
+    let methods: Vec<&str> = notes
+        .iter()
+        .map(|n| n["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "notifications/tools/list_changed",
+            "notifications/resources/updated"
+        ]
+    );
     assert_eq!(notes[1]["params"], json!({ "uri": "fixture://watched" }));
     let unsub = s.request(&json!({ "jsonrpc": "2.0", "id": 8, "method": "resources/unsubscribe", "params": { "uri": "fixture://watched" } }));
     assert_eq!(unsub["result"], json!({}));
-    s.send(&legacy_call(9, "touch", json!({ "uri": "fixture://watched" })));
+    s.send(&legacy_call(
+        9,
+        "touch",
+        json!({ "uri": "fixture://watched" }),
+    ));
     let (before, _) = until(&mut s, &json!(9));
     assert!(before.is_empty(), "unsubscribed: {before:?}");
 }
@@ -177,7 +222,9 @@ fn http_call(addr: std::net::SocketAddr, tool: &str) -> Value {
     let body = call(json!(1), tool, json!({}));
     let mut h = headers("tools/call");
     h.push(("mcp-name", tool));
-    Connection::open(addr).post(&h, body.to_string().as_bytes()).json()
+    Connection::open(addr)
+        .post(&h, body.to_string().as_bytes())
+        .json()
 }
 
 fn http_listeners(addr: std::net::SocketAddr) -> usize {
@@ -195,7 +242,10 @@ fn http_listen_streams_hear_each_change_once_and_closing_removes_them() {
     for id in [json!(1), json!("b")] {
         let mut conn = Connection::open(server.addr);
         let body = listen(id.clone(), json!({ "toolsListChanged": true }));
-        let head = conn.post_head(&headers("subscriptions/listen"), body.to_string().as_bytes());
+        let head = conn.post_head(
+            &headers("subscriptions/listen"),
+            body.to_string().as_bytes(),
+        );
         assert_eq!(head.status, 200);
         assert_eq!(head.header("content-type"), Some("text/event-stream"));
         let ack: Value = serde_json::from_str(&conn.next_event().unwrap()).unwrap();

@@ -122,7 +122,10 @@ impl Connection {
             if let Some(i) = find(&self.buffer, b"\r\n\r\n") {
                 break i;
             }
-            assert!(self.fill() == Some(true), "the connection ended before the head");
+            assert!(
+                self.fill() == Some(true),
+                "the connection ended before the head"
+            );
         };
         let head = String::from_utf8_lossy(&self.buffer[..head_end]).into_owned();
         self.buffer.drain(..head_end + 4);

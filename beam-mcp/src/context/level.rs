@@ -67,7 +67,9 @@ impl fmt::Display for LogLevel {
 
 /// A level name that is not one of the eight.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a log level (debug, info, notice, warning, error, critical, alert, emergency)")]
+#[error(
+    "{0:?} is not a log level (debug, info, notice, warning, error, critical, alert, emergency)"
+)]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for LogLevel {

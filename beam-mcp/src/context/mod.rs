@@ -222,7 +222,12 @@ impl Context {
         if self
             .shared
             .last_progress
-            .compare_exchange(last.to_bits(), done.to_bits(), Ordering::AcqRel, Ordering::Acquire)
+            .compare_exchange(
+                last.to_bits(),
+                done.to_bits(),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
             .is_err()
         {
             let last = f64::from_bits(self.shared.last_progress.load(Ordering::Acquire));
@@ -238,7 +243,12 @@ impl Context {
     }
 
     /// [`log`](Self::log) with a `logger` name.
-    pub fn log_as(&self, level: LogLevel, logger: &str, data: impl Serialize) -> Result<(), NotSent> {
+    pub fn log_as(
+        &self,
+        level: LogLevel,
+        logger: &str,
+        data: impl Serialize,
+    ) -> Result<(), NotSent> {
         self.log_message(level, Some(logger), data)
     }
 
@@ -254,7 +264,8 @@ impl Context {
         if level < threshold {
             return Err(NotSent::NotRequested);
         }
-        let data = serde_json::to_value(data).map_err(|e| NotSent::Unserializable(e.to_string()))?;
+        let data =
+            serde_json::to_value(data).map_err(|e| NotSent::Unserializable(e.to_string()))?;
         let mut params = Map::new();
         params.insert("level".into(), Value::from(level.as_str()));
         if let Some(logger) = logger {
@@ -300,10 +311,12 @@ fn push(
     merge: Option<&'static str>,
 ) -> Result<(), NotSent> {
     let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
-    outbox.push(message, merge).map_err(|refused| match refused {
-        Refused::Closed => NotSent::Finished,
-        Refused::Full => NotSent::QueueFull,
-    })
+    outbox
+        .push(message, merge)
+        .map_err(|refused| match refused {
+            Refused::Closed => NotSent::Finished,
+            Refused::Full => NotSent::QueueFull,
+        })
 }
 
 impl std::fmt::Debug for Context {

@@ -118,6 +118,9 @@ mod tests {
         assert_eq!(outbox.pop(), Some(json!("log")));
         assert_eq!(outbox.pop(), None);
         assert_eq!(outbox.close(), 1);
-        assert_eq!(outbox.push(json!(3), Some("progress")), Err(Refused::Closed));
+        assert_eq!(
+            outbox.push(json!(3), Some("progress")),
+            Err(Refused::Closed)
+        );
     }
 }

@@ -78,8 +78,7 @@ impl Request<'_> {
     }
 
     fn begin_with(&mut self, server: &Server, streams: bool) -> Begun {
-        let outbox =
-            streams.then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
+        let outbox = streams.then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
@@ -195,7 +194,11 @@ impl Server {
     /// Reads and removes `params._meta`, deciding the request's revision (DIGEST §0): it is
     /// 2026-07-28 exactly when `_meta` names a protocol version or client capabilities; a
     /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy, and kept.
-    fn meta(&self, params: &mut Map<String, Value>, session: &Session) -> Result<Meta, ProtocolError> {
+    fn meta(
+        &self,
+        params: &mut Map<String, Value>,
+        session: &Session,
+    ) -> Result<Meta, ProtocolError> {
         let mut meta = match params.remove("_meta") {
             None => Map::new(),
             Some(Value::Object(meta)) => meta,
@@ -236,7 +239,9 @@ impl Server {
                         .map_err(|e| ProtocolError::LogLevel(e.to_string()))?,
                 ),
                 Some(other) => {
-                    return Err(ProtocolError::LogLevel(format!("{other} is not a log level")));
+                    return Err(ProtocolError::LogLevel(format!(
+                        "{other} is not a log level"
+                    )));
                 }
             }
         } else {
@@ -277,10 +282,7 @@ impl Server {
             "exit" => session.close(),
             "notifications/cancelled" => {
                 // An unknown or finished id is ignored, as the spec allows.
-                if let Some(id) = message
-                    .get("params")
-                    .and_then(|p| p.get("requestId"))
-                {
+                if let Some(id) = message.get("params").and_then(|p| p.get("requestId")) {
                     session.cancel(id);
                 }
             }

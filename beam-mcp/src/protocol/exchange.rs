@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::response::PendingResponse;
 use super::Response;
+use super::response::PendingResponse;
 use crate::Context;
 use crate::context::Outbox;
 
@@ -134,7 +134,10 @@ impl Exchange {
                     if let Some(outbox) = self.context.outbox() {
                         let dropped = outbox.close();
                         if dropped > 0 {
-                            tracing::warn!(dropped, "notifications dropped: the client read too slowly");
+                            tracing::warn!(
+                                dropped,
+                                "notifications dropped: the client read too slowly"
+                            );
                         }
                     }
                     self.held = Some(response);

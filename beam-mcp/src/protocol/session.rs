@@ -118,7 +118,10 @@ impl Session {
     }
 
     /// A session for one stateless request: nothing to cancel by id.
-    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "used by the HTTP transport"))]
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
     pub(crate) fn single_request() -> Self {
         Self::default()
     }
@@ -130,7 +133,10 @@ impl Session {
         self
     }
 
-    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "used by the HTTP transport"))]
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
     pub(crate) fn with_principal_arc(mut self, principal: Principal) -> Self {
         self.principal = Some(PrincipalBox(principal));
         self

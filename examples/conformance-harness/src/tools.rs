@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use beam_mcp::{CallToolResult, Content, Context, LiveCatalog, LiveError, LogLevel, State, ToolError};
+use beam_mcp::{
+    CallToolResult, Content, Context, LiveCatalog, LiveError, LogLevel, State, ToolError,
+};
 
 /// A 1x1 red PNG.
 pub(crate) const PNG: &[u8] = &[
@@ -97,7 +99,11 @@ fn test_streaming_elicitation() -> &'static str {
 /// Logs three messages at `info`, sent only when the request asks for that level or a lower one.
 #[beam_mcp::tool]
 fn test_logging_tool(ctx: Context) -> &'static str {
-    for step in ["Tool execution started", "Tool processing data", "Tool execution completed"] {
+    for step in [
+        "Tool execution started",
+        "Tool processing data",
+        "Tool execution completed",
+    ] {
         let _ = ctx.log(LogLevel::Info, step);
     }
     "Logging tool finished."

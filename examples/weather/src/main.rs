@@ -116,7 +116,10 @@ fn forecast(
         .0
         .get(place.as_str())
         .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
-    let _ = ctx.log(LogLevel::Info, format!("forecasting {days} days for {place}"));
+    let _ = ctx.log(
+        LogLevel::Info,
+        format!("forecasting {days} days for {place}"),
+    );
     let mut lines = Vec::new();
     for d in 1..=days {
         if ctx.is_cancelled() {
@@ -129,7 +132,11 @@ fn forecast(
             now.celsius + f64::from(d),
             now.sky
         )));
-        let _ = ctx.progress(f64::from(d), Some(f64::from(days)), Some(&format!("day {d}")));
+        let _ = ctx.progress(
+            f64::from(d),
+            Some(f64::from(days)),
+            Some(&format!("day {d}")),
+        );
     }
     Ok(lines)
 }

@@ -84,7 +84,11 @@ pub(crate) fn set_level(
         Some(Value::String(level)) => level
             .parse::<LogLevel>()
             .map_err(|e| ProtocolError::LogLevel(e.to_string()))?,
-        _ => return Err(ProtocolError::Malformed("logging/setLevel needs params.level")),
+        _ => {
+            return Err(ProtocolError::Malformed(
+                "logging/setLevel needs params.level",
+            ));
+        }
     };
     session.set_log_level(level);
     Ok(Value::Object(Map::new()))

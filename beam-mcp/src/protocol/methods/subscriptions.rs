@@ -13,8 +13,7 @@ use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Rep
 /// Reads `params.notifications`: the filter, and the part of it this server honours (every
 /// part it recognises, since a live catalog serves them all).
 fn filter(params: &Map<String, Value>) -> Result<(Filter, Map<String, Value>), ProtocolError> {
-    const MALFORMED: &str =
-        "subscriptions/listen needs params.notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?: boolean, resourceSubscriptions?: string[]}";
+    const MALFORMED: &str = "subscriptions/listen needs params.notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?: boolean, resourceSubscriptions?: string[]}";
     let Some(Value::Object(asked)) = params.get("notifications") else {
         return Err(ProtocolError::Malformed(MALFORMED));
     };
