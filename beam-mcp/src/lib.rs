@@ -32,6 +32,7 @@ mod panic;
 pub mod prompt;
 pub mod protocol;
 pub mod resource;
+mod revision;
 pub mod schema;
 mod schemagen;
 mod server;

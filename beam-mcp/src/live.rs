@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::context::{CancelFlag, Outbox};
 use crate::prompt::PromptDef;
-use crate::protocol::META_SUBSCRIPTION_ID;
 use crate::resource::ResourceDef;
+use crate::revision::META_SUBSCRIPTION_ID;
 use crate::tool::{StateMap, ToolDef};
 
 /// The handle to a server's catalog while it runs. Take it with

@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
-use crate::protocol::{META_SERVER_INFO, Revision};
 use crate::resource::ResourceDef;
+use crate::revision::{META_SERVER_INFO, Revision};
 use crate::tool::{StateMap, ToolDef};
 
 /// `cacheScope`: who may reuse a cached result.

@@ -19,8 +19,7 @@ pub(crate) use cancel::CancelFlag;
 pub use level::{LogLevel, UnknownLevel};
 pub(crate) use outbox::{Outbox, Refused};
 
-use crate::protocol::Revision;
-use crate::protocol::session::Hello;
+use crate::revision::Revision;
 
 /// The caller's identity as the transport's `authorize` hook returned it; stored type-erased.
 pub(crate) type Principal = Arc<dyn Any + Send + Sync>;
@@ -94,6 +93,13 @@ pub enum NotSent {
     /// The log data could not be serialized.
     #[error("the log data could not be serialized: {0}")]
     Unserializable(String),
+}
+
+/// What `initialize` told us of the client.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Hello {
+    pub(crate) info: Option<Value>,
+    pub(crate) capabilities: Option<Map<String, Value>>,
 }
 
 /// Where the client's info and capabilities come from.

@@ -7,14 +7,13 @@ mod error;
 mod exchange;
 mod methods;
 mod response;
-mod revision;
 pub(crate) mod session;
 
-pub use error::ProtocolError;
-pub use exchange::{Exchange, Outbound};
-pub use response::{Reply, Response};
-pub use revision::{
+pub use crate::revision::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     META_SERVER_INFO, META_SUBSCRIPTION_ID, Revision,
 };
+pub use error::ProtocolError;
+pub use exchange::{Exchange, Outbound};
+pub use response::{Reply, Response};
 pub use session::Session;

@@ -3,10 +3,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::Context;
-use crate::context::{CancelFlag, LogLevel, Outbox, Principal};
+use crate::context::{CancelFlag, Hello, LogLevel, Outbox, Principal};
 use crate::live::{Filter, Listener, Live, Subscription};
 
 /// Per-connection state: tracked, never enforced (every method works without a handshake).
@@ -44,13 +44,6 @@ impl std::fmt::Debug for Session {
             .field("running", &self.running())
             .finish_non_exhaustive()
     }
-}
-
-/// What `initialize` told us of the client.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Hello {
-    pub(crate) info: Option<Value>,
-    pub(crate) capabilities: Option<Map<String, Value>>,
 }
 
 struct PrincipalBox(Principal);

@@ -16,10 +16,10 @@ pub(crate) use subscriptions::{listen, subscribe};
 pub(crate) use tools::{call_tool, list_tools};
 
 use super::cursor::{self, CursorError};
-use super::session::Hello;
 use super::{ProtocolError, Revision, Session};
 use crate::LogLevel;
 use crate::Server;
+use crate::context::Hello;
 use crate::server::CacheHint;
 
 pub(crate) fn discover(server: &Server) -> Value {
