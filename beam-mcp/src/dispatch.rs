@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument as _;
 use tracing::field::Empty;
 
-use crate::Context;
+use crate::context::Context;
 use crate::panic::CatchUnwind;
 
 /// How a host call ended.

@@ -28,7 +28,7 @@ pub struct PromptRequest {
     pub(crate) name: Arc<str>,
     pub(crate) arguments: Map<String, Value>,
     pub(crate) states: Arc<StateMap>,
-    pub(crate) context: crate::Context,
+    pub(crate) context: crate::context::Context,
 }
 
 impl PromptRequest {
@@ -43,7 +43,7 @@ impl PromptRequest {
     }
 
     /// The request context: the caller, progress, logs, cancellation.
-    pub fn context(&self) -> &crate::Context {
+    pub fn context(&self) -> &crate::context::Context {
         &self.context
     }
 

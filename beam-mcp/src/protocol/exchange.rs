@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::Response;
 use super::response::PendingResponse;
-use crate::Context;
+use crate::context::Context;
 use crate::context::Outbox;
 
 /// A message a request sends its client.

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::Context;
+use crate::context::Context;
 use crate::context::{CancelFlag, Hello, LogLevel, Outbox, Principal};
 use crate::live::{Filter, Listener, Live, Subscription};
 

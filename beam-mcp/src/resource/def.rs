@@ -22,7 +22,7 @@ pub struct ReadRequest {
     pub(crate) uri: String,
     pub(crate) variables: Vec<(Arc<str>, String)>,
     pub(crate) states: Arc<StateMap>,
-    pub(crate) context: crate::Context,
+    pub(crate) context: crate::context::Context,
 }
 
 impl ReadRequest {
@@ -40,7 +40,7 @@ impl ReadRequest {
     }
 
     /// The request context: the caller, progress, logs, cancellation.
-    pub fn context(&self) -> &crate::Context {
+    pub fn context(&self) -> &crate::context::Context {
         &self.context
     }
 

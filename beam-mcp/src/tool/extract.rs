@@ -79,7 +79,7 @@ pub struct ToolContext {
     pub(crate) tool: Arc<str>,
     pub(crate) states: Arc<StateMap>,
     pub(crate) wrap_output: bool,
-    pub(crate) request: crate::Context,
+    pub(crate) request: crate::context::Context,
 }
 
 impl ToolContext {
@@ -94,7 +94,7 @@ impl ToolContext {
     }
 
     /// The request context: the caller, progress, logs, cancellation.
-    pub fn request(&self) -> &crate::Context {
+    pub fn request(&self) -> &crate::context::Context {
         &self.request
     }
 

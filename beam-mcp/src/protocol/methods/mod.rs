@@ -17,9 +17,9 @@ pub(crate) use tools::{call_tool, list_tools};
 
 use super::cursor::{self, CursorError};
 use super::{ProtocolError, Revision, Session};
-use crate::LogLevel;
 use crate::Server;
 use crate::context::Hello;
+use crate::context::LogLevel;
 use crate::server::CacheHint;
 
 pub(crate) fn discover(server: &Server) -> Value {
