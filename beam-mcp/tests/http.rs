@@ -948,3 +948,78 @@ fn an_absolute_form_target_is_checked_like_the_host_header() {
     c.write(&raw).unwrap();
     assert_eq!(c.read_response().unwrap().status, 200);
 }
+
+/// Who is calling, as `authorize` returned it (hand-written, so only this test serves it).
+fn whoami(_: Value, context: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
+    let text = match context.request().principal::<String>() {
+        Some(user) => format!("user {user}"),
+        None => "nobody".into(),
+    };
+    Box::pin(async { Ok(CallToolResult::new(vec![beam_mcp::Content::text(text)])) })
+}
+
+#[test]
+fn a_tool_reads_the_principal_authorize_returned_and_authorize_may_await() {
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let gate = std::sync::Mutex::new(Some(rx));
+    let server = Server::builder()
+        .tool(ToolDef {
+            name: "whoami",
+            handler: whoami,
+            input_schema: || json!({ "type": "object" }),
+            takes_context: true,
+            ..echo::DEF
+        })
+        .build()
+        .unwrap();
+    let http = Http::builder(server)
+        .authorize_async(move |parts| {
+            let token = parts
+                .headers
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            // "Bearer slow" waits for a signal that never comes: the deadline answers it.
+            let stuck = match token.as_deref() {
+                Some("Bearer slow") => gate.lock().unwrap().take(),
+                _ => None,
+            };
+            async move {
+                tokio::task::yield_now().await;
+                if let Some(rx) = stuck {
+                    let _ = tokio::task::spawn_blocking(move || rx.recv()).await;
+                }
+                match token.as_deref() {
+                    Some("Bearer good") => Ok("alice".to_owned()),
+                    Some("Bearer panic") => panic!("authorize bug"),
+                    _ => Err(Refusal::new("no or wrong token")),
+                }
+            }
+        })
+        .allowed_origins(Origins::Loopback)
+        .read_timeout(Duration::from_millis(500))
+        .build()
+        .unwrap();
+    let addr = start(http);
+    let call = body(1, "tools/call", json!({ "name": "whoami" }));
+    let r = post(addr, &headers(addr, "tools/call", Some("whoami")), &call);
+    let answer = checked(&r, "tools/call");
+    assert_eq!(answer["result"]["content"][0]["text"], "user alice");
+    let h = |token: &str| {
+        with(
+            without(headers(addr, "tools/call", Some("whoami")), "authorization"),
+            "authorization",
+            token,
+        )
+    };
+    assert_eq!(post(addr, &h("Bearer wrong"), &call).status, 403);
+    assert_eq!(post(addr, &h("Bearer panic"), &call).status, 500);
+    assert_eq!(post(addr, &h("Bearer slow"), &call).status, 500);
+    drop(tx);
+    // The server goes on.
+    let r = post(addr, &headers(addr, "tools/call", Some("whoami")), &call);
+    assert_eq!(
+        checked(&r, "tools/call")["result"]["content"][0]["text"],
+        "user alice"
+    );
+}

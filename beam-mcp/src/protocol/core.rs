@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::door::{Bare, Door};
 use super::exchange::Exchange;
 use super::methods;
 use super::response::PendingResponse;
@@ -48,6 +49,8 @@ pub(crate) struct Request<'a> {
     pub(crate) params: Map<String, Value>,
     pub(crate) era: Era,
     pub(crate) session: &'a Session,
+    /// The transport's rules at the steps where they interleave.
+    pub(crate) door: &'a dyn Door,
     /// `params._meta` less the keys read into the fields below.
     pub(crate) meta: Map<String, Value>,
     /// The client's capabilities, when the request carries them (2026-07-28).
@@ -129,12 +132,17 @@ impl Server {
     /// # }
     /// ```
     pub fn handle(&self, session: &Session, bytes: &[u8]) -> Reply {
+        self.handle_through(session, bytes, &Bare)
+    }
+
+    /// [`handle`](Self::handle) with a transport's rules.
+    pub(crate) fn handle_through(&self, session: &Session, bytes: &[u8], door: &dyn Door) -> Reply {
         // Transports bound their reads; the core holds the same bound for hosts calling it directly.
         if bytes.len() > json::MAX_MESSAGE_BYTES {
             return ready_error(None, ProtocolError::TooLarge, None);
         }
         match json::read(bytes) {
-            Ok(value) => self.handle_value(session, value),
+            Ok(value) => self.handle_value_through(session, value, door),
             Err(error) => Reply::Ready(Response::error(None, error.into(), None)),
         }
     }
@@ -142,36 +150,63 @@ impl Server {
     /// Handles one decoded message. Notifications are never answered; a request is answered
     /// now, or after its host code has run ([`Reply::Pending`]).
     pub fn handle_value(&self, session: &Session, message: Value) -> Reply {
+        self.handle_value_through(session, message, &Bare)
+    }
+
+    fn handle_value_through(&self, session: &Session, message: Value, door: &dyn Door) -> Reply {
         let mut message = match message {
             Value::Object(map) => map,
             Value::Array(_) => return ready_error(None, ProtocolError::Batch, None),
             other => return ready_error(None, ProtocolError::NotAnObject(kind_name(&other)), None),
         };
         let id = message.remove("id");
-        let jsonrpc_ok = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
-        let Some(id) = id else {
-            return match (jsonrpc_ok, message.get("method").and_then(Value::as_str)) {
-                (true, Some(method)) => self.notification(session, method, &message),
-                _ => Reply::Silent,
-            };
-        };
         // A request id is a string or an integer; anything else cannot be echoed validly.
-        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+        if id
+            .as_ref()
+            .is_some_and(|id| !(id.is_string() || id.is_i64() || id.is_u64()))
+        {
             return ready_error(None, ProtocolError::InvalidRequest, None);
         }
-        if !jsonrpc_ok || !message.get("method").is_some_and(Value::is_string) {
-            return ready_error(Some(id), ProtocolError::InvalidRequest, None);
-        }
-        if message.contains_key("_meta") {
-            return ready_error(Some(id), ProtocolError::TopLevelMeta, None);
+        let jsonrpc_ok = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+        let method_ok = message.get("method").is_some_and(Value::is_string);
+        if !jsonrpc_ok || !method_ok {
+            return match id {
+                Some(id) => ready_error(Some(id), ProtocolError::InvalidRequest, None),
+                None if door.refuses_non_messages() => {
+                    ready_error(None, ProtocolError::InvalidRequest, None)
+                }
+                None => Reply::Silent,
+            };
         }
         let Some(Value::String(method)) = message.remove("method") else {
-            return ready_error(Some(id), ProtocolError::InvalidRequest, None);
+            return ready_error(id, ProtocolError::InvalidRequest, None);
+        };
+        let refuse = |error| match &id {
+            Some(id) => ready_error(Some(id.clone()), error, None),
+            None if door.refuses_non_messages() => ready_error(None, error, None),
+            None => Reply::Silent,
+        };
+        if message.contains_key("_meta") {
+            return refuse(ProtocolError::TopLevelMeta);
+        }
+        if message.get("params").is_some_and(|p| !p.is_object()) {
+            return refuse(ProtocolError::ParamsNotObject);
+        }
+        if !door.has_session_control() && matches!(method.as_str(), "shutdown" | "exit") {
+            return match id {
+                Some(id) => ready_error(Some(id), ProtocolError::MethodNotFound(method), None),
+                None => Reply::Silent,
+            };
+        }
+        if let Err(error) = door.check_message(id.is_some(), &method, &message) {
+            return refuse(error);
+        }
+        let Some(id) = id else {
+            return self.notification(session, &method, &message);
         };
         let mut params = match message.remove("params") {
-            None => Map::new(),
             Some(Value::Object(params)) => params,
-            Some(_) => return ready_error(Some(id), ProtocolError::ParamsNotObject, None),
+            _ => Map::new(),
         };
         let meta = match self.meta(&mut params, session) {
             Ok(meta) => meta,
@@ -183,6 +218,7 @@ impl Server {
             params,
             era: meta.era,
             session,
+            door,
             meta: meta.rest,
             client_capabilities: meta.client_capabilities,
             client_info: meta.client_info,

@@ -3,6 +3,7 @@
 
 mod core;
 mod cursor;
+pub(crate) mod door;
 mod error;
 mod exchange;
 mod methods;

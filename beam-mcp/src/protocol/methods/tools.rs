@@ -39,6 +39,13 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let Some(tool) = catalog.tool(&name) else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::UnknownTool(name))));
     };
+    // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
+    if let Err(error) = request
+        .door
+        .check_tool(tool, request.params.get("arguments"))
+    {
+        return Reply::Ready(server.respond(id, era, Err(error)));
+    }
     // A request that names the client's capabilities is refused when it lacks one the tool
     // needs (-32021); a bare request does not say, so the tool runs.
     if let Some(declared) = &request.client_capabilities {

@@ -7,7 +7,8 @@ use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use crate::Server;
-use crate::catalog::HeaderParameter;
+use crate::catalog::{HeaderParameter, Tool};
+use crate::protocol::door::Door;
 use crate::protocol::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
 
 const VERSION: &str = "mcp-protocol-version";
@@ -47,18 +48,59 @@ fn decoded(value: &str, name: &str) -> Result<String, ProtocolError> {
         .map_err(|_| mismatch(format!("{name} header does not decode to UTF-8")))
 }
 
-/// The checks, in the order of the specification's validation list. The core runs after,
-/// and answers what is left (unknown methods, unknown tools, bad arguments).
-pub(crate) fn check(
+/// The request metadata headers, as the rules the core calls at their steps.
+pub(crate) struct HeaderRules<'h> {
+    pub(crate) headers: &'h HeaderMap,
+    pub(crate) server: &'h Server,
+}
+
+impl Door for HeaderRules<'_> {
+    fn has_session_control(&self) -> bool {
+        // Session control belongs to stdio; an HTTP request has no session to shut down.
+        false
+    }
+
+    fn refuses_non_messages(&self) -> bool {
+        true
+    }
+
+    fn check_message(
+        &self,
+        is_request: bool,
+        method: &str,
+        message: &Map<String, Value>,
+    ) -> Result<(), ProtocolError> {
+        check(self.headers, is_request, method, message, self.server).inspect_err(|error| {
+            tracing::info!(reason = %error, "header check failed");
+        })
+    }
+
+    fn check_tool(&self, tool: &Tool, arguments: Option<&Value>) -> Result<(), ProtocolError> {
+        for parameter in &tool.headers {
+            let value = arguments.and_then(|a| {
+                parameter
+                    .path
+                    .iter()
+                    .try_fold(a, |value, key| value.get(key))
+            });
+            check_param(self.headers, parameter, value).inspect_err(|error| {
+                tracing::info!(reason = %error, "header check failed");
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// The message-level checks, in the order of the specification's validation list (steps 3 to
+/// 8). The core runs after, and answers what is left (unknown methods, unknown tools, bad
+/// arguments); the `Mcp-Param-*` rules run when the core has found the tool.
+fn check(
     headers: &HeaderMap,
+    is_request: bool,
+    method: &str,
     message: &Map<String, Value>,
     server: &Server,
 ) -> Result<(), ProtocolError> {
-    if message.contains_key("_meta") {
-        return Err(ProtocolError::TopLevelMeta);
-    }
-    let is_request = message.contains_key("id");
-    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     let params = message.get("params").and_then(Value::as_object);
     let meta = match params.and_then(|p| p.get("_meta")) {
         None => None,
@@ -126,24 +168,6 @@ pub(crate) fn check(
                     "mcp-name header does not match the corresponding request body value",
                 ));
             }
-        }
-    }
-    let catalog = server.catalog();
-    if method == "tools/call"
-        && let Some(tool) = params
-            .and_then(|p| p.get("name"))
-            .and_then(Value::as_str)
-            .and_then(|name| catalog.tool(name))
-    {
-        let arguments = params.and_then(|p| p.get("arguments"));
-        for parameter in &tool.headers {
-            let value = arguments.and_then(|a| {
-                parameter
-                    .path
-                    .iter()
-                    .try_fold(a, |value, key| value.get(key))
-            });
-            check_param(headers, parameter, value)?;
         }
     }
     Ok(())

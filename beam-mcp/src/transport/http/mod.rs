@@ -44,8 +44,9 @@ pub use guard::{Hosts, Origins};
 
 use crate::Server;
 use crate::context::Principal;
-use crate::json::{self, MAX_MESSAGE_BYTES};
+use crate::json::MAX_MESSAGE_BYTES;
 use crate::protocol::{ProtocolError, Reply, Response, Revision, Session};
+use crate::tool::BoxFuture;
 
 /// Why a host's `authorize` or `authorize_body` refused a request. The reason goes to the
 /// log; the caller sees only 403 "Forbidden".
@@ -96,7 +97,12 @@ impl Refusal {
     }
 }
 
-type Authorize = Arc<dyn Fn(&Parts) -> Result<Principal, Refusal> + Send + Sync>;
+/// The host's `authorize` hook, as written: it decides now, or later (it awaits a token check).
+#[derive(Clone)]
+enum Authorize {
+    Now(Arc<dyn Fn(&Parts) -> Result<Principal, Refusal> + Send + Sync>),
+    Later(Arc<dyn Fn(&Parts) -> BoxFuture<Result<Principal, Refusal>> + Send + Sync>),
+}
 type AuthorizeBody = Arc<dyn Fn(&Parts, &[u8]) -> Result<(), Refusal> + Send + Sync>;
 
 /// Why an HTTP endpoint could not be built.
@@ -158,9 +164,49 @@ impl HttpBuilder {
         mut self,
         f: impl Fn(&Parts) -> Result<P, Refusal> + Send + Sync + 'static,
     ) -> Self {
-        self.authorize = Some(Arc::new(move |parts: &Parts| {
+        self.authorize = Some(Authorize::Now(Arc::new(move |parts: &Parts| {
             f(parts).map(|principal| Arc::new(principal) as Principal)
-        }));
+        })));
+        self
+    }
+
+    /// [`authorize`](Self::authorize) for a decision that must wait (a token introspection, a
+    /// database): the closure reads what it needs from the request head and returns a future.
+    /// It runs under the body deadline (`read_timeout`); one that overruns it, or panics, is
+    /// answered 500 and logged.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, Origins, Refusal};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize_async(|parts| {
+    ///         let token = parts.headers.get("authorization").cloned();
+    ///         async move {
+    ///             match token {
+    ///                 Some(t) if t == "Bearer s3cret" => Ok("alice".to_owned()),
+    ///                 _ => Err(Refusal::new("no or wrong bearer token")),
+    ///             }
+    ///         }
+    ///     })
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn authorize_async<P, F>(mut self, f: impl Fn(&Parts) -> F + Send + Sync + 'static) -> Self
+    where
+        P: std::any::Any + Send + Sync,
+        F: std::future::Future<Output = Result<P, Refusal>> + Send + 'static,
+    {
+        self.authorize = Some(Authorize::Later(Arc::new(move |parts: &Parts| {
+            let decided = f(parts);
+            Box::pin(async move {
+                decided
+                    .await
+                    .map(|principal| Arc::new(principal) as Principal)
+            })
+        })));
         self
     }
 
@@ -324,7 +370,13 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         }
         return response;
     }
-    let principal = match hook(|| (endpoint.authorize)(&parts)) {
+    let decided = match &endpoint.authorize {
+        Authorize::Now(authorize) => hook(|| authorize(&parts)),
+        Authorize::Later(authorize) => {
+            hook_later(|| authorize(&parts), endpoint.read_timeout).await
+        }
+    };
+    let principal = match decided {
         Ok(principal) => principal,
         Err(refused) => return refused.response(true),
     };
@@ -382,6 +434,35 @@ impl Refused {
     }
 }
 
+/// Runs a host hook that decides later, under `deadline`: what it allowed, or its refusal, or
+/// its fault (a panic, or no decision in time).
+async fn hook_later<T>(
+    start: impl FnOnce() -> BoxFuture<Result<T, Refusal>>,
+    deadline: Duration,
+) -> Result<T, Refused> {
+    let running = match crate::panic::CatchUnwind::start(start) {
+        Ok(running) => running,
+        Err(_) => {
+            tracing::error!("an authorization hook panicked");
+            return Err(Refused::Fault);
+        }
+    };
+    match tokio::time::timeout(deadline, running).await {
+        Ok(Ok(decided)) => hook(|| decided),
+        Ok(Err(_)) => {
+            tracing::error!("an authorization hook panicked");
+            Err(Refused::Fault)
+        }
+        Err(_) => {
+            tracing::error!(
+                ?deadline,
+                "an authorization hook did not decide within the deadline"
+            );
+            Err(Refused::Fault)
+        }
+    }
+}
+
 /// Runs a host hook: what it allowed, or its refusal (logged with the reason) or its fault.
 fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -397,50 +478,16 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
     }
 }
 
-/// Decodes, checks the headers, and lets the core answer.
+/// The core answers, calling the header rules at their steps; HTTP adds only the status.
 async fn answer(server: &Server, parts: &Parts, bytes: &[u8], session: Session) -> HttpResponse {
     if bytes.is_empty() {
         return reply(400, None, ProtocolError::EmptyBody, false);
     }
-    let message = match json::read(bytes) {
-        Ok(Value::Object(message)) => message,
-        Ok(Value::Array(_)) => return reply(400, None, ProtocolError::Batch, false),
-        Ok(other) => {
-            let error = ProtocolError::NotAnObject(json::kind_name(&other));
-            return reply(400, None, error, false);
-        }
-        Err(error) => return reply(400, None, error.into(), false),
+    let rules = headers::HeaderRules {
+        headers: &parts.headers,
+        server,
     };
-    let id = message
-        .get("id")
-        .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
-        .cloned();
-    // The envelope before the headers: a response (or anything without a method), a wrong
-    // `jsonrpc`, or an id that is not a string or an integer is not a request at all.
-    let odd_id = message.get("id").is_some() && id.is_none();
-    let jsonrpc = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
-    let Some(method) = message.get("method").and_then(Value::as_str) else {
-        return reply(400, id, ProtocolError::InvalidRequest, false);
-    };
-    if odd_id || !jsonrpc {
-        return reply(400, id, ProtocolError::InvalidRequest, false);
-    }
-    if message.get("params").is_some_and(|p| !p.is_object()) {
-        return reply(400, id, ProtocolError::ParamsNotObject, false);
-    }
-    // Session control belongs to stdio; an HTTP request has no session to shut down.
-    if matches!(method, "shutdown" | "exit") {
-        let error = ProtocolError::MethodNotFound(method.to_owned());
-        return match id {
-            Some(_) => reply(404, id, error, false),
-            None => empty(202),
-        };
-    }
-    if let Err(error) = headers::check(&parts.headers, &message, server) {
-        tracing::info!(reason = %error, "header check failed");
-        return reply(400, id, error, false);
-    }
-    match server.handle_value(&session, Value::Object(message)) {
+    match server.handle_through(&session, bytes, &rules) {
         Reply::Silent => empty(202),
         Reply::Ready(response) => respond(&response),
         Reply::Pending(exchange) if exchange.streams() => sse::response(exchange),
@@ -452,7 +499,7 @@ async fn answer(server: &Server, parts: &Parts, bytes: &[u8], session: Session) 
     }
 }
 
-/// The status a core response travels with.
+/// The status a core response travels with: the one table from outcome to status.
 fn status_of(response: &Response) -> u16 {
     match response.body() {
         Ok(_) => 200,

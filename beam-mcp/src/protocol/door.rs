@@ -1,0 +1,45 @@
+//! The transport's own rules, called by the core at the steps of its order where they
+//! interleave (DIGEST §A5): the core reads the envelope once; a transport never parses it again.
+
+use serde_json::{Map, Value};
+
+use super::ProtocolError;
+use crate::catalog::Tool;
+
+/// What a transport adds to the core's checks. stdio adds nothing ([`Bare`]); HTTP checks its
+/// request metadata headers here.
+pub(crate) trait Door {
+    /// Whether `shutdown` and `exit` exist (a connection's session control); where they do not,
+    /// they are unknown methods.
+    fn has_session_control(&self) -> bool {
+        true
+    }
+
+    /// Whether a message that is no request and no notification (a response, or an object
+    /// without `method`) is refused; otherwise it is dropped silently, as stdio does.
+    fn refuses_non_messages(&self) -> bool {
+        false
+    }
+
+    /// The transport's metadata against a well-formed message (a request when `is_request`;
+    /// `message` holds what is left besides its id and method: `jsonrpc`, `params`), before
+    /// `params._meta` decides the era.
+    fn check_message(
+        &self,
+        _is_request: bool,
+        _method: &str,
+        _message: &Map<String, Value>,
+    ) -> Result<(), ProtocolError> {
+        Ok(())
+    }
+
+    /// The transport's metadata against the tool a `tools/call` names, once it is found.
+    fn check_tool(&self, _tool: &Tool, _arguments: Option<&Value>) -> Result<(), ProtocolError> {
+        Ok(())
+    }
+}
+
+/// A transport with no rules of its own (stdio, and hosts calling the core directly).
+pub(crate) struct Bare;
+
+impl Door for Bare {}
