@@ -97,11 +97,14 @@ impl Refusal {
     }
 }
 
+/// What `authorize` decides: the caller's identity, or a refusal.
+type Decision = Result<Principal, Refusal>;
+
 /// The host's `authorize` hook, as written: it decides now, or later (it awaits a token check).
 #[derive(Clone)]
 enum Authorize {
-    Now(Arc<dyn Fn(&Parts) -> Result<Principal, Refusal> + Send + Sync>),
-    Later(Arc<dyn Fn(&Parts) -> BoxFuture<Result<Principal, Refusal>> + Send + Sync>),
+    Now(Arc<dyn Fn(&Parts) -> Decision + Send + Sync>),
+    Later(Arc<dyn Fn(&Parts) -> BoxFuture<Decision> + Send + Sync>),
 }
 type AuthorizeBody = Arc<dyn Fn(&Parts, &[u8]) -> Result<(), Refusal> + Send + Sync>;
 
