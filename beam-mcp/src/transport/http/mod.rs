@@ -100,11 +100,14 @@ impl Refusal {
 /// What `authorize` decides: the caller's identity, or a refusal.
 type Decision = Result<Principal, Refusal>;
 
+/// An `authorize` that decides later.
+type DecideLater = dyn Fn(&Parts) -> BoxFuture<Decision> + Send + Sync;
+
 /// The host's `authorize` hook, as written: it decides now, or later (it awaits a token check).
 #[derive(Clone)]
 enum Authorize {
     Now(Arc<dyn Fn(&Parts) -> Decision + Send + Sync>),
-    Later(Arc<dyn Fn(&Parts) -> BoxFuture<Decision> + Send + Sync>),
+    Later(Arc<DecideLater>),
 }
 type AuthorizeBody = Arc<dyn Fn(&Parts, &[u8]) -> Result<(), Refusal> + Send + Sync>;
 
