@@ -19,8 +19,8 @@ pub(crate) fn defs(completers: &[Completer]) -> TokenStream {
                 argument: #argument,
                 complete: {
                     fn __beam_complete(
-                        __beam_request: &::beam_mcp::completion::CompletionRequest,
-                    ) -> ::beam_mcp::completion::Completion {
+                        __beam_request: ::beam_mcp::completion::CompletionRequest,
+                    ) -> ::beam_mcp::tool::BoxFuture<::beam_mcp::completion::Completion> {
                         #call
                     }
                     __beam_complete

@@ -1,7 +1,11 @@
 //! `completion/complete`: suggestions for a prompt argument or a template variable, declared
 //! beside the item (`#[prompt(complete(place = complete_place))]`).
 
+use std::future::Future;
+
 use serde_json::{Map, Value, json};
+
+use crate::tool::BoxFuture;
 
 /// The most values one answer carries (the specification's bound).
 pub const MAX_VALUES: usize = 100;
@@ -13,6 +17,7 @@ pub struct CompletionRequest {
     pub(crate) argument: String,
     pub(crate) value: String,
     pub(crate) context: Map<String, Value>,
+    pub(crate) request: crate::context::Context,
 }
 
 impl CompletionRequest {
@@ -24,6 +29,11 @@ impl CompletionRequest {
     /// The text typed so far.
     pub fn value(&self) -> &str {
         &self.value
+    }
+
+    /// The request context: the caller, the client, cancellation.
+    pub fn request_context(&self) -> &crate::context::Context {
+        &self.request
     }
 
     /// An argument the client already resolved (`context.arguments`).
@@ -141,42 +151,59 @@ impl IntoCompletion for Vec<&str> {
     }
 }
 
-/// A completer function: `fn(&str) -> R` (given the typed text) or
-/// `fn(&CompletionRequest) -> R` (given everything), where `R:` [`IntoCompletion`]. `M` tells
-/// the two apart and is inferred.
+/// A completer function: `fn(&str) -> R` (given the typed text), `fn(&CompletionRequest) -> R`
+/// (given everything, the request context included), or `async fn(CompletionRequest) -> R` (it
+/// may wait: a database, a remote index), where `R:` [`IntoCompletion`]. `M` tells the shapes
+/// apart and is inferred.
 ///
 /// ```
 /// use beam_mcp::completion::{Completer, CompletionRequest};
 /// fn by_text(prefix: &str) -> Vec<String> { vec![format!("{prefix}!")] }
 /// fn by_request(r: &CompletionRequest) -> Vec<&'static str> { vec!["x"] }
+/// async fn by_lookup(r: CompletionRequest) -> Vec<String> { vec![r.value().to_uppercase()] }
 /// fn takes<M>(_: impl Completer<M>) {}
 /// takes(by_text);
 /// takes(by_request);
+/// takes(by_lookup);
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot complete an argument",
     label = "not a completer",
-    note = "a completer is a fn(&str) -> Vec<String> (given the text typed so far) or a fn(&CompletionRequest) -> Vec<String>; Vec<&str> and Completion work as returns too"
+    note = "a completer is a fn(&str) -> Vec<String> (given the text typed so far), a fn(&CompletionRequest) -> Vec<String>, or an async fn(CompletionRequest) -> Vec<String>; Vec<&str> and Completion work as returns too"
 )]
 pub trait Completer<M> {
     /// Runs it.
-    fn complete(&self, request: &CompletionRequest) -> Completion;
+    fn complete(&self, request: CompletionRequest) -> BoxFuture<Completion>;
 }
 
 #[doc(hidden)]
 pub enum ByText {}
 #[doc(hidden)]
 pub enum ByRequest {}
+#[doc(hidden)]
+pub enum ByRequestLater {}
 
 impl<F: Fn(&str) -> R, R: IntoCompletion> Completer<ByText> for F {
-    fn complete(&self, request: &CompletionRequest) -> Completion {
-        self(&request.value).into_completion()
+    fn complete(&self, request: CompletionRequest) -> BoxFuture<Completion> {
+        Box::pin(std::future::ready(self(&request.value).into_completion()))
     }
 }
 
 impl<F: Fn(&CompletionRequest) -> R, R: IntoCompletion> Completer<ByRequest> for F {
-    fn complete(&self, request: &CompletionRequest) -> Completion {
-        self(request).into_completion()
+    fn complete(&self, request: CompletionRequest) -> BoxFuture<Completion> {
+        Box::pin(std::future::ready(self(&request).into_completion()))
+    }
+}
+
+impl<F, Fut, R> Completer<ByRequestLater> for F
+where
+    F: Fn(CompletionRequest) -> Fut,
+    Fut: Future<Output = R> + Send + 'static,
+    R: IntoCompletion,
+{
+    fn complete(&self, request: CompletionRequest) -> BoxFuture<Completion> {
+        let running = self(request);
+        Box::pin(async move { running.await.into_completion() })
     }
 }
 
@@ -186,5 +213,5 @@ pub struct CompletionDef {
     /// The argument or variable it completes.
     pub argument: &'static str,
     /// Runs it.
-    pub complete: fn(&CompletionRequest) -> Completion,
+    pub complete: fn(CompletionRequest) -> BoxFuture<Completion>,
 }

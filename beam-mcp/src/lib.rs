@@ -278,11 +278,11 @@ pub mod __private {
             .map_err(crate::prompt::PromptFault::Refused)
     }
 
-    /// Runs a completer of either shape.
+    /// Runs a completer of any shape.
     pub fn complete<M>(
         completer: impl crate::completion::Completer<M>,
-        request: &crate::completion::CompletionRequest,
-    ) -> crate::completion::Completion {
+        request: crate::completion::CompletionRequest,
+    ) -> crate::tool::BoxFuture<crate::completion::Completion> {
         completer.complete(request)
     }
 

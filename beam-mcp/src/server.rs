@@ -241,7 +241,8 @@ impl ServerBuilder {
     }
 
     /// Notifications (progress, logs) that may wait per request while the client reads
-    /// (default 64). Progress updates merge; a log past the bound is dropped and counted.
+    /// (default 64). At the bound a progress update replaces the waiting one; a log is dropped
+    /// and counted.
     pub fn notification_queue(mut self, messages: usize) -> Self {
         self.limits.notification_queue = messages;
         self

@@ -16,8 +16,8 @@ fn render(_: PromptRequest) -> BoxFuture<Result<GetPromptResult, PromptFault>> {
     Box::pin(async { Ok(GetPromptResult::default()) })
 }
 
-fn nothing(_: &CompletionRequest) -> Completion {
-    Completion::default()
+fn nothing(_: CompletionRequest) -> beam_mcp::tool::BoxFuture<Completion> {
+    Box::pin(async { Completion::default() })
 }
 
 const RESOURCE: ResourceDef = ResourceDef {

@@ -250,7 +250,15 @@ pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
         .stderr(Stdio::inherit())
         .output()
         .expect("run cargo build");
-    assert!(output.status.success(), "cargo build -p {package} failed");
+    if !output.status.success() {
+        // With --message-format=json the compiler's errors are on stdout: show them.
+        let rendered: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_owned))
+            .collect();
+        panic!("cargo build -p {package} failed:\n{}", rendered.join("\n"));
+    }
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let Ok(message) = serde_json::from_str::<Value>(line) else {
             continue;

@@ -54,21 +54,21 @@ impl Outbox {
         }
     }
 
-    /// Queues a notification. One with a `merge` key replaces a waiting one with the same key
-    /// (a newer progress update says more; a second "the list changed" says nothing new);
-    /// anything else waits its turn, or is refused when the queue is full.
+    /// Queues a notification. When the queue is full (the client reads slowly), one with a
+    /// `merge` key replaces a waiting one with the same key (a newer progress update says more;
+    /// a second "the list changed" says nothing new); anything else is refused.
     pub(crate) fn push(&self, message: Value, merge: Option<&'static str>) -> Result<(), Refused> {
         let mut state = self.lock();
         if state.closed {
             return Err(Refused::Closed);
         }
-        if merge.is_some()
-            && let Some(waiting) = state.queue.iter_mut().rev().find(|q| q.merge == merge)
-        {
-            waiting.message = message;
-            return Ok(());
-        }
         if state.queue.len() >= self.capacity {
+            if merge.is_some()
+                && let Some(waiting) = state.queue.iter_mut().rev().find(|q| q.merge == merge)
+            {
+                waiting.message = message;
+                return Ok(());
+            }
             state.dropped += 1;
             return Err(Refused::Full);
         }
@@ -108,14 +108,17 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn progress_merges_and_the_bound_holds() {
+    fn progress_merges_only_when_full_and_the_bound_holds() {
         let outbox = Outbox::new(2);
         outbox.push(json!(1), Some("progress")).unwrap();
         outbox.push(json!("log"), None).unwrap();
+        // Full: the newer progress replaces the waiting one; a log is refused.
         outbox.push(json!(2), Some("progress")).unwrap();
         assert_eq!(outbox.push(json!("log2"), None), Err(Refused::Full));
         assert_eq!(outbox.pop(), Some(json!(2)));
+        outbox.push(json!(3), Some("progress")).unwrap();
         assert_eq!(outbox.pop(), Some(json!("log")));
+        assert_eq!(outbox.pop(), Some(json!(3)));
         assert_eq!(outbox.pop(), None);
         assert_eq!(outbox.close(), 1);
         assert_eq!(

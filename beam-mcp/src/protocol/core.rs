@@ -373,7 +373,7 @@ impl Server {
                 return methods::get_prompt(self, request);
             }
             "completion/complete" if self.has_capability("completions") => {
-                methods::complete(self, &request.params)
+                return methods::complete(self, request);
             }
             "subscriptions/listen" if stateless && self.live().is_some() => {
                 return methods::listen(self, request);

@@ -33,11 +33,18 @@ fn note(ctx: Context) -> String {
     "a note".into()
 }
 
-/// A prompt that logs.
-#[beam_mcp::prompt]
-fn ask(ctx: Context) -> String {
+/// A prompt that logs, whose argument an async completer completes.
+#[beam_mcp::prompt(complete(topic = topics))]
+fn ask(ctx: Context, topic: Option<String>) -> String {
     ctx.log(LogLevel::Info, "rendered").expect("logs flow");
-    "ask".into()
+    format!("ask about {}", topic.unwrap_or_default())
+}
+
+/// Waits, then suggests; it sees the request context too.
+async fn topics(request: beam_mcp::completion::CompletionRequest) -> Vec<String> {
+    tokio::task::yield_now().await;
+    let who = if request.request_context().is_cancelled() { "cancelled" } else { "live" };
+    vec![format!("{}-{who}", request.value())]
 }
 
 /// Everything the request sent: notifications, then the response.
@@ -80,4 +87,7 @@ fn main() {
     assert_eq!(conversation(&server, read)[0]["params"]["data"], "read");
     let get = json!({ "jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": { "name": "ask" } });
     assert_eq!(conversation(&server, get)[0]["params"]["data"], "rendered");
+    let complete = common::response(&server, "completion/complete", json!({
+        "ref": { "type": "ref/prompt", "name": "ask" }, "argument": { "name": "topic", "value": "rust" } }));
+    assert_eq!(complete["result"]["completion"]["values"], json!(["rust-live"]));
 }

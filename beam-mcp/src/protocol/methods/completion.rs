@@ -2,15 +2,64 @@
 
 use serde_json::{Map, Value};
 
+use std::sync::Arc;
+
 use crate::Server;
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
-use crate::panic::catch;
-use crate::protocol::ProtocolError;
+use crate::dispatch::{self, Call, Ran};
+use crate::protocol::core::Request;
+use crate::protocol::{ProtocolError, Reply};
 
-pub(crate) fn complete(
-    server: &Server,
-    params: &Map<String, Value>,
-) -> Result<Value, ProtocolError> {
+/// Checks the reference and the argument now; runs the completer later (it may wait).
+pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
+    let id = request.id.clone();
+    let era = request.era;
+    let (item, def, asked) = match resolve(server, &request.params) {
+        Ok(found) => found,
+        Err(error) => return Reply::Ready(server.respond(id, era, Err(error))),
+    };
+    let Some(def) = def else {
+        return Reply::Ready(server.respond(id, era, Ok(Completion::default().to_value())));
+    };
+    // A completer may take the request context (through `CompletionRequest`), so it may log.
+    let begun = request.begin(server, true);
+    let completion_request = CompletionRequest {
+        argument: asked.0,
+        value: asked.1,
+        context: asked.2,
+        request: begun.context.clone(),
+    };
+    let call = Call {
+        kind: "completer",
+        name: Arc::from(item.as_str()),
+        limit: None,
+    };
+    let complete = def.complete;
+    let responder = server.clone();
+    let context = begun.context.clone();
+    let work = Box::pin(async move {
+        let outcome = match dispatch::run(call, &context, || complete(completion_request)).await {
+            Ran::Done(completion) => Ok(completion.to_value()),
+            Ran::Panicked(panic) => {
+                tracing::error!(%item, panic = %panic, "completer panicked");
+                Err(ProtocolError::Internal)
+            }
+            Ran::TimedOut(_) => Err(ProtocolError::Internal),
+        };
+        responder.respond(id, era, outcome)
+    });
+    server.pending(begun, work)
+}
+
+/// What a completion asks: the item's key, its completer (if it declares one for the
+/// argument), and the argument's name, typed value and resolved context.
+type Asked = (
+    String,
+    Option<CompletionDef>,
+    (String, String, Map<String, Value>),
+);
+
+fn resolve(server: &Server, params: &Map<String, Value>) -> Result<Asked, ProtocolError> {
     let catalog = server.catalog();
     let text = |v: Option<&Value>, key: &str| {
         v.and_then(|v| v.get(key))
@@ -57,19 +106,6 @@ pub(crate) fn complete(
         });
     }
     // An argument without a completer has no suggestions, which is an answer, not an error.
-    let Some(def) = completions.iter().find(|c| c.argument == name) else {
-        return Ok(Completion::default().to_value());
-    };
-    let request = CompletionRequest {
-        argument: name,
-        value,
-        context,
-    };
-    match catch(|| (def.complete)(&request)) {
-        Ok(completion) => Ok(completion.to_value()),
-        Err(panic) => {
-            tracing::error!(%item, panic = %panic, "completer panicked");
-            Err(ProtocolError::Internal)
-        }
-    }
+    let def = completions.iter().find(|c| c.argument == name).copied();
+    Ok((item, def, (name, value, context)))
 }
