@@ -41,12 +41,12 @@ pub(crate) struct Call {
     pub(crate) limit: Option<Duration>,
 }
 
-/// Runs host code that returns a boxed future: a panic while making the future or while
-/// polling it, and an overrun of the limit, become values.
+/// Runs host code that returns a boxed future, handing it the request's context: a panic while
+/// making the future or while polling it, and an overrun of the limit, become values.
 pub(crate) async fn run<T>(
-    call: Call,
-    context: &Context,
-    start: impl FnOnce() -> Pin<Box<dyn Future<Output = T> + Send>>,
+    call: &Call,
+    context: Context,
+    start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
 ) -> Ran<T> {
     let meta = context.meta();
     let text = |key: &str| meta.get(key).and_then(|v| v.as_str());
@@ -61,7 +61,7 @@ pub(crate) async fn run<T>(
     );
     let started = (!span.is_disabled()).then(Instant::now);
     let ran = async {
-        let running = match CatchUnwind::start(start) {
+        let running = match CatchUnwind::start(|| start(context)) {
             Ok(running) => running,
             Err(panic) => return Ran::Panicked(panic),
         };

@@ -189,25 +189,24 @@ impl Server {
         if message.contains_key("_meta") {
             return refuse(ProtocolError::TopLevelMeta);
         }
-        if message.get("params").is_some_and(|p| !p.is_object()) {
-            return refuse(ProtocolError::ParamsNotObject);
-        }
-        if !door.has_session_control() && matches!(method.as_str(), "shutdown" | "exit") {
+        let params = match message.remove("params") {
+            None => None,
+            Some(Value::Object(params)) => Some(params),
+            Some(_) => return refuse(ProtocolError::ParamsNotObject),
+        };
+        if matches!(method.as_str(), "shutdown" | "exit") && !door.has_session_control() {
             return match id {
                 Some(id) => ready_error(Some(id), ProtocolError::MethodNotFound(method), None),
                 None => Reply::Silent,
             };
         }
-        if let Err(error) = door.check_message(id.is_some(), &method, &message) {
+        if let Err(error) = door.check_message(id.is_some(), &method, params.as_ref()) {
             return refuse(error);
         }
         let Some(id) = id else {
-            return self.notification(session, &method, &message);
+            return self.notification(session, &method, params.as_ref());
         };
-        let mut params = match message.remove("params") {
-            Some(Value::Object(params)) => params,
-            _ => Map::new(),
-        };
+        let mut params = params.unwrap_or_default();
         let meta = match self.meta(&mut params, session) {
             Ok(meta) => meta,
             Err(error) => return ready_error(Some(id), error, None),
@@ -301,12 +300,16 @@ impl Server {
         }
     }
 
-    fn notification(&self, session: &Session, method: &str, message: &Map<String, Value>) -> Reply {
+    fn notification(
+        &self,
+        session: &Session,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+    ) -> Reply {
         match method {
             "notifications/initialized" => {
                 // Only a session (no modern `_meta`) tracks the handshake.
-                let modern = message
-                    .get("params")
+                let modern = params
                     .and_then(|p| p.get("_meta"))
                     .and_then(|m| m.get(META_PROTOCOL_VERSION))
                     .and_then(Value::as_str)
@@ -319,7 +322,7 @@ impl Server {
             "exit" => session.close(),
             "notifications/cancelled" => {
                 // An unknown or finished id is ignored, as the spec allows.
-                if let Some(id) = message.get("params").and_then(|p| p.get("requestId")) {
+                if let Some(id) = params.and_then(|p| p.get("requestId")) {
                     session.cancel(id);
                 }
             }

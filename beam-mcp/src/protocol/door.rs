@@ -21,14 +21,13 @@ pub(crate) trait Door {
         false
     }
 
-    /// The transport's metadata against a well-formed message (a request when `is_request`;
-    /// `message` holds what is left besides its id and method: `jsonrpc`, `params`), before
-    /// `params._meta` decides the era.
+    /// The transport's metadata against a well-formed message (a request when `is_request`),
+    /// before `params._meta` decides the era.
     fn check_message(
         &self,
         _is_request: bool,
         _method: &str,
-        _message: &Map<String, Value>,
+        _params: Option<&Map<String, Value>>,
     ) -> Result<(), ProtocolError> {
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! What one connection (a stdio process: a legacy session) remembers between messages.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -25,7 +25,8 @@ pub struct Session {
     closed: AtomicBool,
     /// 0: every level (the 2025-11-25 default until `logging/setLevel`); else level + 1.
     log_level: AtomicU8,
-    client: Mutex<Option<Arc<Hello>>>,
+    /// What the first `initialize` said of the client (a session negotiates once).
+    client: OnceLock<Arc<Hello>>,
     principal: Option<PrincipalBox>,
     in_flight: Option<InFlight>,
     /// Set when the connection ends: its listen streams end with their result.
@@ -163,11 +164,12 @@ impl Session {
     }
 
     pub(crate) fn set_hello(&self, hello: Hello) {
-        *lock(&self.client) = Some(Arc::new(hello));
+        // A second `initialize` in one session does not renegotiate what the first settled.
+        let _ = self.client.set(Arc::new(hello));
     }
 
     pub(crate) fn hello(&self) -> Option<Arc<Hello>> {
-        lock(&self.client).clone()
+        self.client.get().cloned()
     }
 
     /// The lowest level a legacy request of this session is sent logs at.

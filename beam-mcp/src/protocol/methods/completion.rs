@@ -23,11 +23,11 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
     };
     // A completer may take the request context (through `CompletionRequest`), so it may log.
     let begun = request.begin(server, true);
-    let completion_request = CompletionRequest {
+    let completion_request = move |request| CompletionRequest {
         argument: asked.0,
         value: asked.1,
         context: asked.2,
-        request: begun.context.clone(),
+        request,
     };
     let call = Call {
         kind: "completer",
@@ -38,7 +38,11 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
-        let outcome = match dispatch::run(call, &context, || complete(completion_request)).await {
+        let outcome = match dispatch::run(&call, context, |context| {
+            complete(completion_request(context))
+        })
+        .await
+        {
             Ran::Done(completion) => Ok(completion.to_value()),
             Ran::Panicked(panic) => {
                 tracing::error!(%item, panic = %panic, "completer panicked");

@@ -58,11 +58,13 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
         unreachable!("built as an object above")
     };
     let begun = request.begin(server, prompt.takes_context);
-    let render = PromptRequest {
-        name: Arc::clone(&prompt.name),
+    let prompt_name = Arc::clone(&prompt.name);
+    let states = Arc::clone(&server.inner.states);
+    let render = move |context| PromptRequest {
+        name: prompt_name,
         arguments,
-        states: Arc::clone(&server.inner.states),
-        context: begun.context.clone(),
+        states,
+        context,
     };
     let handler = prompt.handler;
     let call = Call {
@@ -73,7 +75,8 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
-        let outcome = match dispatch::run(call, &context, || handler(render)).await {
+        let outcome = match dispatch::run(&call, context, |context| handler(render(context))).await
+        {
             Ran::Done(Ok(result)) => Ok(result.to_value()),
             Ran::Done(Err(PromptFault::Refused(reason))) => {
                 Err(ProtocolError::PromptNotRendered { name, reason })

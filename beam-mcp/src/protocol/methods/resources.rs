@@ -58,15 +58,18 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
         return Reply::Ready(server.respond(id, era, Err(error)));
     };
     let begun = request.begin(server, readable.takes_context);
-    let read = ReadRequest {
-        uri: uri.clone(),
-        variables: readable
-            .variables
-            .iter()
-            .map(|(name, value)| (Arc::from(*name), (*value).to_owned()))
-            .collect(),
-        states: Arc::clone(&server.inner.states),
-        context: begun.context.clone(),
+    let variables: Vec<(Arc<str>, String)> = readable
+        .variables
+        .iter()
+        .map(|(name, value)| (Arc::from(*name), (*value).to_owned()))
+        .collect();
+    let states = Arc::clone(&server.inner.states);
+    let read_uri = uri.clone();
+    let read = move |context| ReadRequest {
+        uri: read_uri,
+        variables,
+        states,
+        context,
     };
     let mime_type = readable.mime_type;
     let reader = readable.reader;
@@ -78,7 +81,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
-        let outcome = match dispatch::run(call, &context, || reader(read)).await {
+        let outcome = match dispatch::run(&call, context, |context| reader(read(context))).await {
             Ran::Done(Ok(contents)) if contents.is_empty() => {
                 // An empty answer would read as "exists, holds nothing"; say what it is.
                 tracing::error!(%uri, "a resource reader returned no contents");

@@ -75,12 +75,8 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     }
     request.id = id.clone();
     let begun = request.begin(server, tool.takes_context);
-    let context = ToolContext {
-        tool: Arc::clone(&tool.name),
-        states: Arc::clone(&server.inner.states),
-        wrap_output: tool.wrap_output,
-        request: begun.context.clone(),
-    };
+    let states = Arc::clone(&server.inner.states);
+    let wrap_output = tool.wrap_output;
     let call = Call {
         kind: "tool",
         name: Arc::clone(&tool.name),
@@ -88,20 +84,29 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     };
     let handler = tool.handler;
     let responder = server.clone();
-    let request_context = begun.context.clone();
+    let context = begun.context.clone();
     let work = Box::pin(async move {
-        let tool_name = Arc::clone(&call.name);
-        let ran = dispatch::run(call, &request_context, || handler(arguments, context)).await;
+        let ran = dispatch::run(&call, context, |request| {
+            let context = ToolContext {
+                tool: Arc::clone(&call.name),
+                states,
+                wrap_output,
+                request,
+            };
+            handler(arguments, context)
+        })
+        .await;
+        let tool_name = &call.name;
         let outcome = match ran {
             Ran::Done(Ok(result)) => Ok(result.to_value()),
             Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
-                Ok(invalid_arguments(&tool_name, &reason).to_value())
+                Ok(invalid_arguments(tool_name, &reason).to_value())
             }
             Ran::Done(Err(ToolFault::Internal(reason))) => {
                 tracing::error!(tool = %tool_name, %reason, "tool fault");
                 Err(ProtocolError::Internal)
             }
-            Ran::Panicked(panic) => Ok(panicked(&tool_name, &panic)),
+            Ran::Panicked(panic) => Ok(panicked(tool_name, &panic)),
             Ran::TimedOut(limit) => Ok(CallToolResult::error(format!(
                 "{tool_name}: the call exceeded its time limit of {} ms",
                 limit.as_millis()

@@ -68,9 +68,9 @@ impl Door for HeaderRules<'_> {
         &self,
         is_request: bool,
         method: &str,
-        message: &Map<String, Value>,
+        params: Option<&Map<String, Value>>,
     ) -> Result<(), ProtocolError> {
-        check(self.headers, is_request, method, message, self.server).inspect_err(|error| {
+        check(self.headers, is_request, method, params, self.server).inspect_err(|error| {
             tracing::info!(reason = %error, "header check failed");
         })
     }
@@ -98,10 +98,9 @@ fn check(
     headers: &HeaderMap,
     is_request: bool,
     method: &str,
-    message: &Map<String, Value>,
+    params: Option<&Map<String, Value>>,
     server: &Server,
 ) -> Result<(), ProtocolError> {
-    let params = message.get("params").and_then(Value::as_object);
     let meta = match params.and_then(|p| p.get("_meta")) {
         None => None,
         Some(Value::Object(meta)) => Some(meta),
