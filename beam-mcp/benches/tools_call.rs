@@ -5,53 +5,19 @@
 
 #![allow(missing_docs)]
 
-use std::future::Future;
-use std::hint::black_box;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
+mod common;
 
-use beam_mcp::Server;
-use beam_mcp::protocol::{Reply, Session};
+use std::hint::black_box;
+
+use beam_mcp::protocol::Session;
 use criterion::{Criterion, criterion_group, criterion_main};
 
-/// Echoes the text.
-#[beam_mcp::tool(read_only)]
-fn echo(text: String) -> String {
-    text
-}
-
-/// Adds two integers, as structured output.
-#[beam_mcp::tool]
-async fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-/// Drives a reply to its bytes; the tools here finish on their first poll.
-fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
-    out.clear();
-    let response = match server.handle(session, input) {
-        Reply::Silent => return,
-        Reply::Ready(response) => response,
-        Reply::Pending(mut exchange) => {
-            let mut next = pin!(exchange.next());
-            match next.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-                Poll::Ready(Some(message)) => return message.write_to(out),
-                Poll::Ready(None) => unreachable!("the benchmark requests are never cancelled"),
-                Poll::Pending => unreachable!("the benchmark tools never wait"),
-            }
-        }
-    };
-    response.write_to(out);
-}
+use common::{LEGACY, MODERN, answer};
 
 fn bench(c: &mut Criterion) {
-    let server = Server::builder()
-        .crate_items(module_path!())
-        .build()
-        .expect("valid catalog");
+    let server = common::server();
     let session = Session::new();
-    let legacy = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}}"#;
-    let modern = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let (legacy, modern) = (LEGACY, MODERN);
     let mut out = Vec::with_capacity(1024);
     let mut group = c.benchmark_group("tools_call");
     group.bench_function("serde_json_floor", |b| {

@@ -306,6 +306,15 @@ fn http_a_call_that_asks_is_answered_as_an_event_stream() {
         .check_response(Some("2026-07-28"), "tools/call", response)
         .unwrap();
 
+    // Asking, for a tool that sends nothing: still an event stream, holding only the response.
+    let meta = meta_with(json!({ "progressToken": "e" }));
+    let body = call(json!(3), "echo", json!({ "text": "hi" }), Some(meta));
+    let head = conn.post_head(&headers_for(&body, "echo"), body.to_string().as_bytes());
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    let only: Value = serde_json::from_str(&conn.next_event().expect("the response")).unwrap();
+    assert_eq!(only["result"]["content"][0]["text"], "hi");
+    assert_eq!(conn.next_event(), None);
+
     // Asking for nothing: plain JSON.
     let body = call(
         json!(2),

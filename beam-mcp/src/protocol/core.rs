@@ -68,12 +68,16 @@ pub(crate) struct Begun {
 }
 
 impl Request<'_> {
-    /// The request's context. It gets a notification queue only when the item can emit
-    /// (`emits`: it takes a context) and the request asked for progress or logs: a request
-    /// that emits nothing takes a path with no per-request queue.
+    /// The request's context. It gets a notification queue when the request asked for progress
+    /// or logs, or its 2025-11-25 session sends logs to an item that can emit (`emits`: it
+    /// takes a context); any other request takes a path with no per-request queue.
     pub(crate) fn begin(&mut self, server: &Server, emits: bool) -> Begun {
-        let asked = self.progress_token.is_some() || self.log_level.is_some();
-        self.begin_with(server, emits && asked)
+        // This request asked for notifications itself (over HTTP: an event stream, even if its
+        // item sends none), or its session sends logs and the item can log.
+        let asked =
+            self.progress_token.is_some() || (self.era.is_stateless() && self.log_level.is_some());
+        let session_logs = !self.era.is_stateless() && emits && self.log_level.is_some();
+        self.begin_with(server, asked || session_logs)
     }
 
     /// The context of a request that always streams (a subscription).

@@ -1,0 +1,53 @@
+//! What both benchmarks serve and send: two tools, the two requests, and the driver that
+//! turns a request's bytes into its answer's bytes through the core.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use beam_mcp::Server;
+use beam_mcp::protocol::{Reply, Session};
+
+/// Echoes the text.
+#[beam_mcp::tool(read_only)]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Adds two integers, as structured output.
+#[beam_mcp::tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// A legacy (no `_meta`) text call of the synchronous tool.
+pub(crate) const LEGACY: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}}"#;
+
+/// A 2026-07-28 structured call of the async tool.
+pub(crate) const MODERN: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+/// The server of the two tools.
+pub(crate) fn server() -> Server {
+    Server::builder()
+        .crate_items(module_path!())
+        .build()
+        .expect("valid catalog")
+}
+
+/// Drives a reply to its bytes; the tools here finish on their first poll.
+pub(crate) fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    let response = match server.handle(session, input) {
+        Reply::Silent => return,
+        Reply::Ready(response) => response,
+        Reply::Pending(mut exchange) => {
+            let mut next = pin!(exchange.next());
+            match next.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+                Poll::Ready(Some(message)) => return message.write_to(out),
+                Poll::Ready(None) => unreachable!("the benchmark requests are never cancelled"),
+                Poll::Pending => unreachable!("the benchmark tools never wait"),
+            }
+        }
+    };
+    response.write_to(out);
+}
