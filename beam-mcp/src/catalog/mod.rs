@@ -13,7 +13,9 @@ use std::sync::Arc;
 pub use beam_mcp_rules::Message;
 pub(crate) use prompts::Prompt;
 pub(crate) use resources::{Readable, Resource, Template};
-pub(crate) use tools::{HeaderParameter, Tool};
+#[cfg(feature = "http")]
+pub(crate) use tools::HeaderParameter;
+pub(crate) use tools::Tool;
 
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;

@@ -25,6 +25,10 @@ pub(crate) struct HeaderParameter {
     )]
     pub(crate) field: String,
     /// The property path from the arguments object (`["filter", "region"]`).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "read by the HTTP transport")
+    )]
     pub(crate) path: Vec<String>,
 }
 

@@ -80,6 +80,10 @@ impl Session {
 
     /// The queue of unsolicited notifications (a 2025-11-25 session of a live server), which
     /// the transport writes as they come.
+    #[cfg_attr(
+        not(feature = "stdio"),
+        allow(dead_code, reason = "used by the stdio transport")
+    )]
     pub(crate) fn unsolicited(&self) -> Arc<Outbox> {
         Arc::clone(&self.unsolicited)
     }
@@ -210,6 +214,10 @@ impl Session {
     }
 
     /// Cancels every running request (the connection ends).
+    #[cfg_attr(
+        not(feature = "stdio"),
+        allow(dead_code, reason = "used by the stdio transport")
+    )]
     pub(crate) fn cancel_all(&self) {
         if let Some(map) = &self.in_flight {
             for (_, context) in lock(map).iter() {
