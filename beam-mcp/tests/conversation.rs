@@ -26,6 +26,13 @@ async fn keep(ctx: Context) -> String {
     "kept".into()
 }
 
+/// Reports progress once (the legacy test's tool, so that only one test touches `KEPT`).
+#[beam_mcp::tool]
+async fn report(ctx: Context) -> String {
+    ctx.progress(1.0, None, None).expect("asked for progress");
+    "reported".into()
+}
+
 /// Waits until cancelled; says so if it ever finishes.
 #[beam_mcp::tool]
 async fn wait(ctx: Context) -> String {
@@ -123,7 +130,7 @@ async fn a_legacy_meta_without_a_version_is_kept_and_a_bad_token_refused() {
     let server = server();
     let session = Session::new();
     let call = |meta: Value| {
-        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "keep", "_meta": meta } }).to_string()
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "report", "_meta": meta } }).to_string()
     };
     let out =
         drain(server.handle(&session, call(json!({ "progressToken": "p" })).as_bytes())).await;
