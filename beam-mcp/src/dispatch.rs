@@ -60,6 +60,8 @@ pub(crate) async fn run<T>(
         tracestate = text("tracestate"),
     );
     let started = (!span.is_disabled()).then(Instant::now);
+    // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
+    let on_timeout = call.limit.map(|_| context.clone());
     let ran = async {
         let running = match CatchUnwind::start(|| start(context)) {
             Ok(running) => running,
@@ -69,7 +71,12 @@ pub(crate) async fn run<T>(
             None => running.await,
             Some(limit) => match tokio::time::timeout(limit, running).await {
                 Ok(finished) => finished,
-                Err(_) => return Ran::TimedOut(limit),
+                Err(_) => {
+                    if let Some(context) = &on_timeout {
+                        context.cancel();
+                    }
+                    return Ran::TimedOut(limit);
+                }
             },
         };
         match finished {

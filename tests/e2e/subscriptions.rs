@@ -275,3 +275,44 @@ fn http_listen_streams_hear_each_change_once_and_closing_removes_them() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn stdio_with_every_slot_held_a_cancel_and_the_end_of_input_are_still_read() {
+    let mut s = ServerProcess::spawn(fixture_path());
+    // A watchdog: a server that stopped reading would hang this test, not fail it.
+    let pid = s.pid();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watched = std::sync::Arc::clone(&done);
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(60));
+        if !watched.load(std::sync::atomic::Ordering::SeqCst) {
+            let _ = std::process::Command::new("kill")
+                .arg(pid.to_string())
+                .status();
+        }
+    });
+    // The default bound is 64 requests in flight: take every slot with a listen stream.
+    for id in 0..64 {
+        s.send(&listen(json!(id), json!({ "toolsListChanged": true })));
+    }
+    for _ in 0..64 {
+        let ack = s.recv().expect("an acknowledgement");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    }
+    // A cancel needs no slot: it is read, and frees one for the call after it.
+    s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 7 } }));
+    s.send(&call(json!("echo"), "echo", json!({ "text": "through" })));
+    let (before, answer) = until(&mut s, &json!("echo"));
+    assert!(before.is_empty(), "{before:?}");
+    assert_eq!(answer["result"]["content"][0]["text"], "through");
+    // The end of input ends the 63 open streams with their results, and the process exits.
+    drop(s.take_stdin());
+    let mut ended = 0;
+    while let Some(message) = s.recv() {
+        assert_eq!(message["result"]["resultType"], "complete", "{message}");
+        assert_ne!(message["id"], 7, "the cancelled stream is never answered");
+        ended += 1;
+    }
+    assert_eq!(ended, 63);
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+}

@@ -94,7 +94,10 @@ impl Exchange {
             if self.finished {
                 return None;
             }
-            if self.context.is_cancelled() {
+            // A response already produced is still given (with what was queued before it): a
+            // cancel that comes after it, or a time limit that cancelled the host code, races
+            // it harmlessly.
+            if self.held.is_none() && self.context.is_cancelled() {
                 self.stop();
                 return None;
             }

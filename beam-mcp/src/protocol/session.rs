@@ -101,18 +101,21 @@ impl Session {
         *lock(&self.follower) = Some(live.subscribe(listener));
     }
 
-    /// Adds (or removes) a resource subscription; false when the session follows nothing.
-    pub(crate) fn subscribe(&self, uri: &str, on: bool) -> bool {
+    /// Adds (or removes) a resource subscription.
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) -> Result<(), Unsubscribable> {
         let follower = lock(&self.follower);
         let Some(subscription) = follower.as_ref() else {
-            return false;
+            return Err(Unsubscribable::NotInitialized);
         };
         let mut filter = subscription.listener().filter();
         filter.uris.retain(|u| u != uri);
         if on {
+            if filter.uris.len() >= MAX_SUBSCRIPTIONS {
+                return Err(Unsubscribable::TooMany);
+            }
             filter.uris.push(uri.to_owned());
         }
-        true
+        Ok(())
     }
 
     /// A session for one stateless request: nothing to cancel by id.
@@ -225,6 +228,17 @@ impl Session {
             }
         }
     }
+}
+
+/// Resource subscriptions one session or one listen stream may hold.
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 1000;
+
+/// Why a resource subscription was refused.
+pub(crate) enum Unsubscribable {
+    /// The session has not initialized.
+    NotInitialized,
+    /// It holds [`MAX_SUBSCRIPTIONS`] already.
+    TooMany,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

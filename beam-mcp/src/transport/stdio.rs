@@ -11,6 +11,7 @@
 
 use std::io;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use std::sync::Arc;
 use tokio::io::{
@@ -62,14 +63,12 @@ where
     let slots = Arc::new(Semaphore::new(limits.in_flight));
     let write = write_messages(rx, output);
     // A 2025-11-25 session of a live server is told of list changes unsolicited.
-    let unsolicited = tokio::spawn(forward_unsolicited(session.unsolicited(), tx.clone()));
+    let ending = Ending {
+        session: &session,
+        unsolicited: tokio::spawn(forward_unsolicited(session.unsolicited(), tx.clone())),
+    };
     let read = async {
         loop {
-            // A slot before each read: with every slot taken by a running request, the
-            // server reads no more until one finishes.
-            let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-                break;
-            };
             let refused = match next_frame(&mut reader).await? {
                 Frame::Eof => break,
                 Frame::Refused(error) => Some(Response::error(None, error, None)),
@@ -77,6 +76,13 @@ where
                     Reply::Silent => None,
                     Reply::Ready(response) => Some(response),
                     Reply::Pending(exchange) => {
+                        // A slot for each request that runs: with every slot taken, the server
+                        // reads no more until one frees. Notifications (a cancel) and the end
+                        // of input need none, so they are seen while the slots are full, up to
+                        // the first request that must wait.
+                        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+                            break;
+                        };
                         tokio::spawn(forward(exchange, tx.clone(), slot));
                         None
                     }
@@ -91,25 +97,52 @@ where
                 break;
             }
         }
-        // Requests still running are answered before the process ends; listen streams end
-        // with their result.
+        // The input ended (EOF, `shutdown`, `exit`): listen streams end with their result, and
+        // requests still running are answered within a grace period; then the rest is cancelled.
         session.end();
-        let _all = slots.acquire_many(limits.in_flight as u32).await;
-        unsolicited.abort();
+        let all = limits.in_flight as u32;
+        if tokio::time::timeout(DRAIN_GRACE, slots.acquire_many(all))
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                ?DRAIN_GRACE,
+                "requests still running at the end of input are cancelled"
+            );
+            session.cancel_all();
+            let _ = slots.acquire_many(all).await;
+        }
         drop(tx);
         Ok::<(), io::Error>(())
     };
     tokio::pin!(read, write);
     tokio::select! {
         read = &mut read => {
+            drop(ending);
             read?;
             write.await
         }
-        // The output is gone (a broken pipe): nothing more can be answered, so nothing runs on.
-        write = &mut write => {
-            session.cancel_all();
-            write
-        }
+        // The output is gone (a broken pipe): nothing more can be answered; `ending` cancels
+        // what runs.
+        write = &mut write => write,
+    }
+}
+
+/// How long requests still running when the input ends may take before they are cancelled.
+const DRAIN_GRACE: Duration = Duration::from_secs(10);
+
+/// Ends a connection on every way out of [`serve`] (an I/O error included): listen streams
+/// end, running requests are cancelled, and the unsolicited forwarder stops.
+struct Ending<'s> {
+    session: &'s Session,
+    unsolicited: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Ending<'_> {
+    fn drop(&mut self) {
+        self.session.end();
+        self.session.cancel_all();
+        self.unsolicited.abort();
     }
 }
 

@@ -21,8 +21,9 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
     let Some(def) = def else {
         return Reply::Ready(server.respond(id, era, Ok(Completion::default().to_value())));
     };
-    // A completer may take the request context (through `CompletionRequest`), so it may log.
-    let begun = request.begin(server, true);
+    // A completer sees the request context, but `logging` is not advertised for it: it gets
+    // a notification queue only when this request asked for one.
+    let begun = request.begin(server, false);
     let completion_request = move |request| CompletionRequest {
         argument: asked.0,
         value: asked.1,

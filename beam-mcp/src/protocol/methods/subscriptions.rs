@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::Server;
 use crate::live::{Filter, Listener};
 use crate::protocol::core::Request;
+use crate::protocol::session::{MAX_SUBSCRIPTIONS, Unsubscribable};
 use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Reply, Session};
 
 /// Reads `params.notifications`: the filter, and the part of it this server honours (every
@@ -35,6 +36,11 @@ fn filter(params: &Map<String, Value>) -> Result<(Filter, Map<String, Value>), P
     }
     match asked.get("resourceSubscriptions") {
         None => {}
+        Some(Value::Array(uris)) if uris.len() > MAX_SUBSCRIPTIONS => {
+            return Err(ProtocolError::Malformed(
+                "a listen stream holds at most 1000 resourceSubscriptions",
+            ));
+        }
         Some(Value::Array(uris)) => {
             for uri in uris {
                 let Value::String(uri) = uri else {
@@ -102,11 +108,13 @@ pub(crate) fn subscribe(
     let Some(Value::String(uri)) = params.get("uri") else {
         return Err(ProtocolError::ResourceUriMissing);
     };
-    if !session.subscribe(uri, on) {
-        // The session has not initialized, so it has nothing to subscribe with.
-        return Err(ProtocolError::Malformed(
+    match session.subscribe(uri, on) {
+        Ok(()) => Ok(Value::Object(Map::new())),
+        Err(Unsubscribable::NotInitialized) => Err(ProtocolError::Malformed(
             "resources/subscribe needs an initialized session: send initialize first",
-        ));
+        )),
+        Err(Unsubscribable::TooMany) => Err(ProtocolError::Malformed(
+            "a session holds at most 1000 resource subscriptions: unsubscribe first",
+        )),
     }
-    Ok(Value::Object(Map::new()))
 }
