@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (pinned in package.json) against a beam-mcp HTTP server
-# at the 2026-07-28 requirements, judges it against baseline.yml and summarizes the results.
+# at one revision's requirements, judges it against <revision>/baseline.yml, and holds the scores
+# to <revision>/expected.json and not-scored.md.
 #
-# Usage: conformance/run.sh [--url URL | URL] [--baseline FILE] [--out DIR]
-#   no URL:  starts "$BEAM_MCP_HARNESS" (default: cargo build -p conformance-harness) with
-#            PORT=<free port> and tests http://127.0.0.1:<port>/mcp
-#   --out:   results directory (must not exist or be empty); default conformance/out/<timestamp>
+# Usage: conformance/run.sh [--revision REV] [--url URL | URL] [--baseline FILE] [--out DIR] [--update]
+#   --revision: 2026-07-28 (default) or 2025-11-25
+#   no URL:     starts "$BEAM_MCP_HARNESS" (default: cargo build -p conformance-harness) with
+#               PORT=<free port> and tests http://127.0.0.1:<port>/mcp
+#   --out:      results directory (must not exist or be empty); default conformance/out/<timestamp>
+#   --update:   rewrite <revision>/expected.json from this run (commit it with the change)
 # Exit status: the suite's (1 on a failure not in the baseline or on a stale baseline entry),
-# or the summarizer's if the suite passed but the summary could not be made.
+# else the summarizer's (non-zero when the run differs from the pinned expectation).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 revision=2026-07-28
-url="" baseline="$here/baseline.yml" out=""
+url="" baseline="" out="" update=()
 while [ $# -gt 0 ]; do
     case "$1" in
+        --revision) revision="${2:?--revision needs a revision}"; shift 2 ;;
+        --update) update=(--update); shift ;;
         --url) url="${2:?--url needs a URL}"; shift 2 ;;
         --baseline) baseline="$(realpath "${2:?--baseline needs a file}")"; shift 2 ;;
         --out) out="$(realpath -m "${2:?--out needs a directory}")"; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) url="$1"; shift ;;
     esac
 done
+case "$revision" in 2026-07-28|2025-11-25) ;; *) echo "run.sh: unknown revision $revision" >&2; exit 2 ;; esac
+baseline="${baseline:-$here/$revision/baseline.yml}"
 cd "$here"
 
 # Install the pinned suite and Node 22 when the lockfile changed (the stamp is its hash).
@@ -78,12 +85,14 @@ if [ -z "$url" ]; then
 fi
 
 echo "conformance: $url, requirements $revision, results in $out" >&2
+echo "conformance: baseline $baseline" >&2
 suite_rc=0
 "$node" node_modules/.bin/conformance server --url "$url" --requirements "$revision" \
     -o "$out" --expected-failures "$baseline" >"$out/suite.log" 2>&1 || suite_rc=$?
 
 summary_rc=0
-"$node" summarize.mjs "$out" "$revision" "$out/suite.log" || summary_rc=$?
+"$node" summarize.mjs "$out" "$revision" "$out/suite.log" --baseline "$baseline" \
+    --expected "$here/$revision/expected.json" --not-scored "$here/not-scored.md" "${update[@]}" || summary_rc=$?
 # Show the suite's baseline verdict (unexpected failures, stale entries), which closes its log;
 # if there is none, the suite stopped early: show the end of its log instead.
 verdict="$(awk '/Expected failures \(in baseline\)|Stale baseline entries|Unexpected failures \(not|Baseline check passed/ {p = 1} p' "$out/suite.log")"

@@ -1,11 +1,12 @@
 //! A hand-written catalog is refused at `ServerBuilder::build`, before the first request, for
-//! every mistake the macros refuse at compile time, in the same words (`beam_mcp::Message`).
+//! every mistake the macros refuse at compile time, in the same words (`beam_mcp::Message`); the
+//! expected text is written out here, not built with `Message`, so a change in the wording shows.
 
 use beam_mcp::completion::{Completion, CompletionDef, CompletionRequest};
 use beam_mcp::prompt::{GetPromptResult, PromptArgument, PromptDef, PromptFault, PromptRequest};
 use beam_mcp::resource::{ReadRequest, ResourceContents, ResourceDef, ResourceError};
 use beam_mcp::tool::{BoxFuture, StateRequirement};
-use beam_mcp::{Message, Server, ServerBuilder, ToolDef};
+use beam_mcp::{Server, ServerBuilder, ToolDef};
 use serde_json::{Value, json};
 
 fn read(_: ReadRequest) -> BoxFuture<Result<Vec<ResourceContents>, ResourceError>> {
@@ -76,11 +77,7 @@ fn duplicates_of_every_kind_are_refused() {
     let b = Server::builder().resource(RESOURCE).resource(RESOURCE);
     assert_eq!(
         refusal(b),
-        Message::Duplicate {
-            kind: "resource URI",
-            key: "app://one".into()
-        }
-        .to_string()
+        "resource URI \"app://one\" is declared more than once; the lists are keyed by it, so rename or remove one"
     );
     // Two templates of one shape match the same URIs, whatever the variables are called.
     let b = Server::builder()
@@ -97,22 +94,14 @@ fn duplicates_of_every_kind_are_refused() {
     let b = Server::builder().prompt(PROMPT).prompt(PROMPT);
     assert_eq!(
         refusal(b),
-        Message::Duplicate {
-            kind: "prompt name",
-            key: "ask".into()
-        }
-        .to_string()
+        "prompt name \"ask\" is declared more than once; the lists are keyed by it, so rename or remove one"
     );
     let mut renamed = echo::DEF;
     renamed.name = "echo";
     let b = Server::builder().tool(echo::DEF).tool(renamed);
     assert_eq!(
         refusal(b),
-        Message::Duplicate {
-            kind: "tool name",
-            key: "echo".into()
-        }
-        .to_string()
+        "tool name \"echo\" is declared more than once; the lists are keyed by it, so rename or remove one"
     );
 }
 

@@ -1,18 +1,19 @@
 //! The exchange in process: notifications then exactly one response, nothing after it even
 //! from a clone of the context, cancellation by id, and the request's `_meta` as host code sees it.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use beam_mcp::protocol::{Outbound, Reply, Session};
-use beam_mcp::{Context, LogLevel, NotSent, Server};
+use beam_mcp::{Context, LogLevel, NotSent, Server, State};
 use serde_json::{Value, json};
 
-/// A clone of the last context `keep` saw.
-static KEPT: Mutex<Option<Context>> = Mutex::new(None);
+/// A clone of the last context `keep` saw (state of one server, not a static shared by tests).
+#[derive(Clone, Default)]
+struct Kept(Arc<Mutex<Option<Context>>>);
 
 /// Keeps a clone of its context, reports progress once, and answers.
 #[beam_mcp::tool]
-async fn keep(ctx: Context) -> String {
+async fn keep(State(kept): State<Kept>, ctx: Context) -> String {
     ctx.progress(1.0, None, Some("once"))
         .expect("asked for progress");
     assert_eq!(
@@ -22,11 +23,11 @@ async fn keep(ctx: Context) -> String {
             given: 1.0
         })
     );
-    *KEPT.lock().unwrap() = Some(ctx.clone());
+    *kept.0.lock().unwrap() = Some(ctx.clone());
     "kept".into()
 }
 
-/// Reports progress once (the legacy test's tool, so that only one test touches `KEPT`).
+/// Reports progress once.
 #[beam_mcp::tool]
 async fn report(ctx: Context) -> String {
     ctx.progress(1.0, None, None).expect("asked for progress");
@@ -41,8 +42,13 @@ async fn wait(ctx: Context) -> String {
 }
 
 fn server() -> Server {
+    server_keeping(Kept::default())
+}
+
+fn server_keeping(kept: Kept) -> Server {
     Server::builder()
         .crate_items(module_path!())
+        .state(kept)
         .build()
         .unwrap()
 }
@@ -64,7 +70,8 @@ async fn drain(reply: Reply) -> Vec<Value> {
 
 #[tokio::test]
 async fn nothing_follows_the_response_even_from_a_clone_of_the_context() {
-    let server = server();
+    let kept = Kept::default();
+    let server = server_keeping(kept.clone());
     let session = Session::new();
     let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "keep", "_meta": {
@@ -77,7 +84,7 @@ async fn nothing_follows_the_response_even_from_a_clone_of_the_context() {
     assert_eq!(out.len(), 2, "{out:?}");
     assert_eq!(out[0]["method"], "notifications/progress");
     assert_eq!(out[1]["result"]["content"][0]["text"], "kept");
-    let kept = KEPT.lock().unwrap().take().expect("the tool ran");
+    let kept = kept.0.lock().unwrap().take().expect("the tool ran");
     assert_eq!(kept.progress(2.0, None, None), Err(NotSent::Finished));
     assert_eq!(
         kept.log(LogLevel::Emergency, "late"),

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use beam_mcp::prompt::{GetPromptResult, PromptMessage};
@@ -11,24 +12,28 @@ use beam_mcp::{Content, Server, State};
 use common::{bare, error, modern, result};
 use serde_json::{Value, json};
 
-static RENDERS: AtomicUsize = AtomicUsize::new(0);
+/// How many times host code ran, per server (tests run in parallel), to prove refusals
+/// happen before it.
+#[derive(Clone, Default)]
+struct Renders(Arc<AtomicUsize>);
 
 /// A simple prompt without arguments.
 #[beam_mcp::prompt]
-fn test_simple_prompt() -> &'static str {
-    RENDERS.fetch_add(1, Ordering::SeqCst);
+fn test_simple_prompt(State(runs): State<Renders>) -> &'static str {
+    runs.0.fetch_add(1, Ordering::SeqCst);
     "This is a simple prompt for testing."
 }
 
 /// A prompt with arguments.
 #[beam_mcp::prompt(title = "With arguments")]
 fn test_prompt_with_arguments(
+    State(runs): State<Renders>,
     /// First test argument.
     arg1: String,
     /// Second test argument.
     arg2: Option<String>,
 ) -> String {
-    RENDERS.fetch_add(1, Ordering::SeqCst);
+    runs.0.fetch_add(1, Ordering::SeqCst);
     format!(
         "Prompt with arguments: arg1='{arg1}', arg2='{}'",
         arg2.as_deref().unwrap_or("-")
@@ -75,11 +80,16 @@ fn broken() -> String {
 }
 
 fn server() -> Server {
+    server_counting(Renders::default())
+}
+
+fn server_counting(runs: Renders) -> Server {
     Server::builder()
         .name("prompts")
         .version("1")
         .crate_items(module_path!())
         .state(Persona("a pirate"))
+        .state(runs)
         .build()
         .expect("a valid catalog")
 }
@@ -188,8 +198,8 @@ fn prompts_render_text_images_and_embedded_resources() {
 
 #[test]
 fn names_and_arguments_are_checked_before_the_prompt_runs() {
-    let s = server();
-    let before = RENDERS.load(Ordering::SeqCst);
+    let runs = Renders::default();
+    let s = server_counting(runs.clone());
     for params in [json!({}), json!({ "name": 3 })] {
         assert_eq!(
             error(&s, modern(1, "prompts/get", params)),
@@ -222,7 +232,7 @@ fn names_and_arguments_are_checked_before_the_prompt_runs() {
             })
         );
     }
-    assert_eq!(RENDERS.load(Ordering::SeqCst), before, "no prompt ran");
+    assert_eq!(runs.0.load(Ordering::SeqCst), 0, "no prompt ran");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use beam_mcp::resource::{NotFound, ResourceContents, ResourceError};
@@ -10,13 +11,15 @@ use beam_mcp::{CacheHint, CacheScope, Server, State};
 use common::{bare, error, modern, result};
 use serde_json::json;
 
-/// How many times a reader ran, to prove refusals happen before host code.
-static READS: AtomicUsize = AtomicUsize::new(0);
+/// How many times host code ran, per server (tests run in parallel), to prove refusals
+/// happen before it.
+#[derive(Clone, Default)]
+struct Reads(Arc<AtomicUsize>);
 
 /// A greeting.
 #[beam_mcp::resource("test://static-text", mime_type = "text/plain", title = "Static")]
-fn static_text() -> &'static str {
-    READS.fetch_add(1, Ordering::SeqCst);
+fn static_text(State(runs): State<Reads>) -> &'static str {
+    runs.0.fetch_add(1, Ordering::SeqCst);
     "This is the content of the static text resource."
 }
 
@@ -27,8 +30,8 @@ fn static_binary() -> Vec<u8> {
 
 /// One item by id; ids are numbers.
 #[beam_mcp::resource("test://template/{id}/data", mime_type = "application/json")]
-fn by_id(id: u32) -> Result<String, NotFound> {
-    READS.fetch_add(1, Ordering::SeqCst);
+fn by_id(State(runs): State<Reads>, id: u32) -> Result<String, NotFound> {
+    runs.0.fetch_add(1, Ordering::SeqCst);
     if id == 404 {
         return Err(NotFound);
     }
@@ -66,11 +69,16 @@ fn motd(State(motd): State<Motd>) -> String {
 }
 
 fn server() -> Server {
+    server_counting(Reads::default())
+}
+
+fn server_counting(runs: Reads) -> Server {
     Server::builder()
         .name("resources")
         .version("1")
         .crate_items(module_path!())
         .state(Motd("hello"))
+        .state(runs)
         .resources_cache(CacheHint {
             ttl_ms: 1000,
             scope: CacheScope::Public,
@@ -184,8 +192,8 @@ fn text_binary_and_template_reads() {
 
 #[test]
 fn not_found_is_32602_modern_and_32002_legacy_and_decided_before_the_reader_runs() {
-    let s = server();
-    let before = READS.load(Ordering::SeqCst);
+    let runs = Reads::default();
+    let s = server_counting(runs.clone());
     for uri in [
         "test://nonexistent-resource-for-conformance-testing",
         "test://static-text/",
@@ -202,7 +210,7 @@ fn not_found_is_32602_modern_and_32002_legacy_and_decided_before_the_reader_runs
             -32002
         );
     }
-    assert_eq!(READS.load(Ordering::SeqCst), before, "no reader ran");
+    assert_eq!(runs.0.load(Ordering::SeqCst), 0, "no reader ran");
 }
 
 #[test]

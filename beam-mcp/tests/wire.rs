@@ -592,14 +592,17 @@ fn a_panicking_tool_is_a_tool_error_that_leaks_nothing() {
         }})
     );
     assert!(!r.to_string().contains("secret"));
-    // The server goes on serving.
-    assert!(
-        send(
-            &s,
-            &Session::new(),
-            call(2, false, "echo", json!({ "text": "ok" }))
-        )
-        .is_some()
+    // The server goes on serving: the next call succeeds, with its own answer.
+    let next = send(
+        &s,
+        &Session::new(),
+        call(2, false, "echo", json!({ "text": "ok" })),
+    )
+    .unwrap();
+    assert_eq!(next["result"]["isError"], false, "{next}");
+    assert_eq!(
+        next["result"]["content"],
+        json!([{ "type": "text", "text": "ok" }])
     );
 }
 
@@ -833,7 +836,11 @@ fn a_call_lacking_a_required_client_capability_is_32021() {
         call(3, false, "summarise", json!({ "text": "abc" })),
     )
     .unwrap();
-    assert!(r.get("result").is_some(), "{r}");
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert_eq!(
+        r["result"]["content"][0]["text"],
+        "would sample a summary of 3 characters"
+    );
 }
 
 fn panics_before_its_future(

@@ -27,7 +27,21 @@ pub fn spec() -> &'static Spec {
 }
 
 fn spec_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("spec")
+    workspace_root().join("tests").join("spec")
+}
+
+/// The workspace root of the checkout whose tests are running, found at run time from the
+/// `CARGO_MANIFEST_DIR` cargo sets for the test process. A compile-time `env!` would name
+/// whichever checkout last compiled this crate into a shared target dir (CI clones share one).
+pub fn workspace_root() -> PathBuf {
+    let start = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::current_dir().expect("a current directory"));
+    start
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .unwrap_or_else(|| panic!("no Cargo.lock above {}", start.display()))
+        .to_path_buf()
 }
 
 impl Spec {
@@ -232,10 +246,7 @@ impl Drop for ServerProcess {
 /// Builds a binary of the workspace with cargo (quick when it is fresh) and returns its path.
 pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf();
+    let root = workspace_root();
     let output = Command::new(cargo)
         .current_dir(&root)
         .args([

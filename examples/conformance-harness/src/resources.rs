@@ -27,5 +27,7 @@ fn static_binary() -> Vec<u8> {
     mime_type = "application/json"
 )]
 fn template(id: String) -> String {
-    format!(r#"{{"id":{id:?},"templateTest":true,"data":"Data for ID: {id}"}}"#)
+    // serde_json, not `{:?}`: Rust's Debug escaping is not JSON for every string.
+    serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+        .to_string()
 }
