@@ -6,6 +6,11 @@ with bad arguments (expects a CallToolResult with isError: true, not a JSON-RPC 
 lists resources / prompts when the server advertises them. Prints one JSON summary line on
 stdout and exits 0 only if every step passed (1 = a check failed, 2 = usage error).
 
+The --expect-* options pin exact values (the negotiated version, the call's text and
+structuredContent, the bad call's tool error, each read resource's contents, the prompt's
+messages, the completion values); a difference is an error "<check> mismatch: expected E, got A"
+(run.sh's negative control looks for it). A capability the requested steps need is required.
+
 With --progress-tool NAME, it also calls that tool with --progress-args and a progress callback
 (`session.call_tool(..., progress_callback=...)`, which puts `_meta.progressToken` on the
 request), and fails unless at least one notifications/progress arrived before the result and
@@ -58,7 +63,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--tool", default="get_weather")
     p.add_argument("--args", default='{"place":"Paris"}', help="JSON object: good arguments")
     p.add_argument("--bad-args", default='{"place":42}', help="JSON object: arguments that must yield isError: true")
-    p.add_argument("--expect-text", help="substring that the good call's text content must contain")
+    p.add_argument("--expect-text", help="the good call's content must be exactly one text block with this text")
+    p.add_argument("--expect-structured", metavar="JSON", help="the good call's structuredContent must equal this")
+    p.add_argument("--expect-bad-text", help="the bad call must return isError: true with exactly this one text block")
+    p.add_argument("--expect-read", metavar="JSON", help='{"URI": [{"uri", "mimeType", "text"|"blob"}, ...], ...}: '
+                   "the contents of every resource read (each one read must be here, and each here must be read)")
+    p.add_argument("--expect-prompt", metavar="JSON", help='[{"role", "type", "text", ...}, ...]: the messages of '
+                   "--prompt (an embedded resource gives its uri, mimeType and text)")
+    p.add_argument("--expect-completion", metavar="JSON", help="the exact values of --complete")
     p.add_argument("--skip-lists", action="store_true", help="do not list resources/prompts even if advertised")
     p.add_argument("--read", action="append", default=[], metavar="URI",
                    help="after listing, read this URI too (e.g. one a template matches); every listed resource is read")
@@ -94,6 +106,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         if not isinstance(value, dict):
             p.error(f"--{name.replace('_', '-')} must be a JSON object")
         setattr(ns, name, value)
+    for name in ("expect_structured", "expect_read", "expect_prompt", "expect_completion"):
+        if getattr(ns, name) is not None:
+            try:
+                setattr(ns, name, json.loads(getattr(ns, name)))
+            except json.JSONDecodeError as e:
+                p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
     if ns.expect_version is None and ns.revision != "auto":
         ns.expect_version = ns.revision
     return ns
@@ -101,6 +119,36 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def content_json(blocks: list[Any]) -> list[Any]:
     return [b.model_dump(by_alias=True, mode="json", exclude_none=True) for b in blocks]
+
+
+def pick(obj: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: obj[k] for k in keys if k in obj}
+
+
+def norm_content(block: dict[str, Any]) -> dict[str, Any]:
+    """What the checks compare of a content block: its type and text (an embedded resource's too)."""
+    return {"type": block.get("type"), **pick(block, "text"),
+            **pick(block.get("resource") or {}, "uri", "mimeType", "text", "blob")}
+
+
+def canon(value: Any) -> Any:
+    """JSON value for comparison: 21 and 21.0 are one number (SDKs differ); True is not 1."""
+    if isinstance(value, dict):
+        return {k: canon(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [canon(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return ("number", float(value))
+    return value
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # as JSON.stringify and serde_json
+
+
+def check(errors: list[str], what: str, expected: Any, actual: Any) -> None:
+    if canon(expected) != canon(actual):
+        errors.append(f"{what} mismatch: expected {compact(expected)}, got {compact(actual)}")
 
 
 def describe(exc: BaseException) -> str:
@@ -170,8 +218,13 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 summary["serverInfo"] = si.model_dump(mode="json", exclude_none=True) if si else None
                 caps = session.server_capabilities
                 summary["capabilities"] = caps.model_dump(by_alias=True, mode="json", exclude_none=True) if caps else None
-                if ns.expect_version and session.protocol_version != ns.expect_version:
-                    errors.append(f"negotiated {session.protocol_version}, expected {ns.expect_version}")
+                if ns.expect_version:
+                    check(errors, "protocolVersion", ns.expect_version, session.protocol_version)
+                if caps is None:  # a missing capability fails every step below that needs it
+                    errors.append("the server reported no capabilities")
+                    caps = types.ServerCapabilities()
+                if caps.tools is None:
+                    errors.append("the server did not advertise the tools capability")
 
                 step = "tools/list"
                 tools = (await session.list_tools()).tools
@@ -189,57 +242,77 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 if good.is_error:
                     errors.append("good call returned isError: true")
                 if ns.expect_text is not None:
-                    texts = " ".join(b.text for b in good.content if isinstance(b, types.TextContent))
-                    if ns.expect_text not in texts:
-                        errors.append(f"good call text lacks {ns.expect_text!r}")
+                    check(errors, f"tools/call {ns.tool} content", [{"type": "text", "text": ns.expect_text}],
+                          [norm_content(b) for b in summary["call"]["content"]])
+                if ns.expect_structured is not None:
+                    check(errors, f"tools/call {ns.tool} structuredContent", ns.expect_structured,
+                          good.structured_content)
 
                 step = "tools/call (bad args)"
                 try:
                     bad = await session.call_tool(ns.tool, ns.bad_args)
                 except MCPError as e:
                     summary["badCall"] = {"jsonrpcError": {"code": e.error.code, "message": e.error.message}}
-                    errors.append(f"bad call raised {describe(e)} instead of returning isError: true")
+                    bad_got = summary["badCall"]
+                    if ns.expect_bad_text is None:
+                        errors.append(f"bad call raised {describe(e)} instead of returning isError: true")
                 else:
                     summary["badCall"] = {"isError": bool(bad.is_error), "content": content_json(bad.content)}
-                    if not bad.is_error:
+                    bad_got = {"isError": bool(bad.is_error), "content": list(map(norm_content, content_json(bad.content)))}
+                    if not bad.is_error and ns.expect_bad_text is None:
                         errors.append("bad call did not return isError: true")
+                if ns.expect_bad_text is not None:
+                    want = {"isError": True, "content": [{"type": "text", "text": ns.expect_bad_text}]}
+                    check(errors, f"tools/call {ns.tool} (bad args)", want, bad_got)
 
                 if ns.progress_tool:
                     step = f"tools/call {ns.progress_tool} (progress)"
                     await progress_call(session, ns, summary, errors)
 
-                if not ns.skip_lists and caps is not None:
+                if not ns.skip_lists:
                     if caps.resources is not None:
                         step = "resources/list"
                         summary["resources"] = [r.uri for r in (await session.list_resources()).resources]
                         step = "resources/templates/list"
                         templates = (await session.list_resource_templates()).resource_templates
                         summary["resourceTemplates"] = [t.uri_template for t in templates]
+                        summary["read"] = {}
                         for uri in summary["resources"] + ns.read:
                             step = f"resources/read {uri}"
-                            contents = (await session.read_resource(uri)).contents
+                            contents = [pick(c.model_dump(by_alias=True, mode="json", exclude_none=True),
+                                             "uri", "mimeType", "text", "blob")
+                                        for c in (await session.read_resource(uri)).contents]
                             if not contents:
                                 errors.append(f"{step}: empty contents")
-                            summary.setdefault("read", {})[uri] = [
-                                "text" if isinstance(c, types.TextResourceContents) else "blob" for c in contents
-                            ]
-                    elif ns.read:
+                            summary["read"][uri] = ["text" if "text" in c else "blob" for c in contents]
+                            if ns.expect_read is not None:
+                                check(errors, step, ns.expect_read.get(uri), contents)
+                        # An expected resource that was neither listed nor asked for is a failure too.
+                        for uri in sorted(set(ns.expect_read or {}) - set(summary["read"])):
+                            check(errors, f"resources/read {uri}", ns.expect_read[uri], None)
+                    elif ns.read or ns.expect_read:
                         errors.append("resources to read, but the server advertises no resources")
                     if caps.prompts is not None:
                         step = "prompts/list"
                         summary["prompts"] = [pr.name for pr in (await session.list_prompts()).prompts]
                         if ns.prompt:
                             step = f"prompts/get {ns.prompt}"
-                            got = await session.get_prompt(ns.prompt, ns.prompt_args)
-                            summary["prompt"] = [
-                                {"role": m.role, "type": m.content.type} for m in got.messages
+                            got_prompt = await session.get_prompt(ns.prompt, ns.prompt_args)
+                            messages = [
+                                {"role": m.role, **norm_content(content_json([m.content])[0])}
+                                for m in got_prompt.messages
                             ]
-                            if not got.messages:
+                            summary["prompt"] = [{"role": m["role"], "type": m["type"]} for m in messages]
+                            if not messages:
                                 errors.append(f"{step}: no messages")
+                            if ns.expect_prompt is not None:
+                                check(errors, step, ns.expect_prompt, messages)
                     elif ns.prompt:
                         errors.append("a prompt to get, but the server advertises no prompts")
                     if ns.complete:
                         step = f"completion/complete {ns.complete}"
+                        if caps.completions is None:
+                            errors.append("a completion to ask for, but the server advertises no completions")
                         prompt_name, argument, value = ns.complete.split(":", 2)
                         done = await session.complete(
                             types.PromptReference(type="ref/prompt", name=prompt_name),
@@ -248,6 +321,8 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                         summary["completion"] = done.completion.values
                         if not done.completion.values:
                             errors.append(f"{step}: no values")
+                        if ns.expect_completion is not None:
+                            check(errors, step, ns.expect_completion, done.completion.values)
             except Exception as e:  # any failure is a test failure; name the step
                 errors.append(f"{step}: {describe(e)}")
 

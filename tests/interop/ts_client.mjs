@@ -16,6 +16,11 @@
 // args (expects a result with isError: true, not a JSON-RPC error), list resources/prompts if
 // advertised. Prints one JSON summary line; exit 0 = all passed, 1 = a check failed, 2 = usage.
 //
+// The --expect-* options pin exact values (the negotiated version, the call's text and
+// structuredContent, the bad call's tool error, each read resource's contents, the prompt's
+// messages, the completion values); a difference is an error "<check> mismatch: expected E, got A"
+// (run.sh's negative control looks for it). A capability the requested steps need is required.
+//
 // --progress-tool NAME [--progress-args JSON]: also call that tool with an `onprogress` request
 // option (v2: client.callTool(params, { onprogress }); v1: client.callTool(params, undefined,
 // { onprogress })), which puts `_meta.progressToken` on the request; fails unless at least one
@@ -81,6 +86,11 @@ const { values: opt, positionals } = parseArgs({
         args: { type: 'string', default: '{"place":"Paris"}' },
         'bad-args': { type: 'string', default: '{"place":42}' },
         'expect-text': { type: 'string' },
+        'expect-structured': { type: 'string' },
+        'expect-bad-text': { type: 'string' },
+        'expect-read': { type: 'string' },
+        'expect-prompt': { type: 'string' },
+        'expect-completion': { type: 'string' },
         'skip-lists': { type: 'boolean', default: false },
         read: { type: 'string', multiple: true, default: [] },
         prompt: { type: 'string' },
@@ -98,8 +108,10 @@ const { values: opt, positionals } = parseArgs({
 if (opt.help) {
     process.stdout.write(
         'usage: node ts_client.mjs [--sdk v2|v1] [--revision auto|2026-07-28|2025-11-25] [--probe-in-place]\n' +
-            '  [--expect-version V] [--tool NAME] [--args JSON] [--bad-args JSON] [--expect-text S] [--skip-lists]\n' +
+            '  [--expect-version V] [--tool NAME] [--args JSON] [--bad-args JSON] [--skip-lists]\n' +
             '  [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]\n' +
+            '  [--expect-text S] [--expect-structured JSON] [--expect-bad-text S] [--expect-read {"URI": CONTENTS}]\n' +
+            '  [--expect-prompt MESSAGES] [--expect-completion VALUES]\n' +
             '  [--progress-tool NAME [--progress-args JSON]]\n' +
             '  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (--server-cmd "CMD ARGS" | -- CMD ARGS)\n'
     );
@@ -125,6 +137,20 @@ const goodArgs = parseObj('args');
 const badArgs = parseObj('bad-args');
 const promptArgs = parseObj('prompt-args');
 const progressArgs = parseObj('progress-args');
+const parseJson = name => {
+    if (opt[name] === undefined) return undefined;
+    try {
+        return JSON.parse(opt[name]);
+    } catch (e) {
+        usage(`--${name} is not JSON: ${e.message}`);
+    }
+};
+const [expectStructured, expectRead, expectPrompt, expectCompletion] = [
+    'expect-structured',
+    'expect-read',
+    'expect-prompt',
+    'expect-completion'
+].map(parseJson);
 const timeoutMs = Math.round(Number(opt.timeout) * 1000);
 if (!(timeoutMs > 0)) usage('--timeout must be a positive number of seconds');
 const expectVersion = opt['expect-version'] ?? (opt.revision === 'auto' ? undefined : opt.revision);
@@ -139,6 +165,22 @@ function describe(e) {
         return `error ${e.code}: ${e.message}${e.data !== undefined ? ` data=${JSON.stringify(e.data)}` : ''}`;
     }
     return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+const pick = (obj, ...keys) => Object.fromEntries(keys.filter(k => obj?.[k] !== undefined).map(k => [k, obj[k]]));
+// What the checks compare of a content block: its type and text (an embedded resource's too).
+const normContent = b => ({ type: b.type, ...pick(b, 'text'), ...pick(b.resource, 'uri', 'mimeType', 'text', 'blob') });
+// JSON with sorted keys, so that equal values compare equal whatever the key order.
+function canon(v) {
+    if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+    if (v === null || typeof v !== 'object') return JSON.stringify(v ?? null);
+    const keys = Object.keys(v).sort();
+    return `{${keys.map(k => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+}
+function check(what, expected, actual) {
+    if (canon(expected) !== canon(actual)) {
+        errors.push(`${what} mismatch: expected ${JSON.stringify(expected ?? null)}, got ${JSON.stringify(actual ?? null)}`);
+    }
 }
 
 async function loadSdk() {
@@ -197,10 +239,11 @@ async function main() {
         summary.protocolVersion = negotiated ?? null;
         summary.era = opt.sdk === 'v2' ? client.getProtocolEra() : 'legacy';
         summary.serverInfo = client.getServerVersion() ?? null;
-        const caps = client.getServerCapabilities();
-        summary.capabilities = caps ?? null;
-        if (expectVersion && negotiated !== expectVersion) errors.push(`negotiated ${negotiated}, expected ${expectVersion}`);
-        if (!caps?.tools) errors.push('server did not advertise the tools capability (v2 listTools() then returns [] silently)');
+        summary.capabilities = client.getServerCapabilities() ?? null;
+        if (expectVersion) check('protocolVersion', expectVersion, negotiated);
+        if (!summary.capabilities) errors.push('the server reported no capabilities');
+        const caps = summary.capabilities ?? {}; // a missing capability fails every step below that needs it
+        if (!caps.tools) errors.push('server did not advertise the tools capability (v2 listTools() then returns [] silently)');
 
         step = 'tools/list';
         const { tools } = await client.listTools(undefined, reqOpts);
@@ -216,18 +259,24 @@ async function main() {
         if (good.structuredContent !== undefined) summary.call.structuredContent = good.structuredContent;
         if (good.isError) errors.push('good call returned isError: true');
         if (opt['expect-text'] !== undefined) {
-            const text = (good.content ?? []).filter(b => b.type === 'text').map(b => b.text).join(' ');
-            if (!text.includes(opt['expect-text'])) errors.push(`good call text lacks '${opt['expect-text']}'`);
+            check(`tools/call ${opt.tool} content`, [{ type: 'text', text: opt['expect-text'] }], (good.content ?? []).map(normContent));
         }
+        if (expectStructured !== undefined) check(`tools/call ${opt.tool} structuredContent`, expectStructured, good.structuredContent);
 
         step = 'tools/call (bad args)';
+        const expectBad = opt['expect-bad-text'];
+        let badGot;
         try {
             const bad = await callTool({ name: opt.tool, arguments: badArgs }, reqOpts);
             summary.badCall = { isError: bad.isError === true, content: bad.content };
-            if (bad.isError !== true) errors.push('bad call did not return isError: true');
+            badGot = { isError: bad.isError === true, content: (bad.content ?? []).map(normContent) };
+            if (bad.isError !== true && expectBad === undefined) errors.push('bad call did not return isError: true');
         } catch (e) {
-            summary.badCall = { jsonrpcError: { code: e?.code, message: e?.message } };
-            errors.push(`bad call raised ${describe(e)} instead of returning isError: true`);
+            summary.badCall = badGot = { jsonrpcError: { code: e?.code, message: e?.message } };
+            if (expectBad === undefined) errors.push(`bad call raised ${describe(e)} instead of returning isError: true`);
+        }
+        if (expectBad !== undefined) {
+            check(`tools/call ${opt.tool} (bad args)`, { isError: true, content: [{ type: 'text', text: expectBad }] }, badGot);
         }
 
         if (opt['progress-tool']) {
@@ -251,7 +300,7 @@ async function main() {
             }
         }
 
-        if (!opt['skip-lists'] && caps) {
+        if (!opt['skip-lists']) {
             if (caps.resources) {
                 step = 'resources/list';
                 summary.resources = (await client.listResources(undefined, reqOpts)).resources.map(r => r.uri);
@@ -265,8 +314,13 @@ async function main() {
                     const { contents } = await client.readResource({ uri }, reqOpts);
                     if (!contents.length) errors.push(`${step}: empty contents`);
                     summary.read[uri] = contents.map(c => ('text' in c ? 'text' : 'blob'));
+                    const got = contents.map(c => pick(c, 'uri', 'mimeType', 'text', 'blob'));
+                    if (expectRead) check(step, expectRead[uri], got);
                 }
-            } else if (opt.read.length) {
+                // An expected resource that was neither listed nor asked for is a failure too.
+                const unread = Object.keys(expectRead ?? {}).filter(u => !(u in summary.read));
+                for (const uri of unread.sort()) check(`resources/read ${uri}`, expectRead[uri], null);
+            } else if (opt.read.length || expectRead) {
                 errors.push('resources to read, but the server advertises no resources');
             }
             if (caps.prompts) {
@@ -277,12 +331,15 @@ async function main() {
                     const got = await client.getPrompt({ name: opt.prompt, arguments: promptArgs }, reqOpts);
                     summary.prompt = got.messages.map(m => ({ role: m.role, type: m.content.type }));
                     if (!got.messages.length) errors.push(`${step}: no messages`);
+                    const messages = got.messages.map(m => ({ role: m.role, ...normContent(m.content) }));
+                    if (expectPrompt !== undefined) check(step, expectPrompt, messages);
                 }
             } else if (opt.prompt) {
                 errors.push('a prompt to get, but the server advertises no prompts');
             }
             if (opt.complete) {
                 step = `completion/complete ${opt.complete}`;
+                if (!caps.completions) errors.push('a completion to ask for, but the server advertises no completions');
                 const [name, argument, ...rest] = opt.complete.split(':');
                 const done = await client.complete(
                     { ref: { type: 'ref/prompt', name }, argument: { name: argument, value: rest.join(':') } },
@@ -290,6 +347,7 @@ async function main() {
                 );
                 summary.completion = done.completion.values;
                 if (!done.completion.values.length) errors.push(`${step}: no values`);
+                if (expectCompletion !== undefined) check(step, expectCompletion, done.completion.values);
             }
         }
     } catch (e) {

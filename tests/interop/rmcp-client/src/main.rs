@@ -7,6 +7,11 @@
 //! that reports progress. Prints one JSON summary line on stdout; exit 0 = every check passed,
 //! 1 = a check failed, 2 = usage error.
 //!
+//! The `--expect-*` options pin exact values (the negotiated version, the call's text and
+//! structuredContent, the bad call's tool error, each read resource's contents, the prompt's
+//! messages, the completion values); a difference is an error "<check> mismatch: expected E, got
+//! A" (run.sh's negative control looks for it). A capability the requested steps need is required.
+//!
 //! Revisions (`--revision`):
 //!   2025-11-25  the default: `ServiceExt::serve`, rmcp's default lifecycle
 //!               (`ClientLifecycleMode::Initialize`: the `initialize` handshake; the default
@@ -57,8 +62,10 @@ const SAFE_ENV: [&str; 6] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]
 
 const USAGE: &str =
     "usage: beam-mcp-interop-rmcp [--revision 2025-11-25|2026-07-28|auto] [--expect-version V]
-  [--tool NAME] [--args JSON] [--bad-args JSON] [--expect-text S] [--skip-lists]
+  [--tool NAME] [--args JSON] [--bad-args JSON] [--skip-lists]
   [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]
+  [--expect-text S] [--expect-structured JSON] [--expect-bad-text S] [--expect-read {\"URI\": CONTENTS}]
+  [--expect-prompt MESSAGES] [--expect-completion VALUES]
   [--progress-tool NAME [--progress-args JSON]]
   [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] -- SERVER_CMD [ARGS...]";
 
@@ -69,6 +76,11 @@ struct Opts {
     args: JsonObject,
     bad_args: JsonObject,
     expect_text: Option<String>,
+    expect_structured: Option<Value>,
+    expect_bad_text: Option<String>,
+    expect_read: Option<JsonObject>,
+    expect_prompt: Option<Value>,
+    expect_completion: Option<Value>,
     skip_lists: bool,
     read: Vec<String>,
     prompt: Option<String>,
@@ -96,6 +108,10 @@ fn json_object(flag: &str, text: &str) -> JsonObject {
     }
 }
 
+fn json_value(flag: &str, text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| usage_error(&format!("{flag} is not JSON: {e}")))
+}
+
 fn parse_args() -> Opts {
     let mut opts = Opts {
         revision: "2025-11-25".into(),
@@ -104,6 +120,11 @@ fn parse_args() -> Opts {
         args: json_object("--args", r#"{"place":"Paris"}"#),
         bad_args: json_object("--bad-args", r#"{"place":42}"#),
         expect_text: None,
+        expect_structured: None,
+        expect_bad_text: None,
+        expect_read: None,
+        expect_prompt: None,
+        expect_completion: None,
         skip_lists: false,
         read: Vec::new(),
         prompt: None,
@@ -144,6 +165,15 @@ fn parse_args() -> Opts {
             "--args" => opts.args = json_object("--args", &value()),
             "--bad-args" => opts.bad_args = json_object("--bad-args", &value()),
             "--expect-text" => opts.expect_text = Some(value()),
+            "--expect-structured" => {
+                opts.expect_structured = Some(json_value("--expect-structured", &value()))
+            }
+            "--expect-bad-text" => opts.expect_bad_text = Some(value()),
+            "--expect-read" => opts.expect_read = Some(json_object("--expect-read", &value())),
+            "--expect-prompt" => opts.expect_prompt = Some(json_value("--expect-prompt", &value())),
+            "--expect-completion" => {
+                opts.expect_completion = Some(json_value("--expect-completion", &value()))
+            }
             "--skip-lists" => opts.skip_lists = true,
             "--read" => opts.read.push(value()),
             "--prompt" => opts.prompt = Some(value()),
@@ -247,6 +277,53 @@ fn describe_init(e: &ClientInitializeError) -> String {
 
 fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or_else(|e| json!(format!("<unserializable: {e}>")))
+}
+
+/// JSON equality as the checks see it: 21 and 21.0 are one number (the SDKs differ).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn check(errors: &mut Vec<String>, what: &str, expected: &Value, actual: &Value) {
+    if !same(expected, actual) {
+        errors.push(format!(
+            "{what} mismatch: expected {expected}, got {actual}"
+        ));
+    }
+}
+
+fn pick(obj: &Value, keys: &[&str]) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|&k| obj.get(k).map(|v| (k.to_owned(), v.clone())))
+        .collect()
+}
+
+/// What the checks compare of a content block: its type and text (an embedded resource's too).
+fn norm_content(block: &Value) -> Value {
+    let mut out = Map::new();
+    out.insert("type".into(), block["type"].clone());
+    out.extend(pick(block, &["text"]));
+    out.extend(pick(
+        &block["resource"],
+        &["uri", "mimeType", "text", "blob"],
+    ));
+    Value::Object(out)
+}
+
+fn norm_contents(blocks: &Value) -> Value {
+    blocks
+        .as_array()
+        .map_or_else(Vec::new, |b| b.iter().map(norm_content).collect())
+        .into()
 }
 
 fn call_json(result: &CallToolResult) -> Value {
@@ -386,21 +463,31 @@ async fn run(
     let mut step = "connect".to_owned();
     let outcome: Result<(), ServiceError> = async {
         let info = client.peer_info();
-        let caps = info.as_ref().map(|i| i.capabilities.clone());
+        // Without peer info, every step below that needs a capability fails.
+        let caps = info
+            .as_ref()
+            .map(|i| i.capabilities.clone())
+            .unwrap_or_default();
         if let Some(info) = &info {
             let version = info.protocol_version.to_string();
             summary.insert("protocolVersion".into(), json!(version));
-            let era = if info.protocol_version.has_initialize() { "legacy" } else { "modern" };
+            let era = if info.protocol_version.has_initialize() {
+                "legacy"
+            } else {
+                "modern"
+            };
             summary.insert("era".into(), json!(era));
             summary.insert("serverInfo".into(), to_json(&info.server_info));
             summary.insert("capabilities".into(), to_json(&info.capabilities));
-            if let Some(expected) = &opts.expect_version
-                && &version != expected
-            {
-                errors.push(format!("negotiated {version}, expected {expected}"));
-            }
         } else {
             errors.push("connected, but rmcp reports no peer info".into());
+        }
+        if let Some(expected) = &opts.expect_version {
+            let got = summary.get("protocolVersion").cloned().unwrap_or_default();
+            check(errors, "protocolVersion", &json!(expected), &got);
+        }
+        if caps.tools.is_none() {
+            errors.push("the server did not advertise the tools capability".into());
         }
 
         step = "tools/list".into();
@@ -422,56 +509,79 @@ async fn run(
 
         step = "tools/call (good args)".into();
         let good = client
-            .call_tool(CallToolRequestParams::new(opts.tool.clone()).with_arguments(opts.args.clone()))
+            .call_tool(
+                CallToolRequestParams::new(opts.tool.clone()).with_arguments(opts.args.clone()),
+            )
             .await?;
         summary.insert("call".into(), call_json(&good));
         if good.is_error == Some(true) {
             errors.push("good call returned isError: true".into());
         }
         if let Some(want) = &opts.expect_text {
-            let text = to_json(&good.content).to_string();
-            if !text.contains(want.as_str()) {
-                errors.push(format!("good call text lacks '{want}'"));
-            }
+            let what = format!("tools/call {} content", opts.tool);
+            let want = json!([{"type": "text", "text": want}]);
+            let got = norm_contents(&to_json(&good.content));
+            check(errors, &what, &want, &got);
+        }
+        if let Some(want) = &opts.expect_structured {
+            let what = format!("tools/call {} structuredContent", opts.tool);
+            let got = good.structured_content.clone().unwrap_or_default();
+            check(errors, &what, want, &got);
         }
 
         step = "tools/call (bad args)".into();
+        let bad_got;
         match client
-            .call_tool(CallToolRequestParams::new(opts.tool.clone()).with_arguments(opts.bad_args.clone()))
+            .call_tool(
+                CallToolRequestParams::new(opts.tool.clone()).with_arguments(opts.bad_args.clone()),
+            )
             .await
         {
             Ok(bad) => {
+                let is_error = bad.is_error == Some(true);
+                let content = to_json(&bad.content);
+                bad_got = json!({"isError": is_error, "content": norm_contents(&content)});
                 summary.insert(
                     "badCall".into(),
-                    json!({"isError": bad.is_error == Some(true), "content": to_json(&bad.content)}),
+                    json!({"isError": is_error, "content": content}),
                 );
-                if bad.is_error != Some(true) {
+                if !is_error && opts.expect_bad_text.is_none() {
                     errors.push("bad call did not return isError: true".into());
                 }
             }
             Err(ServiceError::McpError(e)) => {
-                summary.insert(
-                    "badCall".into(),
-                    json!({"jsonrpcError": {"code": e.code.0, "message": e.message}}),
-                );
-                errors.push(format!(
-                    "bad call raised {} instead of returning isError: true",
-                    describe_error(&e)
-                ));
+                bad_got = json!({"jsonrpcError": {"code": e.code.0, "message": e.message}});
+                summary.insert("badCall".into(), bad_got.clone());
+                if opts.expect_bad_text.is_none() {
+                    errors.push(format!(
+                        "bad call raised {} instead of returning isError: true",
+                        describe_error(&e)
+                    ));
+                }
             }
             Err(e) => return Err(e),
+        }
+        if let Some(want) = &opts.expect_bad_text {
+            let what = format!("tools/call {} (bad args)", opts.tool);
+            let want = json!({"isError": true, "content": [{"type": "text", "text": want}]});
+            check(errors, &what, &want, &bad_got);
         }
 
         if let Some(name) = &opts.progress_tool {
             step = format!("tools/call {name} (progress)");
-            progress_token = Some(progress_call(opts, &client, handler, name, summary, errors).await?);
+            progress_token =
+                Some(progress_call(opts, &client, handler, name, summary, errors).await?);
         }
 
-        if let (false, Some(caps)) = (opts.skip_lists, &caps) {
+        if !opts.skip_lists {
             if caps.resources.is_some() {
                 step = "resources/list".into();
-                let resources: Vec<String> =
-                    client.list_all_resources().await?.into_iter().map(|r| r.uri.clone()).collect();
+                let resources: Vec<String> = client
+                    .list_all_resources()
+                    .await?
+                    .into_iter()
+                    .map(|r| r.uri.clone())
+                    .collect();
                 step = "resources/templates/list".into();
                 let templates: Vec<String> = client
                     .list_all_resource_templates()
@@ -484,7 +594,10 @@ async fn run(
                 let mut read = Map::new();
                 for uri in resources.iter().chain(opts.read.iter()) {
                     step = format!("resources/read {uri}");
-                    let contents = client.read_resource(ReadResourceRequestParams::new(uri.clone())).await?.contents;
+                    let contents = client
+                        .read_resource(ReadResourceRequestParams::new(uri.clone()))
+                        .await?
+                        .contents;
                     if contents.is_empty() {
                         errors.push(format!("{step}: empty contents"));
                     }
@@ -496,44 +609,84 @@ async fn run(
                         })
                         .collect();
                     read.insert(uri.clone(), json!(kinds));
+                    if let Some(expected) = &opts.expect_read {
+                        let got: Vec<Value> = contents
+                            .iter()
+                            .map(|c| pick(&to_json(c), &["uri", "mimeType", "text", "blob"]).into())
+                            .collect();
+                        let want = expected.get(uri).cloned().unwrap_or_default();
+                        check(errors, &step, &want, &json!(got));
+                    }
+                }
+                // An expected resource that was neither listed nor asked for is a failure too.
+                for (uri, want) in opts.expect_read.iter().flatten() {
+                    if !read.contains_key(uri) {
+                        check(errors, &format!("resources/read {uri}"), want, &Value::Null);
+                    }
                 }
                 summary.insert("read".into(), Value::Object(read));
-            } else if !opts.read.is_empty() {
+            } else if !opts.read.is_empty() || opts.expect_read.is_some() {
                 errors.push("resources to read, but the server advertises no resources".into());
             }
             if caps.prompts.is_some() {
                 step = "prompts/list".into();
-                let prompts: Vec<String> =
-                    client.list_all_prompts().await?.into_iter().map(|p| p.name).collect();
+                let prompts: Vec<String> = client
+                    .list_all_prompts()
+                    .await?
+                    .into_iter()
+                    .map(|p| p.name)
+                    .collect();
                 summary.insert("prompts".into(), json!(prompts));
                 if let Some(name) = &opts.prompt {
                     step = format!("prompts/get {name}");
                     let got = client
-                        .get_prompt(GetPromptRequestParams::new(name.clone()).with_arguments(opts.prompt_args.clone()))
+                        .get_prompt(
+                            GetPromptRequestParams::new(name.clone())
+                                .with_arguments(opts.prompt_args.clone()),
+                        )
                         .await?;
                     let messages: Vec<Value> = got
                         .messages
                         .iter()
                         .map(|m| {
                             let m = to_json(m);
-                            json!({"role": m["role"], "type": m["content"]["type"]})
+                            let mut out = norm_content(&m["content"]);
+                            out["role"] = m["role"].clone();
+                            out
                         })
                         .collect();
                     if messages.is_empty() {
                         errors.push(format!("{step}: no messages"));
                     }
-                    summary.insert("prompt".into(), json!(messages));
+                    let kinds: Vec<Value> = messages
+                        .iter()
+                        .map(|m| json!({"role": m["role"], "type": m["type"]}))
+                        .collect();
+                    summary.insert("prompt".into(), json!(kinds));
+                    if let Some(want) = &opts.expect_prompt {
+                        check(errors, &step, want, &json!(messages));
+                    }
                 }
             } else if opts.prompt.is_some() {
                 errors.push("a prompt to get, but the server advertises no prompts".into());
             }
             if let Some((prompt, argument, value)) = &opts.complete {
                 step = format!("completion/complete {prompt}:{argument}:{value}");
-                let values = client.complete_prompt_simple(prompt.clone(), argument.clone(), value.clone()).await?;
+                if caps.completions.is_none() {
+                    errors.push(
+                        "a completion to ask for, but the server advertises no completions".into(),
+                    );
+                }
+                let values = client
+                    .complete_prompt_simple(prompt.clone(), argument.clone(), value.clone())
+                    .await?;
                 if values.is_empty() {
                     errors.push(format!("{step}: no values"));
                 }
                 summary.insert("completion".into(), json!(values));
+                if let Some(want) = &opts.expect_completion {
+                    check(errors, &step, want, &json!(values));
+                }
             }
         }
         Ok(())
