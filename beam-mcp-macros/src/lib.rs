@@ -11,6 +11,7 @@
 mod ast;
 mod attr;
 mod completion;
+mod elicit;
 mod expand;
 mod prompt;
 mod resource;
@@ -66,6 +67,21 @@ pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
         .and_then(|attr| prompt::PromptFn::parse(attr, item2.clone()))
         .map(|model| model.expand());
     finish(expanded, item2)
+}
+
+/// Makes a type something host code can ask the user for (`Context::elicit`).
+///
+/// On a struct with named fields: a form. Every field must be a string, a number, a boolean or
+/// an enum that derives `Elicit` (unit variants only), each optional or not; any other field is
+/// a compile error on that field. The type also derives `serde::Deserialize` and
+/// `schemars::JsonSchema`, which give the requested schema. On an enum of unit variants: a
+/// choice a form field can hold.
+#[proc_macro_derive(Elicit)]
+pub fn derive_elicit(item: TokenStream) -> TokenStream {
+    match syn::parse::<syn::DeriveInput>(item).and_then(elicit::derive) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
 }
 
 /// The expansion, or the error followed by the untouched function, so one mistake does not

@@ -22,6 +22,9 @@ pub(crate) enum Ran<T> {
     Panicked(String),
     /// It overran its time limit.
     TimedOut(Duration),
+    /// It waits on asks the client has not answered (2026-07-28): the round ends, and the
+    /// context's round says what to ask.
+    InputRequired,
 }
 
 impl<T> Ran<T> {
@@ -30,6 +33,7 @@ impl<T> Ran<T> {
             Ran::Done(_) => "done",
             Ran::Panicked(_) => "panicked",
             Ran::TimedOut(_) => "timed_out",
+            Ran::InputRequired => "input_required",
         }
     }
 }
@@ -62,11 +66,13 @@ pub(crate) async fn run<T>(
     let started = (!span.is_disabled()).then(Instant::now);
     // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
     let on_timeout = call.limit.map(|_| context.clone());
+    let asking = context.clone();
     let ran = async {
         let running = match CatchUnwind::start(|| start(context)) {
             Ok(running) => running,
             Err(panic) => return Ran::Panicked(panic),
         };
+        let running = until_asked(running, &asking);
         let finished = match call.limit {
             None => running.await,
             Some(limit) => match tokio::time::timeout(limit, running).await {
@@ -80,8 +86,9 @@ pub(crate) async fn run<T>(
             },
         };
         match finished {
-            Ok(value) => Ran::Done(value),
-            Err(panic) => Ran::Panicked(panic),
+            Some(Ok(value)) => Ran::Done(value),
+            Some(Err(panic)) => Ran::Panicked(panic),
+            None => Ran::InputRequired,
         }
     }
     .instrument(span.clone())
@@ -91,6 +98,20 @@ pub(crate) async fn run<T>(
         span.record("duration_us", started.elapsed().as_micros() as u64);
     }
     ran
+}
+
+/// `running`, ended (`None`) as soon as it is pending while an ask of this request waits for
+/// the client: an unanswered ask never resumes within the round.
+async fn until_asked<T>(running: impl Future<Output = T>, context: &Context) -> Option<T> {
+    let mut running = std::pin::pin!(running);
+    std::future::poll_fn(|cx| match running.as_mut().poll(cx) {
+        std::task::Poll::Ready(value) => std::task::Poll::Ready(Some(value)),
+        std::task::Poll::Pending if context.round().is_some_and(|r| r.waiting()) => {
+            std::task::Poll::Ready(None)
+        }
+        std::task::Poll::Pending => std::task::Poll::Pending,
+    })
+    .await
 }
 
 /// Runs a synchronous host function on the blocking pool, so it can hold up neither the timer

@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod ask;
 mod catalog;
 pub mod completion;
 mod context;
@@ -39,7 +40,8 @@ mod server;
 pub mod tool;
 pub mod transport;
 
-pub use beam_mcp_macros::{prompt, resource, tool};
+pub use ask::{AskError, Elicit, ElicitField, Elicited, Root, Sampled, SamplingRequest};
+pub use beam_mcp_macros::{Elicit, prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Context, LogLevel, NotSent, UnknownLevel};
 pub use live::{LiveCatalog, LiveError};

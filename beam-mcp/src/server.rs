@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use crate::ask::state::StateKeys;
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
@@ -76,6 +77,9 @@ pub enum BuildError {
         "notification_queue, max_in_flight, write_queue and call_time_limit must be above zero"
     )]
     ZeroLimit,
+    /// A `requestState` key shorter than 32 bytes.
+    #[error("a requestState key must be at least 32 bytes, got {0}")]
+    ShortStateKey(usize),
 }
 
 /// Builds a [`Server`]: the catalog, the host state, and the options.
@@ -116,6 +120,9 @@ pub struct ServerBuilder {
     page_size: Option<usize>,
     limits: Limits,
     live: Option<LiveCatalog>,
+    state_key: Option<Vec<u8>>,
+    previous_state_key: Option<Vec<u8>>,
+    state_lifetime: Option<Duration>,
 }
 
 /// The bounds of a running server; each has a builder setting (listed in `docs/security.md`).
@@ -280,6 +287,35 @@ impl ServerBuilder {
         (self, handle)
     }
 
+    /// The key that seals a multi-round-trip `requestState` (HMAC-SHA256; at least 32 bytes).
+    /// The default is random per process, so a state does not survive a restart: replicas
+    /// behind a balancer must share one key, from the host's secret store.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder()
+    ///     .request_state_key(*b"a 32-byte secret from the vault!")
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.state_key = Some(key.into());
+        self
+    }
+
+    /// The key before the current one, still accepted (never used to seal) while states it
+    /// sealed may be in flight: set it for one state lifetime after a rotation.
+    pub fn previous_request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.previous_state_key = Some(key.into());
+        self
+    }
+
+    /// How long a `requestState` is accepted after it is issued (default 10 minutes).
+    pub fn request_state_lifetime(mut self, lifetime: Duration) -> Self {
+        self.state_lifetime = Some(lifetime);
+        self
+    }
+
     /// Checks the catalog and the options, and builds the server.
     pub fn build(self) -> Result<Server, BuildError> {
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
@@ -301,6 +337,22 @@ impl ServerBuilder {
         }
         if limits.call_time_limit.is_some_and(|l| l.is_zero()) {
             return Err(BuildError::ZeroLimit);
+        }
+        let mut state_keys = StateKeys::random();
+        for key in [&self.state_key, &self.previous_state_key]
+            .into_iter()
+            .flatten()
+        {
+            if key.len() < 32 {
+                return Err(BuildError::ShortStateKey(key.len()));
+            }
+        }
+        if let Some(key) = self.state_key {
+            state_keys.current = key;
+        }
+        state_keys.previous = self.previous_state_key;
+        if let Some(lifetime) = self.state_lifetime {
+            state_keys.lifetime = lifetime;
         }
         let defs = &self.definitions;
         let emits = defs.tools.iter().any(|d| d.takes_context)
@@ -360,6 +412,7 @@ impl ServerBuilder {
                 prompts_cache: self.prompts_cache,
                 page_size,
                 limits,
+                state_keys,
             }),
         })
     }
@@ -394,6 +447,7 @@ pub(crate) struct Inner {
     pub(crate) prompts_cache: CacheHint,
     pub(crate) page_size: usize,
     pub(crate) limits: Limits,
+    pub(crate) state_keys: StateKeys,
 }
 
 /// Where requests find the catalog: fixed at build, or swapped by a live handle.

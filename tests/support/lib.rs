@@ -110,7 +110,12 @@ impl Spec {
             return self.check(revision, "JSONRPCErrorResponse", response);
         }
         self.check(revision, "JSONRPCResultResponse", response)?;
+        let input_required = response["result"]["resultType"] == "input_required";
         let def = match (revision, method) {
+            // Only these three may answer with an `InputRequiredResult` (2026-07-28).
+            ("2026-07-28", "tools/call" | "prompts/get" | "resources/read") if input_required => {
+                "InputRequiredResult"
+            }
             (_, "server/discover") => {
                 return self.check("2026-07-28", "DiscoverResult", &response["result"]);
             }

@@ -7,6 +7,7 @@
 mod cancel;
 mod level;
 mod outbox;
+mod principal;
 
 use std::any::Any;
 use std::sync::Arc;
@@ -18,11 +19,10 @@ use serde_json::{Map, Value, json};
 pub(crate) use cancel::CancelFlag;
 pub use level::{LogLevel, UnknownLevel};
 pub(crate) use outbox::{Outbox, Refused};
+pub(crate) use principal::Principal;
 
+use crate::ask::Round;
 use crate::revision::Revision;
-
-/// The caller's identity as the transport's `authorize` hook returned it; stored type-erased.
-pub(crate) type Principal = Arc<dyn Any + Send + Sync>;
 
 /// Everything a host function may know of the request it serves, and the ways it may speak
 /// back before its result: progress, logs, and noticing that the caller gave up.
@@ -59,6 +59,8 @@ struct Shared {
     progress_token: Option<Value>,
     log_level: Option<LogLevel>,
     outbox: Option<Arc<Outbox>>,
+    /// The multi-round-trip bookkeeping (2026-07-28 requests that may ask the client).
+    round: Option<Round>,
     cancel: CancelFlag,
     /// The bits of the last progress sent; NaN before the first.
     last_progress: AtomicU64,
@@ -128,6 +130,7 @@ pub(crate) struct Parts {
     pub(crate) progress_token: Option<Value>,
     pub(crate) log_level: Option<LogLevel>,
     pub(crate) outbox: Option<Arc<Outbox>>,
+    pub(crate) round: Option<Round>,
 }
 
 impl Context {
@@ -141,6 +144,7 @@ impl Context {
                 progress_token: parts.progress_token,
                 log_level: parts.log_level,
                 outbox: parts.outbox,
+                round: parts.round,
                 cancel: CancelFlag::default(),
                 last_progress: AtomicU64::new(f64::NAN.to_bits()),
             }),
@@ -160,7 +164,7 @@ impl Context {
     /// assert!(ctx.principal::<String>().is_none());
     /// ```
     pub fn principal<P: Any + Send + Sync>(&self) -> Option<&P> {
-        self.shared.principal.as_deref()?.downcast_ref()
+        self.shared.principal.as_ref()?.value.downcast_ref()
     }
 
     /// The client's `Implementation` (`name`, `version`, ...), if it sent one: from this
@@ -294,6 +298,10 @@ impl Context {
 
     pub(crate) fn cancel(&self) {
         self.shared.cancel.cancel();
+    }
+
+    pub(crate) fn round(&self) -> Option<&Round> {
+        self.shared.round.as_ref()
     }
 
     pub(crate) fn outbox(&self) -> Option<&Outbox> {

@@ -16,6 +16,7 @@ use super::{
     ProtocolError, Reply, Response, Revision, Session,
 };
 use crate::Server;
+use crate::ask::Round;
 use crate::context::{Client, Outbox, Parts as ContextParts};
 use crate::context::{Context, LogLevel};
 use crate::json::{self, kind_name};
@@ -59,6 +60,8 @@ pub(crate) struct Request<'a> {
     pub(crate) progress_token: Option<Value>,
     /// The lowest level this request is sent logs at, if any.
     pub(crate) log_level: Option<LogLevel>,
+    /// The multi-round-trip round, for the methods that may ask the client (2026-07-28).
+    pub(crate) round: Option<Round>,
 }
 
 /// A request's context (which its exchange shares), registered with its session.
@@ -103,6 +106,7 @@ impl Request<'_> {
             progress_token: self.progress_token.take(),
             log_level: self.log_level,
             outbox,
+            round: self.round.take(),
         });
         let registration = self.session.register(&self.id, &context);
         Begun {
@@ -227,6 +231,7 @@ impl Server {
             client_info: meta.client_info,
             progress_token: meta.progress_token,
             log_level: meta.log_level,
+            round: None,
         };
         self.request(session, request)
     }
@@ -430,7 +435,9 @@ impl Server {
 
     pub(crate) fn decorate(&self, result: &mut Value) {
         if let Value::Object(map) = result {
-            map.insert("resultType".into(), Value::from("complete"));
+            // An `InputRequiredResult` says so itself; every other result is complete.
+            map.entry("resultType")
+                .or_insert_with(|| Value::from("complete"));
             map.insert("_meta".into(), self.inner.result_meta.clone());
         }
     }

@@ -182,6 +182,12 @@ pub enum ProtocolError {
     /// A `progressToken` that is neither a string nor an integer.
     #[error("Invalid params: progressToken must be a string or an integer")]
     ProgressToken,
+    /// A `requestState` this server did not issue for this request, or no longer accepts.
+    #[error("Invalid params: {0}")]
+    RequestState(crate::ask::StateError),
+    /// `inputResponses` that is not an object.
+    #[error("Invalid params: inputResponses must be an object")]
+    InputResponsesNotObject,
     /// `notifications/cancelled` or another request that names no request id.
     #[error("Invalid params: {0}")]
     Malformed(&'static str),
@@ -250,6 +256,8 @@ impl ProtocolError {
             | Self::MetaRequired
             | Self::LogLevel(_)
             | Self::ProgressToken
+            | Self::RequestState(_)
+            | Self::InputResponsesNotObject
             | Self::Malformed(_) => -32602,
             Self::MethodNotFound(_) => -32601,
             Self::UnsupportedVersion { .. } => -32022,

@@ -129,8 +129,14 @@ impl Session {
 
     /// The same session, carrying the caller's identity (what an `authorize` hook returned);
     /// host code reads it with [`Context::principal`](crate::Context::principal).
-    pub fn with_principal<P: std::any::Any + Send + Sync>(mut self, principal: P) -> Self {
-        self.principal = Some(PrincipalBox(Arc::new(principal)));
+    ///
+    /// `P: Hash`, because a multi-round-trip `requestState` binds a digest of it: a state
+    /// issued to one caller is refused from another.
+    pub fn with_principal<P: std::any::Any + Send + Sync + std::hash::Hash>(
+        mut self,
+        principal: P,
+    ) -> Self {
+        self.principal = Some(PrincipalBox(Principal::new(principal)));
         self
     }
 
@@ -167,7 +173,7 @@ impl Session {
     }
 
     pub(crate) fn principal(&self) -> Option<Principal> {
-        self.principal.as_ref().map(|p| Arc::clone(&p.0))
+        self.principal.as_ref().map(|p| p.0.clone())
     }
 
     pub(crate) fn set_hello(&self, hello: Hello) {

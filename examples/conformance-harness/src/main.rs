@@ -3,10 +3,10 @@
 //! over Streamable HTTP at `http://127.0.0.1:$PORT/mcp`.
 //!
 //! The catalog is live (list changes reach `subscriptions/listen` streams). Fixtures for
-//! features beam-mcp does not have yet (multi-round-trip input requests, tasks) are absent or
-//! answer plainly; the scenarios that need them are listed, each with its reason, in
-//! `conformance/baseline.yml`.
+//! features beam-mcp does not have yet (tasks, `json_schema_2020_12_tool`) are absent; the
+//! scenarios that need them are recorded, each with its reason, in `conformance/not-scored.md`.
 
+mod asks;
 mod prompts;
 mod resources;
 mod tools;

@@ -90,10 +90,24 @@ fn test_missing_capability() -> &'static str {
     "The client declared sampling."
 }
 
-/// Would ask the user for input on a stream; answers plainly, sending no request.
+/// Asks the user for their name. At 2026-07-28 the ask is an `InputRequiredResult`, never a
+/// request streamed to the client.
 #[beam_mcp::tool]
-fn test_streaming_elicitation() -> &'static str {
-    "No elicitation request is streamed by a stateless server."
+async fn test_streaming_elicitation(ctx: Context) -> Result<String, ToolError> {
+    let answer = ctx
+        .elicit::<Name>("What is your name?")
+        .await
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    Ok(match answer {
+        beam_mcp::Elicited::Accepted(n) => format!("Hello, {}!", n.name),
+        _ => "No name given.".to_owned(),
+    })
+}
+
+/// A name, asked of the user.
+#[derive(serde::Deserialize, schemars::JsonSchema, beam_mcp::Elicit)]
+struct Name {
+    name: String,
 }
 
 /// Logs three messages at `info`, sent only when the request asks for that level or a lower one.

@@ -49,7 +49,8 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
                 tracing::error!(%item, panic = %panic, "completer panicked");
                 Err(ProtocolError::Internal)
             }
-            Ran::TimedOut(_) => Err(ProtocolError::Internal),
+            // A completer has no round to ask in: its asks return `AskError::Unavailable`.
+            Ran::TimedOut(_) | Ran::InputRequired => Err(ProtocolError::Internal),
         };
         responder.respond(id, era, outcome)
     });

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{ListSpec, list};
+use super::{ListSpec, input_required, list, open_round};
 use crate::Server;
 use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
@@ -32,8 +32,11 @@ pub(crate) fn list_prompts(
 pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
-    let params = &mut request.params;
     let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
+    if let Err(error) = open_round(server, &mut request) {
+        return refuse(error);
+    }
+    let params = &mut request.params;
     let Some(Value::String(name)) = params.remove("name") else {
         return refuse(ProtocolError::PromptNameMissing);
     };
@@ -75,6 +78,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
+        let asking = context.clone();
         let outcome = match dispatch::run(&call, context, |context| handler(render(context))).await
         {
             Ran::Done(Ok(result)) => Ok(result.to_value()),
@@ -90,6 +94,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
                 Err(ProtocolError::Internal)
             }
             Ran::TimedOut(_) => Err(ProtocolError::Internal),
+            Ran::InputRequired => input_required(&responder, &asking),
         };
         responder.respond(id, era, outcome)
     });

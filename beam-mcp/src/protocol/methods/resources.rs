@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{ListSpec, list};
+use super::{ListSpec, input_required, list, open_round};
 use crate::Server;
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
@@ -49,6 +49,9 @@ pub(crate) fn list_templates(
 pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
+    if let Err(error) = open_round(server, &mut request) {
+        return Reply::Ready(server.respond(id, era, Err(error)));
+    }
     let Some(Value::String(uri)) = request.params.remove("uri") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ResourceUriMissing)));
     };
@@ -81,6 +84,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
+        let asking = context.clone();
         let outcome = match dispatch::run(&call, context, |context| reader(read(context))).await {
             Ran::Done(Ok(contents)) if contents.is_empty() => {
                 // An empty answer would read as "exists, holds nothing"; say what it is.
@@ -109,6 +113,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
                 Err(ProtocolError::Internal)
             }
             Ran::TimedOut(_) => Err(ProtocolError::Internal),
+            Ran::InputRequired => input_required(&responder, &asking),
         };
         responder.respond(id, era, outcome)
     });

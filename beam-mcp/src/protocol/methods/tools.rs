@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{ListSpec, list};
+use super::{ListSpec, input_required, list, open_round};
 use crate::Server;
 use crate::catalog::Tool;
 use crate::dispatch::{self, Call, Ran};
@@ -32,6 +32,9 @@ pub(crate) fn list_tools(
 pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let id = std::mem::take(&mut request.id);
     let era = request.era;
+    if let Err(error) = open_round(server, &mut request) {
+        return Reply::Ready(server.respond(id, era, Err(error)));
+    }
     let Some(Value::String(name)) = request.params.remove("name") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ToolNameMissing)));
     };
@@ -86,6 +89,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
+        let asking = context.clone();
         let ran = dispatch::run(&call, context, |request| {
             let context = ToolContext {
                 tool: Arc::clone(&call.name),
@@ -112,6 +116,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
                 limit.as_millis()
             ))
             .to_value()),
+            Ran::InputRequired => input_required(&responder, &asking),
         };
         responder.respond(id, era, outcome)
     });

@@ -165,13 +165,14 @@ impl HttpBuilder {
     /// Decides, from the request line and headers alone, whether to read the body. Required.
     ///
     /// What it returns is the caller's identity (any type: `()`, a user id, a claims struct);
-    /// host code reads it with [`Context::principal`](crate::Context::principal).
-    pub fn authorize<P: std::any::Any + Send + Sync>(
+    /// host code reads it with [`Context::principal`](crate::Context::principal). It is `Hash`
+    /// because a multi-round-trip `requestState` binds a digest of it.
+    pub fn authorize<P: std::any::Any + Send + Sync + std::hash::Hash>(
         mut self,
         f: impl Fn(&Parts) -> Result<P, Refusal> + Send + Sync + 'static,
     ) -> Self {
         self.authorize = Some(Authorize::Now(Arc::new(move |parts: &Parts| {
-            f(parts).map(|principal| Arc::new(principal) as Principal)
+            f(parts).map(Principal::new)
         })));
         self
     }
@@ -202,16 +203,12 @@ impl HttpBuilder {
     /// ```
     pub fn authorize_async<P, F>(mut self, f: impl Fn(&Parts) -> F + Send + Sync + 'static) -> Self
     where
-        P: std::any::Any + Send + Sync,
+        P: std::any::Any + Send + Sync + std::hash::Hash,
         F: std::future::Future<Output = Result<P, Refusal>> + Send + 'static,
     {
         self.authorize = Some(Authorize::Later(Arc::new(move |parts: &Parts| {
             let decided = f(parts);
-            Box::pin(async move {
-                decided
-                    .await
-                    .map(|principal| Arc::new(principal) as Principal)
-            })
+            Box::pin(async move { decided.await.map(Principal::new) })
         })));
         self
     }

@@ -1,0 +1,402 @@
+//! Asking the client in the middle of a request: a form or a URL for the user (elicitation),
+//! a completion from the client's model (sampling), the client's roots.
+//!
+//! Host code asks through its [`Context`]; the answer is awaited like any other value:
+//!
+//! ```
+//! use beam_mcp::{Context, Elicit, Elicited};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+//! struct Confirm {
+//!     /// Type the name of the repository to delete it.
+//!     name: String,
+//! }
+//!
+//! /// Deletes a repository once the user confirms.
+//! #[beam_mcp::tool]
+//! async fn delete_repository(repo: String, ctx: Context) -> Result<String, beam_mcp::ToolError> {
+//!     let answer = ctx
+//!         .elicit::<Confirm>(format!("Delete {repo}? This cannot be undone."))
+//!         .await
+//!         .map_err(|e| beam_mcp::ToolError::new(e.to_string()))?;
+//!     Ok(match answer {
+//!         Elicited::Accepted(c) if c.name == repo => format!("deleted {repo}"),
+//!         _ => "kept".to_owned(),
+//!     })
+//! }
+//! # let _ = delete_repository::DEF;
+//! ```
+//!
+//! At 2026-07-28 an ask becomes a multi-round-trip result (`resultType: "input_required"`):
+//! the response lists the asks, the client answers them in a new request, and **the host
+//! function runs again from the start**, this time receiving the answers in the same order.
+//! Code before an ask therefore runs once per round: keep side effects after the last ask, or
+//! make them idempotent. Several asks awaited together (`join!`) go out in one round.
+//!
+//! Asking on 2025-11-25 (a server-to-client request on the session) is not built yet: there
+//! every ask returns [`AskError::Unavailable`].
+
+mod round;
+pub(crate) mod state;
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+pub(crate) use round::Round;
+pub use state::StateError;
+
+use crate::Context;
+use round::Lookup;
+
+/// Why an ask got no answer. A missing or malformed answer is never an error: it is asked again.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AskError {
+    /// This request's client capabilities lack what the ask needs (`elicitation`,
+    /// `elicitation.url`, `sampling`, `roots`). Declare `requires(..)` on the item to have the
+    /// server refuse such a request up front (-32021) instead.
+    #[error("the client did not declare the {0} capability for this request")]
+    Unsupported(&'static str),
+    /// This request cannot ask the client at all (why is in the message).
+    #[error("this request cannot ask the client: {0}")]
+    Unavailable(&'static str),
+    /// Two asks of one request used the same key.
+    #[error("the ask key {0:?} is used twice in one request")]
+    DuplicateKey(String),
+}
+
+/// The user's answer to an elicitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicited<T> {
+    /// The user submitted the form (or, for a URL, completed the interaction).
+    Accepted(T),
+    /// The user said no.
+    Declined,
+    /// The user dismissed the request without choosing.
+    Cancelled,
+}
+
+/// What a client's model answered to [`Context::sample`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampled {
+    /// The role of the answer (`assistant`).
+    pub role: String,
+    /// The model that answered.
+    pub model: String,
+    /// Why it stopped, if the client said.
+    pub stop_reason: Option<String>,
+    /// The content, as sent: one content block or an array of them.
+    pub content: Value,
+}
+
+impl Sampled {
+    /// The text of the answer, when it is one text block.
+    ///
+    /// ```
+    /// let s = beam_mcp::Sampled { role: "assistant".into(), model: "m".into(), stop_reason: None,
+    ///     content: serde_json::json!({ "type": "text", "text": "Paris" }) };
+    /// assert_eq!(s.text(), Some("Paris"));
+    /// ```
+    pub fn text(&self) -> Option<&str> {
+        let block = match &self.content {
+            Value::Array(blocks) if blocks.len() == 1 => &blocks[0],
+            other => other,
+        };
+        (block.get("type")? == "text")
+            .then(|| block.get("text")?.as_str())
+            .flatten()
+    }
+}
+
+/// One of the client's roots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// A `file://` URI.
+    pub uri: String,
+    /// A name for it, if the client gave one.
+    pub name: Option<String>,
+}
+
+/// A request for the client's model ([`Context::sample`]).
+///
+/// ```
+/// let request = beam_mcp::SamplingRequest::new(100)
+///     .system_prompt("Answer in one word.")
+///     .user("What is the capital of France?");
+/// # let _ = request;
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct SamplingRequest {
+    params: Map<String, Value>,
+}
+
+impl SamplingRequest {
+    /// A request answered with at most `max_tokens` tokens.
+    pub fn new(max_tokens: u32) -> Self {
+        let mut params = Map::new();
+        params.insert("messages".into(), Value::Array(Vec::new()));
+        params.insert("maxTokens".into(), Value::from(max_tokens));
+        SamplingRequest { params }
+    }
+
+    /// Adds a user message with `text`.
+    pub fn user(self, text: impl Into<String>) -> Self {
+        self.message("user", text.into())
+    }
+
+    /// Adds an assistant message with `text`.
+    pub fn assistant(self, text: impl Into<String>) -> Self {
+        self.message("assistant", text.into())
+    }
+
+    fn message(mut self, role: &str, text: String) -> Self {
+        if let Some(Value::Array(messages)) = self.params.get_mut("messages") {
+            messages.push(json!({ "role": role, "content": { "type": "text", "text": text } }));
+        }
+        self
+    }
+
+    /// Sets the system prompt.
+    pub fn system_prompt(self, text: impl Into<String>) -> Self {
+        self.param("systemPrompt", Value::from(text.into()))
+    }
+
+    /// Sets any other member of `CreateMessageRequestParams` (`temperature`,
+    /// `modelPreferences`, `stopSequences`, ...), as the specification spells it.
+    pub fn param(mut self, name: &str, value: Value) -> Self {
+        self.params.insert(name.to_owned(), value);
+        self
+    }
+}
+
+/// A form the client can show: a struct of flat fields (strings, numbers, booleans, and enums
+/// of unit variants), each optional or not. Derive it with `#[derive(Elicit)]`, which refuses
+/// any other field type at compile time; the requested schema comes from `JsonSchema`.
+pub trait Elicit: DeserializeOwned + schemars::JsonSchema + Send + 'static {}
+
+/// A type a form field can hold: implemented for strings, numbers and booleans, for `Option`
+/// of them, and by `#[derive(Elicit)]` for an enum of unit variants (a choice).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an elicitation form",
+    label = "not a flat field",
+    note = "a form holds strings, numbers, booleans and enums of unit variants (derive `Elicit` on the enum), each optional or not; ask for anything else in several forms or through a URL"
+)]
+pub trait ElicitField {}
+
+macro_rules! fields {
+    ($($t:ty),*) => { $(impl ElicitField for $t {})* };
+}
+fields!(String, bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+impl<T: ElicitField> ElicitField for Option<T> {}
+
+/// A capability an ask needs, as the client declares it.
+#[derive(Clone, Copy)]
+enum Needs {
+    Form,
+    Url,
+    Sampling,
+    Roots,
+}
+
+impl Needs {
+    fn name(self) -> &'static str {
+        match self {
+            Needs::Form => "elicitation",
+            Needs::Url => "elicitation.url",
+            Needs::Sampling => "sampling",
+            Needs::Roots => "roots",
+        }
+    }
+
+    fn declared(self, capabilities: Option<&Map<String, Value>>) -> bool {
+        let Some(capabilities) = capabilities else {
+            return false;
+        };
+        match self {
+            // `elicitation: {}` is form mode (2025-06-18 and later); `{url: {}}` alone is not.
+            Needs::Form => capabilities
+                .get("elicitation")
+                .and_then(Value::as_object)
+                .is_some_and(|e| e.is_empty() || e.contains_key("form")),
+            Needs::Url => capabilities
+                .get("elicitation")
+                .and_then(Value::as_object)
+                .is_some_and(|e| e.contains_key("url")),
+            Needs::Sampling => capabilities.get("sampling").is_some_and(Value::is_object),
+            Needs::Roots => capabilities.get("roots").is_some_and(Value::is_object),
+        }
+    }
+}
+
+/// One ask, awaited to get its answer. Made by [`Context::elicit`], [`Context::elicit_url`],
+/// [`Context::sample`] and [`Context::roots`].
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct Ask<'a, T> {
+    context: &'a Context,
+    key: Option<String>,
+    prefix: &'static str,
+    needs: Needs,
+    request: Value,
+    read: fn(&Value) -> Option<T>,
+}
+
+impl<T> Ask<'_, T> {
+    /// Names the ask on the wire (its key in `inputRequests`); by default the key is made from
+    /// its place in the call order. Keys must be unique within one request.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+}
+
+impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
+    type Output = Result<T, AskError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let Some(round) = self.context.round() else {
+                return Err(AskError::Unavailable(
+                    "asking the client on 2025-11-25 is not built yet, and an item must take a Context to ask",
+                ));
+            };
+            if !self.needs.declared(self.context.client_capabilities()) {
+                return Err(AskError::Unsupported(self.needs.name()));
+            }
+            match round.ask(self.key.as_deref(), self.prefix, self.request, self.read) {
+                Lookup::Answered(value) => Ok(value),
+                Lookup::Duplicate(key) => Err(AskError::DuplicateKey(key)),
+                // The dispatch sees the recorded ask and ends the round; this never resumes.
+                Lookup::Asked => std::future::pending().await,
+            }
+        })
+    }
+}
+
+impl Context {
+    /// Asks the user to fill in the form `T` (elicitation, form mode). Never ask for secrets
+    /// this way (use [`elicit_url`](Self::elicit_url)).
+    pub fn elicit<T: Elicit>(&self, message: impl Into<String>) -> Ask<'_, Elicited<T>> {
+        let params = json!({
+            "message": message.into(),
+            "requestedSchema": crate::schema_for::<T>(),
+        });
+        self.ask(
+            "elicit",
+            Needs::Form,
+            "elicitation/create",
+            params,
+            read_form::<T>,
+        )
+    }
+
+    /// Sends the user to `url` (elicitation, URL mode), for what must not pass through the
+    /// client: credentials, payments, consent. `Accepted(())` means the user completed it.
+    pub fn elicit_url(
+        &self,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Ask<'_, Elicited<()>> {
+        let params = json!({ "mode": "url", "message": message.into(), "url": url.into() });
+        self.ask("elicit", Needs::Url, "elicitation/create", params, read_url)
+    }
+
+    /// Asks the client's model (sampling).
+    pub fn sample(&self, request: SamplingRequest) -> Ask<'_, Sampled> {
+        let params = Value::Object(request.params);
+        self.ask(
+            "sample",
+            Needs::Sampling,
+            "sampling/createMessage",
+            params,
+            read_sampled,
+        )
+    }
+
+    /// Asks for the client's roots.
+    pub fn roots(&self) -> Ask<'_, Vec<Root>> {
+        self.ask("roots", Needs::Roots, "roots/list", json!({}), read_roots)
+    }
+
+    fn ask<T>(
+        &self,
+        prefix: &'static str,
+        needs: Needs,
+        method: &str,
+        params: Value,
+        read: fn(&Value) -> Option<T>,
+    ) -> Ask<'_, T> {
+        Ask {
+            context: self,
+            key: None,
+            prefix,
+            needs,
+            request: json!({ "method": method, "params": params }),
+            read,
+        }
+    }
+}
+
+fn read_action(answer: &Value) -> Option<(&str, Option<&Value>)> {
+    let answer = answer.as_object()?;
+    let action = answer.get("action")?.as_str()?;
+    Some((action, answer.get("content")))
+}
+
+fn read_form<T: Elicit>(answer: &Value) -> Option<Elicited<T>> {
+    match read_action(answer)? {
+        ("accept", Some(content)) if content.is_object() => serde_json::from_value(content.clone())
+            .ok()
+            .map(Elicited::Accepted),
+        ("decline", _) => Some(Elicited::Declined),
+        ("cancel", _) => Some(Elicited::Cancelled),
+        _ => None,
+    }
+}
+
+fn read_url(answer: &Value) -> Option<Elicited<()>> {
+    match read_action(answer)?.0 {
+        "accept" => Some(Elicited::Accepted(())),
+        "decline" => Some(Elicited::Declined),
+        "cancel" => Some(Elicited::Cancelled),
+        _ => None,
+    }
+}
+
+fn read_sampled(answer: &Value) -> Option<Sampled> {
+    let answer = answer.as_object()?;
+    let content = answer.get("content")?;
+    if !(content.is_object() || content.is_array()) {
+        return None;
+    }
+    Some(Sampled {
+        role: answer.get("role")?.as_str()?.to_owned(),
+        model: answer.get("model")?.as_str()?.to_owned(),
+        stop_reason: answer
+            .get("stopReason")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        content: content.clone(),
+    })
+}
+
+fn read_roots(answer: &Value) -> Option<Vec<Root>> {
+    answer
+        .get("roots")?
+        .as_array()?
+        .iter()
+        .map(|root| {
+            Some(Root {
+                uri: root.get("uri")?.as_str()?.to_owned(),
+                name: match root.get("name") {
+                    None => None,
+                    Some(name) => Some(name.as_str()?.to_owned()),
+                },
+            })
+        })
+        .collect()
+}

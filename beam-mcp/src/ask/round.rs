@@ -1,0 +1,152 @@
+//! One round of a multi-round-trip request (2026-07-28): the answers it brought, and what the
+//! host code asked that nobody has answered yet.
+//!
+//! The host function runs from the start on every round. Each ask has a key (the host's, or
+//! one made from its place in the call order); an ask whose key has an answer (carried in
+//! `requestState` from earlier rounds, or sent in this round's `inputResponses`) returns it, an
+//! ask without one is recorded, and the round ends as soon as the host future waits on an
+//! unanswered ask. The result lists every ask recorded, and a new `requestState` carries every
+//! answer used so far.
+
+use std::sync::Mutex;
+
+use serde_json::{Map, Value};
+
+use super::state::{self, Binding, StateError, StateKeys};
+use crate::protocol::ProtocolError;
+
+/// What the next round needs: the input requests to send and the sealed answers so far.
+pub(crate) struct InputRequired {
+    pub(crate) requests: Map<String, Value>,
+    pub(crate) answers: Map<String, Value>,
+    pub(crate) binding: Binding,
+}
+
+/// The round's bookkeeping, shared by every clone of the request's context.
+pub(crate) struct Round {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    binding: Binding,
+    /// Answers offered: from `requestState`, then this round's `inputResponses`.
+    offered: Map<String, Value>,
+    /// Answers used by the asks of this run, to carry to the next round.
+    used: Map<String, Value>,
+    /// Asks of this run with no usable answer.
+    asked: Map<String, Value>,
+    /// Asks made so far in this run (for keys made from the call order).
+    count: usize,
+}
+
+/// What an ask found.
+pub(crate) enum Lookup<T> {
+    /// A usable answer.
+    Answered(T),
+    /// None (or a malformed one): the ask is recorded for the client.
+    Asked,
+    /// The key was already used by another ask of this run.
+    Duplicate(String),
+}
+
+impl Round {
+    /// The round a request opens: `requestState` checked and opened, `inputResponses` taken.
+    /// Both are removed from `params`.
+    pub(crate) fn take(
+        keys: &StateKeys,
+        method: &str,
+        params: &mut Map<String, Value>,
+        principal: Option<[u8; 32]>,
+    ) -> Result<Round, ProtocolError> {
+        let responses = params.remove("inputResponses");
+        let state = params.remove("requestState");
+        let binding = Binding::new(method, params, principal);
+        let mut offered = match state {
+            None => Map::new(),
+            Some(Value::String(state)) => {
+                state::open(keys, &binding, &state).map_err(ProtocolError::RequestState)?
+            }
+            Some(_) => return Err(ProtocolError::RequestState(StateError::Malformed)),
+        };
+        match responses {
+            None => {}
+            Some(Value::Object(responses)) => {
+                for (key, answer) in responses {
+                    // An answer from an earlier round, sealed, wins over one sent again.
+                    offered.entry(key).or_insert(answer);
+                }
+            }
+            Some(_) => return Err(ProtocolError::InputResponsesNotObject),
+        }
+        Ok(Round {
+            inner: Mutex::new(Inner {
+                binding,
+                offered,
+                used: Map::new(),
+                asked: Map::new(),
+                count: 0,
+            }),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Looks up the answer to an ask; `read` turns a well-formed answer into the host's value
+    /// (`None`: malformed, so the ask goes out again).
+    pub(crate) fn ask<T>(
+        &self,
+        key: Option<&str>,
+        prefix: &str,
+        request: Value,
+        read: impl FnOnce(&Value) -> Option<T>,
+    ) -> Lookup<T> {
+        let mut inner = self.lock();
+        inner.count += 1;
+        let key = match key {
+            Some(key) => key.to_owned(),
+            None => format!("{prefix}-{}", inner.count),
+        };
+        if inner.used.contains_key(&key) || inner.asked.contains_key(&key) {
+            return Lookup::Duplicate(key);
+        }
+        if let Some(answer) = inner.offered.get(&key)
+            && let Some(value) = read(answer)
+        {
+            let answer = answer.clone();
+            inner.used.insert(key, answer);
+            return Lookup::Answered(value);
+        }
+        inner.asked.insert(key, request);
+        Lookup::Asked
+    }
+
+    /// True once an ask of this run is waiting for the client.
+    pub(crate) fn waiting(&self) -> bool {
+        !self.lock().asked.is_empty()
+    }
+
+    /// The asks to send and the answers to seal, when the run stopped on asks.
+    pub(crate) fn input_required(&self) -> Option<InputRequired> {
+        let inner = self.lock();
+        (!inner.asked.is_empty()).then(|| InputRequired {
+            requests: inner.asked.clone(),
+            answers: inner.used.clone(),
+            binding: inner.binding.clone(),
+        })
+    }
+}
+
+impl InputRequired {
+    /// The `InputRequiredResult` (before `_meta`), or `None` when the answers so far are too
+    /// large to seal.
+    pub(crate) fn into_result(self, keys: &StateKeys) -> Option<Value> {
+        let state = state::seal(keys, &self.binding, &self.answers)?;
+        let mut result = Map::new();
+        result.insert("resultType".into(), Value::from("input_required"));
+        result.insert("inputRequests".into(), Value::Object(self.requests));
+        result.insert("requestState".into(), Value::from(state));
+        Some(Value::Object(result))
+    }
+}
