@@ -210,7 +210,7 @@ fn a_well_formed_request_is_served_200_and_a_notification_202() {
     );
     assert_eq!(r.status, 200);
     let v = checked(&r, "tools/list");
-    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 4);
+    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 5);
     let call = body(
         2,
         "tools/call",
@@ -953,6 +953,82 @@ fn an_absolute_form_target_is_checked_like_the_host_header() {
     let mut c = Connection::open(addr);
     c.write(&raw).unwrap();
     assert_eq!(c.read_response().unwrap().status, 200);
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, beam_mcp::Elicit)]
+struct Name {
+    name: String,
+}
+
+/// Asks the user's name, then greets them.
+#[beam_mcp::tool]
+async fn ask_name(ctx: beam_mcp::Context) -> String {
+    match ctx.elicit::<Name>("Name?").key("name").await {
+        Ok(beam_mcp::Elicited::Accepted(n)) => format!("hello {}", n.name),
+        Ok(_) => "no name".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_request_state_issued_to_one_caller_is_refused_from_another() {
+    let http = Http::builder(catalog())
+        .authorize(|parts| match parts.headers.get("authorization") {
+            Some(v) if v == "Bearer alice" => Ok("alice".to_owned()),
+            Some(v) if v == "Bearer bob" => Ok("bob".to_owned()),
+            _ => Err(Refusal::new("no or wrong token")),
+        })
+        .allowed_origins(Origins::Loopback)
+        .build()
+        .unwrap();
+    let addr = start(http);
+    let as_user = |user: &str| {
+        with(
+            without(
+                headers(addr, "tools/call", Some("ask_name")),
+                "authorization",
+            ),
+            "authorization",
+            &format!("Bearer {user}"),
+        )
+    };
+    let call = |id: i64, extra: Value| {
+        let mut params = json!({ "name": "ask_name", "arguments": {} });
+        for (k, v) in extra.as_object().unwrap() {
+            params[k] = v.clone();
+        }
+        let mut meta = modern_meta();
+        meta["io.modelcontextprotocol/clientCapabilities"] = json!({ "elicitation": {} });
+        params["_meta"] = meta;
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params })
+            .to_string()
+            .into_bytes()
+    };
+    let first = checked(
+        &post(addr, &as_user("alice"), &call(1, json!({}))),
+        "tools/call",
+    );
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["result"]["inputRequests"]["name"]["method"],
+        "elicitation/create"
+    );
+    let retry = json!({
+        "requestState": first["result"]["requestState"],
+        "inputResponses": { "name": { "action": "accept", "content": { "name": "Ada" } } },
+    });
+    let stolen = post(addr, &as_user("bob"), &call(2, retry.clone()));
+    assert_eq!(error_of(&stolen, "tools/call"), (400, -32602));
+    assert_eq!(
+        stolen.json()["error"]["message"],
+        "Invalid params: requestState was issued for another request"
+    );
+    let own = checked(
+        &post(addr, &as_user("alice"), &call(3, retry)),
+        "tools/call",
+    );
+    assert_eq!(own["result"]["resultType"], "complete", "{own}");
+    assert_eq!(own["result"]["content"][0]["text"], "hello Ada");
 }
 
 /// Who is calling, as `authorize` returned it (hand-written, so only this test serves it).

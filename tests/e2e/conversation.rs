@@ -407,3 +407,54 @@ fn http_a_blocking_tool_past_its_limit_is_a_tool_error_while_others_are_served()
         "stuck: the call exceeded its time limit of 300 ms"
     );
 }
+
+#[test]
+fn asking_the_client_over_a_pipe_takes_rounds_and_a_tampered_state_is_refused() {
+    let mut server = fixture();
+    let caps =
+        json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {}, "roots": {} } });
+    let first = server.request(&call(
+        json!(1),
+        "confirm",
+        json!({}),
+        Some(meta_with(caps.clone())),
+    ));
+    spec()
+        .check_response(Some("2026-07-28"), "tools/call", &first)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    assert_eq!(
+        result["inputRequests"]["elicit-1"]["method"],
+        "elicitation/create"
+    );
+    assert_eq!(
+        result["inputRequests"]["roots-2"],
+        json!({ "method": "roots/list", "params": {} })
+    );
+    let state = result["requestState"].as_str().unwrap();
+    let retry = |id: i64, state: &str, action: Value| {
+        let mut message = call(
+            json!(id),
+            "confirm",
+            json!({}),
+            Some(meta_with(caps.clone())),
+        );
+        message["params"]["requestState"] = json!(state);
+        message["params"]["inputResponses"] = json!({
+            "elicit-1": action, "roots-2": { "roots": [{ "uri": "file:///w" }] } });
+        message
+    };
+    let accepted = json!({ "action": "accept", "content": { "ok": true } });
+    let tampered = server.request(&retry(2, &format!("{state}x"), accepted.clone()));
+    assert_eq!(tampered["error"]["code"], -32602, "{tampered}");
+    let declined = server.request(&retry(3, state, json!({ "action": "decline" })));
+    assert_eq!(
+        declined["result"]["content"][0]["text"], "declined",
+        "{declined}"
+    );
+    let done = server.request(&retry(4, state, accepted));
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "ok=true with 1 roots");
+    assert!(server.finish().success());
+}
