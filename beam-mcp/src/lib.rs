@@ -43,7 +43,7 @@ pub mod transport;
 pub use ask::{AskError, Elicit, ElicitField, Elicited, Root, Sampled, SamplingRequest};
 pub use beam_mcp_macros::{Elicit, prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
-pub use context::{Context, LogLevel, NotSent, UnknownLevel};
+pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use live::{LiveCatalog, LiveError};
 pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};

@@ -1,7 +1,8 @@
-//! Asking the client in the middle of a request: a form or a URL for the user (elicitation),
+//! Asking the client in the middle of a request (the types; the asks themselves are methods of
+//! [`Context`](crate::Context)): a form or a URL for the user (elicitation),
 //! a completion from the client's model (sampling), the client's roots.
 //!
-//! Host code asks through its [`Context`]; the answer is awaited like any other value:
+//! Host code asks through its [`Context`](crate::Context); the answer is awaited like any other value:
 //!
 //! ```
 //! use beam_mcp::{Context, Elicit, Elicited};
@@ -39,17 +40,11 @@
 mod round;
 pub(crate) mod state;
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
-
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-pub(crate) use round::Round;
+pub(crate) use round::{Lookup, Round, RoundError};
 pub use state::StateError;
-
-use crate::Context;
-use round::Lookup;
 
 /// Why an ask got no answer. A missing or malformed answer is never an error: it is asked again.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,7 +74,7 @@ pub enum Elicited<T> {
     Cancelled,
 }
 
-/// What a client's model answered to [`Context::sample`].
+/// What a client's model answered to [`Context::sample`](crate::Context::sample).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sampled {
     /// The role of the answer (`assistant`).
@@ -120,7 +115,7 @@ pub struct Root {
     pub name: Option<String>,
 }
 
-/// A request for the client's model ([`Context::sample`]).
+/// A request for the client's model ([`Context::sample`](crate::Context::sample)).
 ///
 /// ```
 /// let request = beam_mcp::SamplingRequest::new(100)
@@ -165,6 +160,10 @@ impl SamplingRequest {
         self.param("systemPrompt", Value::from(text.into()))
     }
 
+    pub(crate) fn into_params(self) -> Map<String, Value> {
+        self.params
+    }
+
     /// Sets any other member of `CreateMessageRequestParams` (`temperature`,
     /// `modelPreferences`, `stopSequences`, ...), as the specification spells it.
     pub fn param(mut self, name: &str, value: Value) -> Self {
@@ -195,7 +194,7 @@ impl<T: ElicitField> ElicitField for Option<T> {}
 
 /// A capability an ask needs, as the client declares it.
 #[derive(Clone, Copy)]
-enum Needs {
+pub(crate) enum Needs {
     Form,
     Url,
     Sampling,
@@ -203,7 +202,7 @@ enum Needs {
 }
 
 impl Needs {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Needs::Form => "elicitation",
             Needs::Url => "elicitation.url",
@@ -212,7 +211,7 @@ impl Needs {
         }
     }
 
-    fn declared(self, capabilities: Option<&Map<String, Value>>) -> bool {
+    pub(crate) fn declared(self, capabilities: Option<&Map<String, Value>>) -> bool {
         let Some(capabilities) = capabilities else {
             return false;
         };
@@ -232,122 +231,13 @@ impl Needs {
     }
 }
 
-/// One ask, awaited to get its answer. Made by [`Context::elicit`], [`Context::elicit_url`],
-/// [`Context::sample`] and [`Context::roots`].
-#[must_use = "an ask does nothing until it is awaited"]
-pub struct Ask<'a, T> {
-    context: &'a Context,
-    key: Option<String>,
-    prefix: &'static str,
-    needs: Needs,
-    request: Value,
-    read: fn(&Value) -> Option<T>,
-}
-
-impl<T> Ask<'_, T> {
-    /// Names the ask on the wire (its key in `inputRequests`); by default the key is made from
-    /// its place in the call order. Keys must be unique within one request.
-    pub fn key(mut self, key: impl Into<String>) -> Self {
-        self.key = Some(key.into());
-        self
-    }
-}
-
-impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
-    type Output = Result<T, AskError>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let Some(round) = self.context.round() else {
-                return Err(AskError::Unavailable(
-                    "asking the client on 2025-11-25 is not built yet, and an item must take a Context to ask",
-                ));
-            };
-            if !self.needs.declared(self.context.client_capabilities()) {
-                return Err(AskError::Unsupported(self.needs.name()));
-            }
-            match round.ask(self.key.as_deref(), self.prefix, self.request, self.read) {
-                Lookup::Answered(value) => Ok(value),
-                Lookup::Duplicate(key) => Err(AskError::DuplicateKey(key)),
-                // The dispatch sees the recorded ask and ends the round; this never resumes.
-                Lookup::Asked => std::future::pending().await,
-            }
-        })
-    }
-}
-
-impl Context {
-    /// Asks the user to fill in the form `T` (elicitation, form mode). Never ask for secrets
-    /// this way (use [`elicit_url`](Self::elicit_url)).
-    pub fn elicit<T: Elicit>(&self, message: impl Into<String>) -> Ask<'_, Elicited<T>> {
-        let params = json!({
-            "message": message.into(),
-            "requestedSchema": crate::schema_for::<T>(),
-        });
-        self.ask(
-            "elicit",
-            Needs::Form,
-            "elicitation/create",
-            params,
-            read_form::<T>,
-        )
-    }
-
-    /// Sends the user to `url` (elicitation, URL mode), for what must not pass through the
-    /// client: credentials, payments, consent. `Accepted(())` means the user completed it.
-    pub fn elicit_url(
-        &self,
-        message: impl Into<String>,
-        url: impl Into<String>,
-    ) -> Ask<'_, Elicited<()>> {
-        let params = json!({ "mode": "url", "message": message.into(), "url": url.into() });
-        self.ask("elicit", Needs::Url, "elicitation/create", params, read_url)
-    }
-
-    /// Asks the client's model (sampling).
-    pub fn sample(&self, request: SamplingRequest) -> Ask<'_, Sampled> {
-        let params = Value::Object(request.params);
-        self.ask(
-            "sample",
-            Needs::Sampling,
-            "sampling/createMessage",
-            params,
-            read_sampled,
-        )
-    }
-
-    /// Asks for the client's roots.
-    pub fn roots(&self) -> Ask<'_, Vec<Root>> {
-        self.ask("roots", Needs::Roots, "roots/list", json!({}), read_roots)
-    }
-
-    fn ask<T>(
-        &self,
-        prefix: &'static str,
-        needs: Needs,
-        method: &str,
-        params: Value,
-        read: fn(&Value) -> Option<T>,
-    ) -> Ask<'_, T> {
-        Ask {
-            context: self,
-            key: None,
-            prefix,
-            needs,
-            request: json!({ "method": method, "params": params }),
-            read,
-        }
-    }
-}
-
 fn read_action(answer: &Value) -> Option<(&str, Option<&Value>)> {
     let answer = answer.as_object()?;
     let action = answer.get("action")?.as_str()?;
     Some((action, answer.get("content")))
 }
 
-fn read_form<T: Elicit>(answer: &Value) -> Option<Elicited<T>> {
+pub(crate) fn read_form<T: Elicit>(answer: &Value) -> Option<Elicited<T>> {
     match read_action(answer)? {
         ("accept", Some(content)) if content.is_object() => serde_json::from_value(content.clone())
             .ok()
@@ -358,7 +248,7 @@ fn read_form<T: Elicit>(answer: &Value) -> Option<Elicited<T>> {
     }
 }
 
-fn read_url(answer: &Value) -> Option<Elicited<()>> {
+pub(crate) fn read_url(answer: &Value) -> Option<Elicited<()>> {
     match read_action(answer)?.0 {
         "accept" => Some(Elicited::Accepted(())),
         "decline" => Some(Elicited::Declined),
@@ -367,7 +257,7 @@ fn read_url(answer: &Value) -> Option<Elicited<()>> {
     }
 }
 
-fn read_sampled(answer: &Value) -> Option<Sampled> {
+pub(crate) fn read_sampled(answer: &Value) -> Option<Sampled> {
     let answer = answer.as_object()?;
     let content = answer.get("content")?;
     if !(content.is_object() || content.is_array()) {
@@ -384,7 +274,7 @@ fn read_sampled(answer: &Value) -> Option<Sampled> {
     })
 }
 
-fn read_roots(answer: &Value) -> Option<Vec<Root>> {
+pub(crate) fn read_roots(answer: &Value) -> Option<Vec<Root>> {
     answer
         .get("roots")?
         .as_array()?

@@ -13,7 +13,15 @@ use std::sync::Mutex;
 use serde_json::{Map, Value};
 
 use super::state::{self, Binding, StateError, StateKeys};
-use crate::protocol::ProtocolError;
+
+/// Why a request's round could not be opened.
+#[derive(Debug)]
+pub(crate) enum RoundError {
+    /// The `requestState` was refused.
+    State(StateError),
+    /// `inputResponses` was not an object.
+    ResponsesNotObject,
+}
 
 /// What the next round needs: the input requests to send and the sealed answers so far.
 pub(crate) struct InputRequired {
@@ -57,16 +65,16 @@ impl Round {
         method: &str,
         params: &mut Map<String, Value>,
         principal: Option<[u8; 32]>,
-    ) -> Result<Round, ProtocolError> {
+    ) -> Result<Round, RoundError> {
         let responses = params.remove("inputResponses");
         let state = params.remove("requestState");
         let binding = Binding::new(method, params, principal);
         let mut offered = match state {
             None => Map::new(),
             Some(Value::String(state)) => {
-                state::open(keys, &binding, &state).map_err(ProtocolError::RequestState)?
+                state::open(keys, &binding, &state).map_err(RoundError::State)?
             }
-            Some(_) => return Err(ProtocolError::RequestState(StateError::Malformed)),
+            Some(_) => return Err(RoundError::State(StateError::Malformed)),
         };
         match responses {
             None => {}
@@ -76,7 +84,7 @@ impl Round {
                     offered.entry(key).or_insert(answer);
                 }
             }
-            Some(_) => return Err(ProtocolError::InputResponsesNotObject),
+            Some(_) => return Err(RoundError::ResponsesNotObject),
         }
         Ok(Round {
             inner: Mutex::new(Inner {

@@ -4,6 +4,7 @@
 //! [`State<T>`](crate::State). Clones share one request: a notification sent through any clone
 //! after the response was produced is refused, never written.
 
+mod asks;
 mod cancel;
 mod level;
 mod outbox;
@@ -16,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+pub use asks::Ask;
 pub(crate) use cancel::CancelFlag;
 pub use level::{LogLevel, UnknownLevel};
 pub(crate) use outbox::{Outbox, Refused};

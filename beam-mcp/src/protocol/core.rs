@@ -16,7 +16,7 @@ use super::{
     ProtocolError, Reply, Response, Revision, Session,
 };
 use crate::Server;
-use crate::ask::Round;
+use crate::ask::{Round, RoundError};
 use crate::context::{Client, Outbox, Parts as ContextParts};
 use crate::context::{Context, LogLevel};
 use crate::json::{self, kind_name};
@@ -81,6 +81,27 @@ impl Request<'_> {
             self.progress_token.is_some() || (self.era.is_stateless() && self.log_level.is_some());
         let session_logs = !self.era.is_stateless() && emits && self.log_level.is_some();
         self.begin_with(server, asked || session_logs)
+    }
+
+    /// Opens the round of a request to a method whose host code may ask the client (2026-07-28
+    /// only): takes `inputResponses` and `requestState` out of the params, checking the state.
+    /// Called before any other field is taken, since the state binds the params as sent.
+    pub(crate) fn open_round(&mut self, server: &Server) -> Result<(), ProtocolError> {
+        if self.era.is_stateless() {
+            let principal = self.session.principal().map(|p| p.digest);
+            let round = Round::take(
+                &server.inner.state_keys,
+                self.method,
+                &mut self.params,
+                principal,
+            )
+            .map_err(|error| match error {
+                RoundError::State(state) => ProtocolError::RequestState(state),
+                RoundError::ResponsesNotObject => ProtocolError::InputResponsesNotObject,
+            })?;
+            self.round = Some(round);
+        }
+        Ok(())
     }
 
     /// The context of a request that always streams (a subscription).

@@ -15,7 +15,6 @@ pub(crate) use resources::{list_resources, list_templates, read_resource};
 pub(crate) use subscriptions::{listen, subscribe};
 pub(crate) use tools::{call_tool, list_tools};
 
-use super::core::Request;
 use super::cursor::{self, CursorError};
 use super::{ProtocolError, Revision, Session};
 use crate::Server;
@@ -95,23 +94,6 @@ pub(crate) fn set_level(
     };
     session.set_log_level(level);
     Ok(Value::Object(Map::new()))
-}
-
-/// Opens the round of a request to a method whose host code may ask the client (2026-07-28
-/// only): takes `inputResponses` and `requestState` out of the params, checking the state.
-/// Called before any other field is taken, since the state binds the params as sent.
-pub(crate) fn open_round(server: &Server, request: &mut Request<'_>) -> Result<(), ProtocolError> {
-    if request.era.is_stateless() {
-        let principal = request.session.principal().map(|p| p.digest);
-        let round = Round::take(
-            &server.inner.state_keys,
-            request.method,
-            &mut request.params,
-            principal,
-        )?;
-        request.round = Some(round);
-    }
-    Ok(())
 }
 
 /// The result of a run that stopped on asks: the `InputRequiredResult`.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{ListSpec, input_required, list, open_round};
+use super::{ListSpec, input_required, list};
 use crate::Server;
 use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
@@ -33,7 +33,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
     let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
-    if let Err(error) = open_round(server, &mut request) {
+    if let Err(error) = request.open_round(server) {
         return refuse(error);
     }
     let params = &mut request.params;

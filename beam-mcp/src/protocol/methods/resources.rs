@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{ListSpec, input_required, list, open_round};
+use super::{ListSpec, input_required, list};
 use crate::Server;
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
@@ -49,7 +49,7 @@ pub(crate) fn list_templates(
 pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
-    if let Err(error) = open_round(server, &mut request) {
+    if let Err(error) = request.open_round(server) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
     let Some(Value::String(uri)) = request.params.remove("uri") else {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{ListSpec, input_required, list, open_round};
+use super::{ListSpec, input_required, list};
 use crate::Server;
 use crate::catalog::Tool;
 use crate::dispatch::{self, Call, Ran};
@@ -32,7 +32,7 @@ pub(crate) fn list_tools(
 pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let id = std::mem::take(&mut request.id);
     let era = request.era;
-    if let Err(error) = open_round(server, &mut request) {
+    if let Err(error) = request.open_round(server) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
     let Some(Value::String(name)) = request.params.remove("name") else {

@@ -1,0 +1,122 @@
+//! The asks host code awaits: [`Context::elicit`], [`Context::elicit_url`],
+//! [`Context::sample`], [`Context::roots`] (see [`crate::ask`]).
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use serde_json::{Value, json};
+
+use super::Context;
+use crate::ask::{
+    AskError, Elicit, Elicited, Lookup, Needs, Root, Sampled, SamplingRequest, read_form,
+    read_roots, read_sampled, read_url,
+};
+
+/// One ask, awaited to get its answer. Made by [`Context::elicit`], [`Context::elicit_url`],
+/// [`Context::sample`] and [`Context::roots`].
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct Ask<'a, T> {
+    context: &'a Context,
+    key: Option<String>,
+    prefix: &'static str,
+    needs: Needs,
+    request: Value,
+    read: fn(&Value) -> Option<T>,
+}
+
+impl<T> Ask<'_, T> {
+    /// Names the ask on the wire (its key in `inputRequests`); by default the key is made from
+    /// its place in the call order. Keys must be unique within one request.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+}
+
+impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
+    type Output = Result<T, AskError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let Some(round) = self.context.round() else {
+                return Err(AskError::Unavailable(
+                    "asking the client on 2025-11-25 is not built yet, and an item must take a Context to ask",
+                ));
+            };
+            if !self.needs.declared(self.context.client_capabilities()) {
+                return Err(AskError::Unsupported(self.needs.name()));
+            }
+            match round.ask(self.key.as_deref(), self.prefix, self.request, self.read) {
+                Lookup::Answered(value) => Ok(value),
+                Lookup::Duplicate(key) => Err(AskError::DuplicateKey(key)),
+                // The dispatch sees the recorded ask and ends the round; this never resumes.
+                Lookup::Asked => std::future::pending().await,
+            }
+        })
+    }
+}
+
+impl Context {
+    /// Asks the user to fill in the form `T` (elicitation, form mode). Never ask for secrets
+    /// this way (use [`elicit_url`](Self::elicit_url)).
+    pub fn elicit<T: Elicit>(&self, message: impl Into<String>) -> Ask<'_, Elicited<T>> {
+        let params = json!({
+            "message": message.into(),
+            "requestedSchema": crate::schemagen::schema_for::<T>(),
+        });
+        self.ask(
+            "elicit",
+            Needs::Form,
+            "elicitation/create",
+            params,
+            read_form::<T>,
+        )
+    }
+
+    /// Sends the user to `url` (elicitation, URL mode), for what must not pass through the
+    /// client: credentials, payments, consent. `Accepted(())` means the user completed it.
+    pub fn elicit_url(
+        &self,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Ask<'_, Elicited<()>> {
+        let params = json!({ "mode": "url", "message": message.into(), "url": url.into() });
+        self.ask("elicit", Needs::Url, "elicitation/create", params, read_url)
+    }
+
+    /// Asks the client's model (sampling).
+    pub fn sample(&self, request: SamplingRequest) -> Ask<'_, Sampled> {
+        let params = Value::Object(request.into_params());
+        self.ask(
+            "sample",
+            Needs::Sampling,
+            "sampling/createMessage",
+            params,
+            read_sampled,
+        )
+    }
+
+    /// Asks for the client's roots.
+    pub fn roots(&self) -> Ask<'_, Vec<Root>> {
+        self.ask("roots", Needs::Roots, "roots/list", json!({}), read_roots)
+    }
+
+    fn ask<T>(
+        &self,
+        prefix: &'static str,
+        needs: Needs,
+        method: &str,
+        params: Value,
+        read: fn(&Value) -> Option<T>,
+    ) -> Ask<'_, T> {
+        Ask {
+            context: self,
+            key: None,
+            prefix,
+            needs,
+            request: json!({ "method": method, "params": params }),
+            read,
+        }
+    }
+}
