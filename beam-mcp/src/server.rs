@@ -72,9 +72,9 @@ pub enum BuildError {
     /// `page_size` was zero.
     #[error("page_size must be at least 1")]
     ZeroPageSize,
-    /// A queue bound, `max_in_flight` or `call_time_limit` was zero.
+    /// A queue bound, `max_in_flight`, `call_time_limit` or `ask_time_limit` was zero.
     #[error(
-        "notification_queue, max_in_flight, write_queue and call_time_limit must be above zero"
+        "notification_queue, max_in_flight, write_queue, call_time_limit and ask_time_limit must be above zero"
     )]
     ZeroLimit,
     /// A `requestState` key shorter than 32 bytes.
@@ -136,6 +136,8 @@ pub(crate) struct Limits {
     pub(crate) in_flight: usize,
     /// Messages waiting to be written per connection (stdio): past it, producers wait.
     pub(crate) write_queue: usize,
+    /// How long a 2025-11-25 request to the client (elicitation, sampling, roots) may wait.
+    pub(crate) ask_time_limit: Duration,
 }
 
 impl Default for Limits {
@@ -145,6 +147,7 @@ impl Default for Limits {
             call_time_limit: None,
             in_flight: 64,
             write_queue: 256,
+            ask_time_limit: Duration::from_secs(300),
         }
     }
 }
@@ -276,6 +279,14 @@ impl ServerBuilder {
         self
     }
 
+    /// How long host code waits for the client to answer an ask on a 2025-11-25 session
+    /// (default 5 minutes: elicitation waits on a person); past it the ask returns
+    /// `AskError::TimedOut`. At 2026-07-28 an ask ends the round instead, and nothing waits.
+    pub fn ask_time_limit(mut self, limit: Duration) -> Self {
+        self.limits.ask_time_limit = limit;
+        self
+    }
+
     /// Makes the catalog live: the returned handle adds, replaces and removes items while the
     /// server runs, and signals resource updates. The server then advertises `listChanged:
     /// true` for tools, resources and prompts (served even while a list is empty) and
@@ -335,7 +346,7 @@ impl ServerBuilder {
         if limits.notification_queue == 0 || limits.in_flight == 0 || limits.write_queue == 0 {
             return Err(BuildError::ZeroLimit);
         }
-        if limits.call_time_limit.is_some_and(|l| l.is_zero()) {
+        if limits.call_time_limit.is_some_and(|l| l.is_zero()) || limits.ask_time_limit.is_zero() {
             return Err(BuildError::ZeroLimit);
         }
         let mut state_keys = StateKeys::random();

@@ -440,7 +440,7 @@ fn an_ask_the_client_cannot_answer_is_an_error_the_host_can_match() {
         r["result"]["content"][0]["text"],
         "cannot ask: the client did not declare the elicitation capability for this request"
     );
-    // A 2025-11-25 request: asking there is not built yet.
+    // A bare 2025-11-25 request on a session that never said what its client can do.
     let legacy = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
                          "params": { "name": "polite", "arguments": {} } });
     let r = answer(&s, &session, legacy);
@@ -448,7 +448,7 @@ fn an_ask_the_client_cannot_answer_is_an_error_the_host_can_match() {
         r["result"]["content"][0]["text"]
             .as_str()
             .unwrap()
-            .starts_with("cannot ask: this request cannot ask the client"),
+            .starts_with("cannot ask: the client did not declare the elicitation capability"),
         "{r}"
     );
     // A key used twice in one request.

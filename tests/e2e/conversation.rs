@@ -458,3 +458,123 @@ fn asking_the_client_over_a_pipe_takes_rounds_and_a_tampered_state_is_refused() 
     assert_eq!(done["result"]["content"][0]["text"], "ok=true with 1 roots");
     assert!(server.finish().success());
 }
+
+/// A 2025-11-25 session over stdio whose client can be asked.
+fn legacy_session(server: &mut ServerProcess, capabilities: Value) {
+    let init = server.request(
+        &json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": capabilities,
+        "clientInfo": { "name": "t", "version": "1" } } }),
+    );
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+    server.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+}
+
+/// Reads until the response to `id`, answering each request the server sends with `answer`.
+fn answering(
+    server: &mut ServerProcess,
+    id: &Value,
+    answer: impl Fn(&Value) -> Option<Value>,
+) -> (Vec<Value>, Value) {
+    let mut asked = Vec::new();
+    loop {
+        let message = server.recv().expect("a message before EOF");
+        if message.get("id") == Some(id) && message.get("method").is_none() {
+            return (asked, message);
+        }
+        if message.get("method").is_some() && message.get("id").is_some() {
+            spec()
+                .check("2025-11-25", "JSONRPCRequest", &message)
+                .unwrap_or_else(|e| panic!("{e}"));
+            if let Some(reply) = answer(&message) {
+                server.send(&reply);
+            }
+            asked.push(message);
+        }
+    }
+}
+
+#[test]
+fn on_a_legacy_session_asks_are_requests_to_the_client_matched_by_id() {
+    let mut server = fixture();
+    legacy_session(&mut server, json!({ "elicitation": {}, "roots": {} }));
+    server.send(&call(json!(1), "confirm", json!({}), None));
+    let (asked, done) = answering(&mut server, &json!(1), |request| {
+        let result = match request["method"].as_str() {
+            Some("elicitation/create") => json!({ "action": "accept", "content": { "ok": true } }),
+            Some("roots/list") => {
+                json!({ "roots": [{ "uri": "file:///a" }, { "uri": "file:///b" }] })
+            }
+            _ => return None,
+        };
+        Some(json!({ "jsonrpc": "2.0", "id": request["id"], "result": result }))
+    });
+    let methods: Vec<&str> = asked
+        .iter()
+        .map(|m| m["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        ["elicitation/create", "roots/list"],
+        "both asks go out at once"
+    );
+    assert_ne!(asked[0]["id"], asked[1]["id"]);
+    assert_eq!(asked[0]["params"]["message"], "Sure?");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "ok=true with 2 roots",
+        "{done}"
+    );
+    // The client refuses one ask: the host sees the client's error.
+    server.send(&call(json!(2), "confirm", json!({}), None));
+    let (_, refused) = answering(&mut server, &json!(2), |request| {
+        Some(match request["method"].as_str() {
+            Some("roots/list") => json!({ "jsonrpc": "2.0", "id": request["id"],
+                "error": { "code": -32601, "message": "no roots here" } }),
+            _ => {
+                json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "action": "decline" } })
+            }
+        })
+    });
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(
+        refused["result"]["content"][0]["text"],
+        "the client refused: no roots here (-32601)"
+    );
+    // Nobody answers: the ask times out (the fixture's limit is 1.5 s) and the server goes on.
+    server.send(&call(json!(3), "confirm", json!({}), None));
+    let (asked, silent) = answering(&mut server, &json!(3), |_| None);
+    assert_eq!(asked.len(), 2);
+    assert_eq!(
+        silent["result"]["content"][0]["text"], "the client did not answer within 1500 ms",
+        "{silent}"
+    );
+    // A late answer to a forgotten request, and one to an id never used, are ignored.
+    server.send(
+        &json!({ "jsonrpc": "2.0", "id": asked[0]["id"], "result": { "action": "decline" } }),
+    );
+    server.send(&json!({ "jsonrpc": "2.0", "id": 999_999, "result": {} }));
+    let pong = server.request(&json!({ "jsonrpc": "2.0", "id": 4, "method": "ping" }));
+    assert_eq!(pong, json!({ "jsonrpc": "2.0", "id": 4, "result": {} }));
+    assert!(server.finish().success());
+}
+
+#[test]
+fn a_legacy_client_without_the_capability_is_not_asked() {
+    let mut server = fixture();
+    legacy_session(&mut server, json!({ "roots": {} }));
+    let (asked, done) = {
+        server.send(&call(json!(1), "confirm", json!({}), None));
+        answering(&mut server, &json!(1), |request| {
+            Some(json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "roots": [] } }))
+        })
+    };
+    assert!(
+        asked.iter().all(|m| m["method"] == "roots/list"),
+        "{asked:?}"
+    );
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "the client did not declare the elicitation capability for this request"
+    );
+    assert!(server.finish().success());
+}

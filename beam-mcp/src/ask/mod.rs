@@ -34,15 +34,17 @@
 //! Code before an ask therefore runs once per round: keep side effects after the last ask, or
 //! make them idempotent. Several asks awaited together (`join!`) go out in one round.
 //!
-//! Asking on 2025-11-25 (a server-to-client request on the session) is not built yet: there
-//! every ask returns [`AskError::Unavailable`].
+//! At 2025-11-25 an ask is a request to the client on the session (stdio, or an HTTP session),
+//! matched with the client's response by id, within `ServerBuilder::ask_time_limit`.
 
+mod pending;
 mod round;
 pub(crate) mod state;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+pub(crate) use pending::ClientRequests;
 pub(crate) use round::{Lookup, Round, RoundError};
 pub use state::StateError;
 
@@ -61,6 +63,21 @@ pub enum AskError {
     /// Two asks of one request used the same key.
     #[error("the ask key {0:?} is used twice in one request")]
     DuplicateKey(String),
+    /// 2025-11-25: the client did not answer within the time limit
+    /// (`ServerBuilder::ask_time_limit`).
+    #[error("the client did not answer within {} ms", .0.as_millis())]
+    TimedOut(std::time::Duration),
+    /// 2025-11-25: the client answered with an error.
+    #[error("the client refused: {message} ({code})")]
+    Refused {
+        /// The JSON-RPC error code.
+        code: i64,
+        /// The client's message.
+        message: String,
+    },
+    /// 2025-11-25: the client's answer does not have the shape of the result asked for.
+    #[error("the client's answer is malformed")]
+    Malformed,
 }
 
 /// The user's answer to an elicitation.

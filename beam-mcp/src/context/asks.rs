@@ -39,14 +39,12 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let Some(round) = self.context.round() else {
-                return Err(AskError::Unavailable(
-                    "asking the client on 2025-11-25 is not built yet, and an item must take a Context to ask",
-                ));
-            };
             if !self.needs.declared(self.context.client_capabilities()) {
                 return Err(AskError::Unsupported(self.needs.name()));
             }
+            let Some(round) = self.context.round() else {
+                return self.send().await;
+            };
             match round.ask(self.key.as_deref(), self.prefix, self.request, self.read) {
                 Lookup::Answered(value) => Ok(value),
                 Lookup::Duplicate(key) => Err(AskError::DuplicateKey(key)),
@@ -54,6 +52,43 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
                 Lookup::Asked => std::future::pending().await,
             }
         })
+    }
+}
+
+impl<T> Ask<'_, T> {
+    /// 2025-11-25: a request to the client on the session, answered by id within the time limit.
+    async fn send(self) -> Result<T, AskError> {
+        let (Some(requests), Some(outbox)) =
+            (self.context.client_requests(), self.context.outbox())
+        else {
+            return Err(AskError::Unavailable(
+                "the request has no session to ask on (a stateless HTTP request, or no initialize)",
+            ));
+        };
+        let Some(mut waiting) = requests.open() else {
+            return Err(AskError::Unavailable(
+                "too many requests are waiting on the client",
+            ));
+        };
+        let mut request = self.request;
+        request["jsonrpc"] = Value::from("2.0");
+        request["id"] = Value::from(waiting.id);
+        // A URL elicitation names itself at 2025-11-25, so the client can report completion.
+        if request["params"]["mode"] == "url" {
+            request["params"]["elicitationId"] = Value::from(format!("beam-{}", waiting.id));
+        }
+        if outbox.push(request, None).is_err() {
+            return Err(AskError::Unavailable(
+                "the request's outbound queue is full or closed",
+            ));
+        }
+        let limit = self.context.ask_time_limit();
+        match tokio::time::timeout(limit, &mut waiting.answer).await {
+            Err(_) => Err(AskError::TimedOut(limit)),
+            Ok(Err(_)) => Err(AskError::Unavailable("the session ended")),
+            Ok(Ok(Err((code, message)))) => Err(AskError::Refused { code, message }),
+            Ok(Ok(Ok(result))) => (self.read)(&result).ok_or(AskError::Malformed),
+        }
     }
 }
 

@@ -23,7 +23,7 @@ pub use level::{LogLevel, UnknownLevel};
 pub(crate) use outbox::{Outbox, Refused};
 pub(crate) use principal::Principal;
 
-use crate::ask::Round;
+use crate::ask::{ClientRequests, Round};
 use crate::revision::Revision;
 
 /// Everything a host function may know of the request it serves, and the ways it may speak
@@ -63,6 +63,9 @@ struct Shared {
     outbox: Option<Arc<Outbox>>,
     /// The multi-round-trip bookkeeping (2026-07-28 requests that may ask the client).
     round: Option<Round>,
+    /// The session's requests to its client (2025-11-25), and how long an answer may take.
+    client_requests: Option<Arc<ClientRequests>>,
+    ask_time_limit: std::time::Duration,
     cancel: CancelFlag,
     /// The bits of the last progress sent; NaN before the first.
     last_progress: AtomicU64,
@@ -133,6 +136,8 @@ pub(crate) struct Parts {
     pub(crate) log_level: Option<LogLevel>,
     pub(crate) outbox: Option<Arc<Outbox>>,
     pub(crate) round: Option<Round>,
+    pub(crate) client_requests: Option<Arc<ClientRequests>>,
+    pub(crate) ask_time_limit: std::time::Duration,
 }
 
 impl Context {
@@ -147,6 +152,8 @@ impl Context {
                 log_level: parts.log_level,
                 outbox: parts.outbox,
                 round: parts.round,
+                client_requests: parts.client_requests,
+                ask_time_limit: parts.ask_time_limit,
                 cancel: CancelFlag::default(),
                 last_progress: AtomicU64::new(f64::NAN.to_bits()),
             }),
@@ -304,6 +311,14 @@ impl Context {
 
     pub(crate) fn round(&self) -> Option<&Round> {
         self.shared.round.as_ref()
+    }
+
+    pub(crate) fn client_requests(&self) -> Option<&Arc<ClientRequests>> {
+        self.shared.client_requests.as_ref()
+    }
+
+    pub(crate) fn ask_time_limit(&self) -> std::time::Duration {
+        self.shared.ask_time_limit
     }
 
     pub(crate) fn outbox(&self) -> Option<&Outbox> {

@@ -80,7 +80,21 @@ impl Request<'_> {
         let asked =
             self.progress_token.is_some() || (self.era.is_stateless() && self.log_level.is_some());
         let session_logs = !self.era.is_stateless() && emits && self.log_level.is_some();
-        self.begin_with(server, asked || session_logs)
+        self.begin_with(server, asked || session_logs || self.may_ask_session(emits))
+    }
+
+    /// A 2025-11-25 request to an item that takes a context, on a session whose client can be
+    /// asked something: its asks go out as requests on the request's stream.
+    fn may_ask_session(&self, emits: bool) -> bool {
+        !self.era.is_stateless()
+            && emits
+            && self.session.hello().is_some_and(|hello| {
+                hello.capabilities.as_ref().is_some_and(|c| {
+                    ["elicitation", "sampling", "roots"]
+                        .iter()
+                        .any(|k| c.contains_key(*k))
+                })
+            })
     }
 
     /// Opens the round of a request to a method whose host code may ask the client (2026-07-28
@@ -111,6 +125,9 @@ impl Request<'_> {
 
     fn begin_with(&mut self, server: &Server, streams: bool) -> Begun {
         let outbox = streams.then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
+        let client_requests =
+            (!self.era.is_stateless() && outbox.is_some() && self.session.hello().is_some())
+                .then(|| Arc::clone(self.session.client_requests()));
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
@@ -128,6 +145,8 @@ impl Request<'_> {
             log_level: self.log_level,
             outbox,
             round: self.round.take(),
+            client_requests,
+            ask_time_limit: server.inner.limits.ask_time_limit,
         });
         let registration = self.session.register(&self.id, &context);
         Begun {
@@ -197,6 +216,19 @@ impl Server {
             return ready_error(None, ProtocolError::InvalidRequest, None);
         }
         let jsonrpc_ok = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+        // A response from the client to a request the server sent (2025-11-25 asks): delivered
+        // to whoever waits for it, never answered.
+        if jsonrpc_ok
+            && door.accepts_responses()
+            && !message.contains_key("method")
+            && (message.contains_key("result") || message.contains_key("error"))
+            && let Some(id) = &id
+        {
+            if !session.client_requests().answer(id, &message) {
+                tracing::debug!(%id, "a response nobody waits for");
+            }
+            return Reply::Silent;
+        }
         let method_ok = message.get("method").is_some_and(Value::is_string);
         if !jsonrpc_ok || !method_ok {
             return match id {

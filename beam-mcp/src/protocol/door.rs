@@ -21,6 +21,13 @@ pub(crate) trait Door {
         false
     }
 
+    /// Whether a response from the client (to a request the server sent on a 2025-11-25
+    /// session) is taken; where it is not (stateless HTTP: no session to answer), it is a
+    /// message like any other that is no request.
+    fn accepts_responses(&self) -> bool {
+        true
+    }
+
     /// The transport's metadata against a well-formed message (a request when `is_request`),
     /// before `params._meta` decides the era.
     fn check_message(

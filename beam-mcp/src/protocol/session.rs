@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
+use crate::ask::ClientRequests;
 use crate::context::Context;
 use crate::context::{CancelFlag, Hello, LogLevel, Outbox, Principal};
 use crate::live::{Filter, Listener, Live, Subscription};
@@ -35,6 +36,8 @@ pub struct Session {
     /// for the transport to write; and the session's place in the broadcaster.
     follower: Mutex<Option<Subscription>>,
     unsolicited: Arc<Outbox>,
+    /// Requests to the client waiting for its responses (2025-11-25 asks).
+    client_requests: Arc<ClientRequests>,
 }
 
 impl std::fmt::Debug for Session {
@@ -170,6 +173,10 @@ impl Session {
 
     pub(crate) fn close(&self) {
         self.closed.store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn client_requests(&self) -> &Arc<ClientRequests> {
+        &self.client_requests
     }
 
     pub(crate) fn principal(&self) -> Option<Principal> {

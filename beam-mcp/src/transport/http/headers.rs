@@ -64,6 +64,10 @@ impl Door for HeaderRules<'_> {
         true
     }
 
+    fn accepts_responses(&self) -> bool {
+        false
+    }
+
     fn check_message(
         &self,
         is_request: bool,

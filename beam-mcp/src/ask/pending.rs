@@ -1,0 +1,124 @@
+//! Requests the server sent the client on a 2025-11-25 session (elicitation, sampling, roots),
+//! waiting for the client's responses, which are matched to them by id.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Map, Value};
+use tokio::sync::oneshot;
+
+/// The most requests one session may have waiting on the client at once.
+pub(crate) const MAX_WAITING: usize = 256;
+
+/// What the client answered: its result, or its JSON-RPC error (code and message).
+pub(crate) type Answer = Result<Value, (i64, String)>;
+
+/// One session's requests to its client, by id.
+#[derive(Default)]
+pub(crate) struct ClientRequests {
+    next: AtomicU64,
+    waiting: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
+}
+
+/// One request waiting for its answer; dropping it forgets the request, so a late answer is
+/// ignored.
+pub(crate) struct Waiting {
+    pub(crate) id: u64,
+    pub(crate) answer: oneshot::Receiver<Answer>,
+    requests: Arc<ClientRequests>,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.requests.lock().remove(&self.id);
+    }
+}
+
+impl ClientRequests {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<Answer>>> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new id and its waiter; `None` when the session has too many waiting already.
+    pub(crate) fn open(self: &Arc<Self>) -> Option<Waiting> {
+        let mut waiting = self.lock();
+        if waiting.len() >= MAX_WAITING {
+            return None;
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let (tx, rx) = oneshot::channel();
+        waiting.insert(id, tx);
+        Some(Waiting {
+            id,
+            answer: rx,
+            requests: Arc::clone(self),
+        })
+    }
+
+    /// Delivers a response from the client (`result` or `error` of the message); a response
+    /// nobody waits for (unknown id, or given up) is ignored. True when someone waited.
+    pub(crate) fn answer(&self, id: &Value, message: &Map<String, Value>) -> bool {
+        let Some(id) = id.as_u64() else { return false };
+        let Some(waiter) = self.lock().remove(&id) else {
+            return false;
+        };
+        let answer = match (message.get("result"), message.get("error")) {
+            (Some(result), None) => Ok(result.clone()),
+            (None, Some(error)) => Err((
+                error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+            )),
+            _ => Err((
+                -32600,
+                "the response had neither a result nor an error".to_owned(),
+            )),
+        };
+        waiter.send(answer).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn answers_reach_their_waiter_by_id_and_a_dropped_waiter_is_forgotten() {
+        let requests = Arc::new(ClientRequests::default());
+        let a = requests.open().unwrap();
+        let mut b = requests.open().unwrap();
+        assert_ne!(a.id, b.id);
+        let ok = json!({ "result": { "roots": [] } });
+        assert!(requests.answer(&json!(b.id), ok.as_object().unwrap()));
+        assert_eq!((&mut b.answer).await.unwrap(), Ok(json!({ "roots": [] })));
+        let id = a.id;
+        drop(a);
+        assert!(
+            !requests.answer(&json!(id), ok.as_object().unwrap()),
+            "forgotten"
+        );
+        let mut c = requests.open().unwrap();
+        let refused = json!({ "error": { "code": -1, "message": "User rejected" } });
+        assert!(requests.answer(&json!(c.id), refused.as_object().unwrap()));
+        assert_eq!(
+            (&mut c.answer).await.unwrap(),
+            Err((-1, "User rejected".to_owned()))
+        );
+        assert!(!requests.answer(&json!("x"), ok.as_object().unwrap()));
+    }
+
+    #[test]
+    fn a_session_holds_a_bounded_number_of_waiting_requests() {
+        let requests = Arc::new(ClientRequests::default());
+        let held: Vec<Waiting> = (0..MAX_WAITING).map(|_| requests.open().unwrap()).collect();
+        assert!(requests.open().is_none());
+        drop(held);
+        assert!(requests.open().is_some());
+    }
+}
