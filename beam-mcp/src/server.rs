@@ -502,31 +502,6 @@ impl Server {
     pub fn revisions(&self) -> &[Revision] {
         &self.inner.revisions
     }
-
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "used by the HTTP transport")
-    )]
-    /// The same server, serving only the given revisions (a transport that speaks fewer
-    /// than the server was built for advertises only what it speaks).
-    pub(crate) fn serving_only(&self, keep: &[Revision]) -> Option<Server> {
-        let revisions: Vec<Revision> = self
-            .inner
-            .revisions
-            .iter()
-            .copied()
-            .filter(|r| keep.contains(r))
-            .collect();
-        if revisions.is_empty() {
-            return None;
-        }
-        let mut inner = (*self.inner).clone();
-        inner.supported_names = revisions.iter().map(|r| r.as_str()).collect();
-        inner.revisions = revisions;
-        Some(Server {
-            inner: Arc::new(inner),
-        })
-    }
 }
 
 impl std::fmt::Debug for Server {

@@ -221,7 +221,7 @@ fn a_well_formed_request_is_served_200_and_a_notification_202() {
         checked(&r, "tools/call")["result"]["content"][0]["text"],
         "hi"
     );
-    // Discover advertises only what HTTP speaks.
+    // Discover advertises both revisions: HTTP speaks both (2025-11-25 with sessions).
     let r = post(
         addr,
         &headers(addr, "server/discover", None),
@@ -229,7 +229,7 @@ fn a_well_formed_request_is_served_200_and_a_notification_202() {
     );
     assert_eq!(
         checked(&r, "server/discover")["result"]["supportedVersions"],
-        json!(["2026-07-28"])
+        json!(["2026-07-28", "2025-11-25"])
     );
     let note = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     let r = post(
@@ -332,7 +332,7 @@ fn the_protocol_version_header_is_required_and_matched() {
     assert_eq!(error_of(&r, "tools/list"), (400, -32022));
     assert_eq!(
         r.json()["error"]["data"],
-        json!({ "supported": ["2026-07-28"], "requested": "v999.0.0" })
+        json!({ "supported": ["2026-07-28", "2025-11-25"], "requested": "v999.0.0" })
     );
     // Repeated, one bad value: refused.
     let r = post(
@@ -592,8 +592,9 @@ fn origin_and_host_guard_the_door() {
 }
 
 #[test]
-fn only_post_is_served() {
+fn only_post_and_a_session_get_or_delete_are_served() {
     let addr = server();
+    // GET and DELETE need a session id (2025-11-25); anything else is never served.
     for method in ["GET", "DELETE", "PUT"] {
         let mut c = Connection::open(addr);
         c.write(&request(method, &[("host", "127.0.0.1")], b""))
@@ -601,7 +602,7 @@ fn only_post_is_served() {
         let r = c.read_response().unwrap();
         assert_eq!(
             (r.status, r.header("allow")),
-            (405, Some("POST")),
+            (405, Some("GET, POST, DELETE")),
             "{method}"
         );
         assert_eq!(
@@ -788,16 +789,13 @@ fn an_endpoint_without_authorize_or_origins_does_not_start() {
         .build()
         .unwrap_err();
     assert_eq!(no_origins, HttpError::MissingAllowedOrigins);
-    let legacy_only = Server::builder()
-        .supported_versions([beam_mcp::protocol::Revision::V2025_11_25])
-        .build()
-        .unwrap();
-    let err = Http::builder(legacy_only)
+    let no_sessions = Http::builder(catalog())
         .authorize(|_| Ok(()))
         .allowed_origins(Origins::Loopback)
+        .max_sessions(0)
         .build()
         .unwrap_err();
-    assert_eq!(err, HttpError::NoRevision);
+    assert_eq!(no_sessions, HttpError::ZeroSessions);
     let hosts = Http::builder(catalog())
         .authorize(|_| Ok(()))
         .allowed_origins(Origins::Any)

@@ -117,7 +117,13 @@ impl Connection {
 
     /// Sends a POST whose answer may be a stream, and reads only the status line and headers.
     pub fn post_head(&mut self, headers: &[(&str, &str)], body: &[u8]) -> HttpResponse {
-        self.write(&request("POST", headers, body)).expect("write");
+        self.head("POST", headers, body)
+    }
+
+    /// Sends a request with any method whose answer may be a stream, and reads only the status
+    /// line and headers.
+    pub fn head(&mut self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> HttpResponse {
+        self.write(&request(method, headers, body)).expect("write");
         let head_end = loop {
             if let Some(i) = find(&self.buffer, b"\r\n\r\n") {
                 break i;
@@ -165,6 +171,33 @@ impl Connection {
                     continue; // a comment (keep-alive)
                 }
                 return Some(data.join("\n"));
+            }
+            if self.stream_done || !self.next_chunk() {
+                return None;
+            }
+        }
+    }
+
+    /// Like [`next_event`](Self::next_event), with the event's `id:` (if any); an event with
+    /// an id and empty data (a resumption point) is returned too, with `""`.
+    pub fn next_event_with_id(&mut self) -> Option<(Option<String>, String)> {
+        loop {
+            if let Some(end) = find(&self.events, b"\n\n") {
+                let event: Vec<u8> = self.events.drain(..end + 2).collect();
+                let text = String::from_utf8(event).expect("events are UTF-8");
+                let id = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("id:"))
+                    .map(|v| v.trim().to_owned());
+                let data: Vec<&str> = text
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data:"))
+                    .map(str::trim_start)
+                    .collect();
+                if data.is_empty() && id.is_none() {
+                    continue; // a comment (keep-alive)
+                }
+                return Some((id, data.join("\n")));
             }
             if self.stream_done || !self.next_chunk() {
                 return None;

@@ -188,6 +188,30 @@ pub enum ProtocolError {
     /// `inputResponses` that is not an object.
     #[error("Invalid params: inputResponses must be an object")]
     InputResponsesNotObject,
+    /// A 2025-11-25 method that needs a session, on an HTTP endpoint that keeps none.
+    #[error(
+        "Invalid Request: {0} needs a session, and this endpoint keeps none (stateless legacy mode)"
+    )]
+    NeedsSession(String),
+    /// `initialize` over HTTP at the session bound (503, with `Retry-After`).
+    #[error("Too many sessions: try again later")]
+    SessionsFull,
+    /// A 2025-11-25 HTTP request after `initialize` without `Mcp-Session-Id`.
+    #[error("Bad Request: Mcp-Session-Id header is required")]
+    SessionIdMissing,
+    /// An `Mcp-Session-Id` that names no session of this caller (ended, expired, or never
+    /// issued): the client initializes again.
+    #[error("Session not found")]
+    SessionNotFound,
+    /// A GET whose `Accept` does not take `text/event-stream`.
+    #[error("Not Acceptable: a GET stream is text/event-stream")]
+    NotAcceptable,
+    /// A second GET stream for one session.
+    #[error("Conflict: this session already has a GET stream open")]
+    StreamOpen,
+    /// A `Last-Event-ID` that cannot be resumed (why is the second field).
+    #[error("Last-Event-ID {0} {1}")]
+    LastEventId(String, &'static str),
     /// `notifications/cancelled` or another request that names no request id.
     #[error("Invalid params: {0}")]
     Malformed(&'static str),
@@ -225,7 +249,14 @@ impl ProtocolError {
             | Self::TransferEncodingRefused
             | Self::Forbidden
             | Self::Unauthorized
-            | Self::BodyTimeout(_) => -32600,
+            | Self::BodyTimeout(_)
+            | Self::NeedsSession(_)
+            | Self::SessionsFull
+            | Self::SessionIdMissing
+            | Self::SessionNotFound
+            | Self::NotAcceptable
+            | Self::StreamOpen
+            | Self::LastEventId(..) => -32600,
             Self::HeaderMismatch(_) => -32020,
             Self::MissingClientCapability(_) => -32021,
             Self::Json(_)

@@ -121,7 +121,14 @@ impl Early {
 }
 
 /// Origin, Host, method and framing, in that order; every value of a repeated header.
-pub(crate) fn check(parts: &Parts, origins: &Origins, hosts: &Hosts) -> Result<(), Early> {
+/// With `sessions` (2025-11-25 sessions served), GET and DELETE naming a session
+/// (`Mcp-Session-Id`) pass too.
+pub(crate) fn check(
+    parts: &Parts,
+    origins: &Origins,
+    hosts: &Hosts,
+    sessions: bool,
+) -> Result<(), Early> {
     for value in parts.headers.get_all(header::ORIGIN) {
         let Ok(origin) = std::str::from_utf8(value.as_bytes()) else {
             let error =
@@ -133,7 +140,10 @@ pub(crate) fn check(parts: &Parts, origins: &Origins, hosts: &Hosts) -> Result<(
         }
     }
     check_host(parts, hosts)?;
-    if parts.method != Method::POST {
+    let session_method = sessions
+        && (parts.method == Method::GET || parts.method == Method::DELETE)
+        && parts.headers.contains_key("mcp-session-id");
+    if parts.method != Method::POST && !session_method {
         let mut early = Early::new(
             405,
             ProtocolError::HttpMethodNotAllowed(parts.method.to_string()),

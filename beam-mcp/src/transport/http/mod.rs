@@ -23,8 +23,11 @@
 //! log, never to the caller.
 
 mod body;
+mod events;
 mod guard;
 mod headers;
+mod legacy;
+mod sessions;
 mod sse;
 
 use std::net::SocketAddr;
@@ -40,12 +43,19 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response as HttpResponse;
 use serde_json::Value;
 
+pub use events::{EventStore, MemoryEventStore, ResumeError, StoredEvent};
 pub use guard::{Hosts, Origins};
+
+use legacy::Legacy;
+use sessions::{SessionLimits, Sessions};
 
 use crate::Server;
 use crate::context::Principal;
-use crate::json::MAX_MESSAGE_BYTES;
-use crate::protocol::{ProtocolError, Reply, Response, Revision, Session};
+use crate::json::{self, MAX_MESSAGE_BYTES};
+use crate::protocol::{
+    META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
+    Session,
+};
 use crate::tool::BoxFuture;
 
 /// Why a host's `authorize` or `authorize_body` refused a request. The reason goes to the
@@ -125,9 +135,9 @@ pub enum HttpError {
         "the HTTP endpoint needs .allowed_origins(..): Origins::list([..]), Origins::Loopback, or Origins::Any on purpose"
     )]
     MissingAllowedOrigins,
-    /// The server does not serve 2026-07-28, the only revision this transport speaks.
-    #[error("the HTTP endpoint speaks 2026-07-28, which the server was not built to serve")]
-    NoRevision,
+    /// `max_sessions` or `session_idle_timeout` of zero.
+    #[error("max_sessions and session_idle_timeout must be above zero")]
+    ZeroSessions,
     /// `read_timeout` of zero.
     #[error("read_timeout must be longer than zero")]
     ZeroReadTimeout,
@@ -159,6 +169,9 @@ pub struct HttpBuilder {
     origins: Option<Origins>,
     hosts: Hosts,
     read_timeout: Duration,
+    sessions: Option<SessionLimits>,
+    event_store: Option<Arc<dyn EventStore>>,
+    stateless_legacy: bool,
 }
 
 impl HttpBuilder {
@@ -240,6 +253,41 @@ impl HttpBuilder {
         self
     }
 
+    /// The most 2025-11-25 sessions open at once (default 1000). At the bound an
+    /// `initialize` is answered 503 with `Retry-After`, after idle sessions are dropped;
+    /// existing sessions are untouched.
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.sessions.get_or_insert_with(SessionLimits::default).max = sessions;
+        self
+    }
+
+    /// How long a 2025-11-25 session may sit idle (nothing running, no GET stream, no request)
+    /// before it ends (default 30 minutes); its id then gets 404.
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.sessions
+            .get_or_insert_with(SessionLimits::default)
+            .idle = idle;
+        self
+    }
+
+    /// Where the events of session streams are kept for `Last-Event-ID` (default: the newest
+    /// 1000 per session, in memory).
+    pub fn event_store(mut self, store: impl EventStore) -> Self {
+        self.event_store = Some(Arc::new(store));
+        self
+    }
+
+    /// Serves 2025-11-25 clients without sessions: no `Mcp-Session-Id` is issued and each
+    /// request stands alone, so any replica behind a balancer can answer it. Asking the client
+    /// is then unavailable (`AskError::Unavailable`), and `logging/setLevel` and
+    /// `resources/subscribe`/`unsubscribe` are refused (`-32600`).
+    pub fn stateless_legacy(mut self) -> Self {
+        self.sessions = None;
+        self.event_store = None;
+        self.stateless_legacy = true;
+        self
+    }
+
     /// Checks the configuration.
     pub fn build(self) -> Result<Http, HttpError> {
         let authorize = self.authorize.ok_or(HttpError::MissingAuthorize)?;
@@ -247,12 +295,32 @@ impl HttpBuilder {
         if self.read_timeout.is_zero() {
             return Err(HttpError::ZeroReadTimeout);
         }
-        let server = self
-            .server
-            .serving_only(&[Revision::V2026_07_28])
-            .ok_or(HttpError::NoRevision)?;
+        let server = self.server;
+        let limits = self.sessions.unwrap_or_default();
+        if limits.max == 0 || limits.idle.is_zero() {
+            return Err(HttpError::ZeroSessions);
+        }
+        // Served only when the server serves a revision of that era.
+        let legacy = server
+            .inner
+            .revisions
+            .iter()
+            .any(|r| !r.is_stateless())
+            .then(|| {
+                if self.stateless_legacy {
+                    Legacy::Stateless
+                } else {
+                    Legacy::Sessions {
+                        sessions: Sessions::new(limits),
+                        store: self
+                            .event_store
+                            .unwrap_or_else(|| Arc::new(MemoryEventStore::default())),
+                    }
+                }
+            });
         Ok(Http {
             inner: Arc::new(Endpoint {
+                legacy,
                 server,
                 authorize,
                 authorize_body: self.authorize_body,
@@ -266,6 +334,8 @@ impl HttpBuilder {
 
 struct Endpoint {
     server: Server,
+    /// How 2025-11-25 clients are served, when the server serves that era.
+    legacy: Option<Legacy>,
     authorize: Authorize,
     authorize_body: Option<AuthorizeBody>,
     origins: Origins,
@@ -299,6 +369,9 @@ impl Http {
             origins: None,
             hosts: Hosts::default(),
             read_timeout: Duration::from_secs(15),
+            sessions: None,
+            event_store: None,
+            stateless_legacy: false,
         }
     }
 
@@ -363,13 +436,19 @@ pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Re
 
 async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> HttpResponse {
     let (parts, body) = request.into_parts();
-    if let Err(early) = guard::check(&parts, &endpoint.origins, &endpoint.hosts) {
+    let sessions = matches!(endpoint.legacy, Some(Legacy::Sessions { .. }));
+    if let Err(early) = guard::check(&parts, &endpoint.origins, &endpoint.hosts, sessions) {
         tracing::info!(status = early.status, reason = %early.error, "refused before the body");
         let mut response = reply(early.status, None, early.error, true);
         if early.allow {
+            let allow = if sessions {
+                "GET, POST, DELETE"
+            } else {
+                "POST"
+            };
             response
                 .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("POST"));
+                .insert(header::ALLOW, HeaderValue::from_static(allow));
         }
         return response;
     }
@@ -383,6 +462,15 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         Ok(principal) => principal,
         Err(refused) => return refused.response(true),
     };
+    // The guard let GET and DELETE through only with a session id, to a session endpoint.
+    if let Some(legacy) = &endpoint.legacy {
+        if parts.method == axum::http::Method::GET {
+            return legacy::get(legacy, &parts, &principal);
+        }
+        if parts.method == axum::http::Method::DELETE {
+            return legacy::delete(legacy, &parts, &principal);
+        }
+    }
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -404,8 +492,42 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
     {
         return refused.response(false);
     }
+    if bytes.is_empty() {
+        return reply(400, None, ProtocolError::EmptyBody, false);
+    }
+    let message = match json::read(&bytes) {
+        Ok(message) => message,
+        Err(error) => return reply(400, None, error.into(), false),
+    };
+    if let Some(legacy) = &endpoint.legacy
+        && !is_modern(&parts, &message)
+    {
+        return legacy::post(&endpoint.server, legacy, &parts, message, principal).await;
+    }
     let session = Session::single_request().with_principal_arc(principal);
-    answer(&endpoint.server, &parts, &bytes, session).await
+    answer(&endpoint.server, &parts, message, session).await
+}
+
+/// The era of a POST (DIGEST §0), never by its method: 2026-07-28 when `params._meta` names a
+/// protocol version or client capabilities, or else when `MCP-Protocol-Version` names a
+/// version that is not of the legacy era; 2025-11-25 otherwise.
+fn is_modern(parts: &Parts, message: &Value) -> bool {
+    let meta = message.get("params").and_then(|p| p.get("_meta"));
+    if meta.is_some_and(|m| {
+        m.get(META_PROTOCOL_VERSION).is_some() || m.get(META_CLIENT_CAPABILITIES).is_some()
+    }) {
+        return true;
+    }
+    parts
+        .headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            !matches!(
+                v.trim(),
+                "2024-11-05" | "2025-03-26" | "2025-06-18" | "2025-11-25"
+            )
+        })
 }
 
 /// What a host hook decided against the request.
@@ -482,15 +604,12 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
 }
 
 /// The core answers, calling the header rules at their steps; HTTP adds only the status.
-async fn answer(server: &Server, parts: &Parts, bytes: &[u8], session: Session) -> HttpResponse {
-    if bytes.is_empty() {
-        return reply(400, None, ProtocolError::EmptyBody, false);
-    }
+async fn answer(server: &Server, parts: &Parts, message: Value, session: Session) -> HttpResponse {
     let rules = headers::HeaderRules {
         headers: &parts.headers,
         server,
     };
-    match server.handle_through(&session, bytes, &rules) {
+    match server.handle_value_through(&session, message, &rules) {
         Reply::Silent => empty(202),
         Reply::Ready(response) => respond(&response),
         Reply::Pending(exchange) if exchange.streams() => sse::response(exchange),

@@ -15,10 +15,33 @@ use tokio::sync::mpsc;
 use crate::protocol::Exchange;
 
 /// Events buffered between the exchange and the connection.
-const BUFFER: usize = 16;
+pub(super) const BUFFER: usize = 16;
 
 /// How often a quiet stream (a subscription) sends a comment, so that proxies keep it open.
-const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
+pub(super) const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// One event as written on the wire.
+pub(super) struct Event;
+
+impl Event {
+    /// `event: message`, with an `id: <stream>-<seq>` when the stream is resumable, and the
+    /// JSON on one `data:` line.
+    pub(super) fn message(id: Option<(u64, u64)>, json: &[u8]) -> Bytes {
+        let mut event = Vec::with_capacity(json.len() + 48);
+        if let Some((stream, seq)) = id {
+            event.extend_from_slice(format!("id: {stream}-{seq}\n").as_bytes());
+        }
+        event.extend_from_slice(b"event: message\ndata: ");
+        event.extend_from_slice(json);
+        event.extend_from_slice(b"\n\n");
+        Bytes::from(event)
+    }
+
+    /// The first event of a resumable stream: an id and empty data, a point to resume from.
+    pub(super) fn priming(stream: u64, seq: u64) -> Bytes {
+        Bytes::from(format!("id: {stream}-{seq}\ndata: \n\n"))
+    }
+}
 
 /// Starts streaming `exchange`'s messages; the driving task ends, dropping (and so cancelling)
 /// the exchange, when the client goes away.
@@ -39,15 +62,18 @@ pub(super) fn response(mut exchange: Exchange) -> HttpResponse {
                 }
             };
             let Some(message) = message else { return };
-            let mut event = Vec::with_capacity(256);
-            event.extend_from_slice(b"event: message\ndata: ");
-            message.write_to(&mut event);
-            event.extend_from_slice(b"\n\n");
-            if tx.send(Bytes::from(event)).await.is_err() {
+            let mut json = Vec::with_capacity(256);
+            message.write_to(&mut json);
+            if tx.send(Event::message(None, &json)).await.is_err() {
                 return;
             }
         }
     });
+    stream_response(rx)
+}
+
+/// The `200 text/event-stream` response whose body is what `rx` yields.
+pub(super) fn stream_response(rx: mpsc::Receiver<Bytes>) -> HttpResponse {
     let mut out = HttpResponse::new(Body::new(Events { rx }));
     *out.status_mut() = StatusCode::OK;
     let headers = out.headers_mut();

@@ -1,0 +1,505 @@
+//! The 2025-11-25 era on the same endpoint (DIGEST B4): `initialize` opens a session named by
+//! `Mcp-Session-Id`; POSTs on it are answered with JSON or an event stream whose events carry
+//! ids and are kept for resumption; GET opens the session's own stream; DELETE ends it.
+//! Or, in the stateless legacy mode, each request stands alone and no id is issued.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response as HttpResponse;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::events::{EventStore, ResumeError, StoredEvent};
+use super::sessions::{Entry, Sessions};
+use super::sse::{self, Event};
+use super::{empty, json_response, reply};
+use crate::Server;
+use crate::context::Principal;
+use crate::protocol::door::Door;
+use crate::protocol::{Exchange, ProtocolError, Reply, Response, Revision, Session};
+
+const SESSION_ID: &str = "mcp-session-id";
+const VERSION: &str = "mcp-protocol-version";
+const LAST_EVENT_ID: &str = "last-event-id";
+
+/// How long a client told to come back at the session bound should wait.
+const RETRY_AFTER_SECONDS: &str = "30";
+
+/// How the endpoint serves 2025-11-25 clients.
+pub(crate) enum Legacy {
+    /// Sessions in this process, with resumable streams.
+    Sessions {
+        sessions: Sessions,
+        store: Arc<dyn EventStore>,
+    },
+    /// No sessions: each request stands alone (replicas behind a balancer).
+    Stateless,
+}
+
+/// A 2025-11-25 message's rules: no session control (DELETE ends a session), anything that is
+/// no message refused, responses to the server's requests taken. The SEP-2243 headers do not
+/// apply to this era.
+pub(super) struct LegacyRules;
+
+impl Door for LegacyRules {
+    fn has_session_control(&self) -> bool {
+        false
+    }
+
+    fn refuses_non_messages(&self) -> bool {
+        true
+    }
+}
+
+fn text_header<'p>(parts: &'p Parts, name: &str) -> Option<&'p str> {
+    parts
+        .headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+}
+
+/// The methods that need a session, refused in the stateless legacy mode.
+fn needs_session(method: &str) -> bool {
+    matches!(
+        method,
+        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+    )
+}
+
+/// A POST classified as 2025-11-25.
+pub(super) async fn post(
+    server: &Server,
+    legacy: &Legacy,
+    parts: &Parts,
+    message: Value,
+    principal: Principal,
+) -> HttpResponse {
+    // After initialize the client names the negotiated version; one this server does not serve
+    // at 2025-11-25 or before is refused (a missing header means 2025-03-26: served alike).
+    if let Some(version) = text_header(parts, VERSION)
+        && !Revision::parse(version)
+            .is_some_and(|r| !r.is_stateless() && server.inner.revisions.contains(&r))
+    {
+        return reply(400, None, server.unsupported(version), false);
+    }
+    // A malformed envelope is the core's to refuse, before any session is looked up.
+    if !well_formed(&message) {
+        let alone = Arc::new(Session::single_request());
+        return answer(server, &alone, message, None, None).await;
+    }
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let is_request = method.is_some() && message.get("id").is_some();
+    match legacy {
+        Legacy::Stateless => {
+            if let Some(method) = method.as_deref().filter(|m| is_request && needs_session(m)) {
+                let id = message.get("id").cloned();
+                let error = ProtocolError::NeedsSession(method.to_owned());
+                return reply(400, id, error, false);
+            }
+            let session = Arc::new(Session::single_request().with_principal_arc(principal));
+            answer(server, &session, message, None, None).await
+        }
+        Legacy::Sessions { sessions, store } => {
+            if is_request && method.as_deref() == Some("initialize") {
+                let digest = Some(principal.digest);
+                let session = Session::new().with_principal_arc(principal);
+                let Some(entry) = sessions.open(session, digest) else {
+                    tracing::warn!("the session bound is reached: initialize refused with 503");
+                    let mut refused = reply(
+                        503,
+                        message.get("id").cloned(),
+                        ProtocolError::SessionsFull,
+                        false,
+                    );
+                    refused.headers_mut().insert(
+                        header::RETRY_AFTER,
+                        HeaderValue::from_static(RETRY_AFTER_SECONDS),
+                    );
+                    return refused;
+                };
+                let mut response = answer(server, &entry.session, message, None, None).await;
+                if response.status() == StatusCode::OK
+                    && let Ok(value) = HeaderValue::from_str(&entry.id)
+                {
+                    response.headers_mut().insert(SESSION_ID, value);
+                } else {
+                    sessions.remove(&entry.id);
+                }
+                return response;
+            }
+            let id = message.get("id").cloned();
+            let entry = match find(sessions, parts, &principal, id) {
+                Ok(entry) => entry,
+                Err(refused) => return *refused,
+            };
+            answer(server, &entry.session, message, Some(&entry), Some(store)).await
+        }
+    }
+}
+
+/// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
+fn well_formed(message: &Value) -> bool {
+    message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+        && message
+            .get("id")
+            .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64())
+}
+
+/// The session a request names, or the refusal: 400 without an id, 404 for one that is not
+/// (or no longer, or not this caller's) a session.
+fn find(
+    sessions: &Sessions,
+    parts: &Parts,
+    principal: &Principal,
+    request: Option<Value>,
+) -> Result<Arc<Entry>, Box<HttpResponse>> {
+    let Some(id) = text_header(parts, SESSION_ID) else {
+        return Err(Box::new(reply(
+            400,
+            request,
+            ProtocolError::SessionIdMissing,
+            false,
+        )));
+    };
+    sessions
+        .find(id, Some(principal.digest))
+        .map_err(|_| Box::new(reply(404, request, ProtocolError::SessionNotFound, false)))
+}
+
+/// The core answers on the session: a request's response is 200 (a JSON-RPC error is the
+/// answer), a refused envelope 400, a notification or a response 202.
+async fn answer(
+    server: &Server,
+    session: &Arc<Session>,
+    message: Value,
+    entry: Option<&Arc<Entry>>,
+    store: Option<&Arc<dyn EventStore>>,
+) -> HttpResponse {
+    match server.handle_value_through(session, message, &LegacyRules) {
+        Reply::Silent => empty(202),
+        Reply::Ready(response) => respond(&response),
+        Reply::Pending(exchange) if exchange.streams() => match (entry, store) {
+            (Some(entry), Some(store)) => stream(Arc::clone(entry), Arc::clone(store), exchange),
+            _ => sse::response(exchange),
+        },
+        Reply::Pending(exchange) => match exchange.response().await {
+            Some(response) => respond(&response),
+            None => reply(500, None, ProtocolError::Internal, false),
+        },
+    }
+}
+
+fn respond(response: &Response) -> HttpResponse {
+    // A refused envelope (not JSON, not a request) is the HTTP request's fault: 400. A
+    // request's JSON-RPC answer, error or not, is 200: clients read errors from the body.
+    let refused = response
+        .body()
+        .err()
+        .is_some_and(|e| matches!(e.code(), -32700 | -32600));
+    let status = if refused || response.id().is_none() {
+        400
+    } else {
+        200
+    };
+    json_response(status, response, false)
+}
+
+/// A POST's event stream on a session: a priming event, then each message with an id
+/// `<stream>-<seq>`, each kept in the store. The client going away does not cancel the request
+/// (2025-11-25): its remaining messages are kept for a GET with `Last-Event-ID`.
+fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange) -> HttpResponse {
+    let number = entry.open_stream();
+    let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
+    tokio::spawn(async move {
+        let mut connected = tx.send(Event::priming(number, 0)).await.is_ok();
+        let mut seq = 0;
+        while let Some(message) = exchange.next().await {
+            seq += 1;
+            let mut data = Vec::with_capacity(256);
+            message.write_to(&mut data);
+            let data = Bytes::from(data);
+            store.store(
+                &entry.id,
+                StoredEvent {
+                    stream: number,
+                    seq,
+                    data: data.clone(),
+                },
+            );
+            entry.stored.notify_waiters();
+            if connected {
+                connected = tx
+                    .send(Event::message(Some((number, seq)), &data))
+                    .await
+                    .is_ok();
+            }
+        }
+        entry.end_stream(number);
+    });
+    sse::stream_response(rx)
+}
+
+/// GET with a session id: the session's own stream (one at a time), or with `Last-Event-ID`
+/// a resumption of any of its streams.
+pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
+    let Legacy::Sessions { sessions, store } = legacy else {
+        return reply(
+            405,
+            None,
+            ProtocolError::HttpMethodNotAllowed("GET".into()),
+            false,
+        );
+    };
+    let entry = match find(sessions, parts, principal, None) {
+        Ok(entry) => entry,
+        Err(refused) => return *refused,
+    };
+    let accepts = text_header(parts, header::ACCEPT.as_str())
+        .is_some_and(|a| a.contains("text/event-stream") || a.contains("*/*"));
+    if !accepts {
+        return reply(406, None, ProtocolError::NotAcceptable, false);
+    }
+    let resume_from = match text_header(parts, LAST_EVENT_ID) {
+        None => None,
+        Some(last) => match parse_event_id(last) {
+            Some(at) => Some(at),
+            None => {
+                return reply(
+                    400,
+                    None,
+                    ProtocolError::LastEventId(
+                        last.to_owned(),
+                        "is not an event id of this server",
+                    ),
+                    false,
+                );
+            }
+        },
+    };
+    let (stream, after) = resume_from.unwrap_or((0, u64::MAX));
+    match entry.stream_state(stream) {
+        None => {
+            return reply(
+                400,
+                None,
+                ProtocolError::LastEventId(
+                    format!("{stream}-{after}"),
+                    "names no stream of this session",
+                ),
+                false,
+            );
+        }
+        Some(_) if stream != 0 => return resume(entry, Arc::clone(store), stream, after),
+        Some(_) => {}
+    }
+    // The session's own stream: replay what was missed, then live.
+    let missed = match resume_from {
+        None => Vec::new(),
+        Some((_, after)) => match held(store.as_ref(), &entry, 0, after) {
+            Ok(missed) => missed,
+            Err(refused) => return *refused,
+        },
+    };
+    if entry.listening.swap(true, Ordering::AcqRel) {
+        return reply(409, None, ProtocolError::StreamOpen, false);
+    }
+    let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
+    let store = Arc::clone(store);
+    tokio::spawn(async move {
+        listen(&entry, store.as_ref(), missed, &tx).await;
+        entry.listening.store(false, Ordering::Release);
+    });
+    sse::stream_response(rx)
+}
+
+/// Writes the session's unsolicited messages as they come, each kept in the store, with a
+/// keep-alive comment on a quiet stream; ends when the client goes or the session ends.
+async fn listen(
+    entry: &Entry,
+    store: &dyn EventStore,
+    missed: Vec<StoredEvent>,
+    tx: &mpsc::Sender<Bytes>,
+) {
+    if tx.send(Event::priming(0, entry.get_seq())).await.is_err() {
+        return;
+    }
+    for event in missed {
+        if tx
+            .send(Event::message(Some((0, event.seq)), &event.data))
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+    let outbox = entry.session.unsolicited();
+    let ending = entry.session.ending();
+    let mut keep_alive = tokio::time::interval(sse::KEEP_ALIVE);
+    keep_alive.tick().await;
+    loop {
+        while let Some(message) = outbox.pop() {
+            let seq = entry.next_get_seq();
+            let data = Bytes::from(serde_json::to_vec(&message).unwrap_or_default());
+            store.store(
+                &entry.id,
+                StoredEvent {
+                    stream: 0,
+                    seq,
+                    data: data.clone(),
+                },
+            );
+            if tx
+                .send(Event::message(Some((0, seq)), &data))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        tokio::select! {
+            () = outbox.pushed() => {}
+            () = ending.cancelled() => return,
+            () = tx.closed() => return,
+            _ = keep_alive.tick() => {
+                if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The held events of a stream after `after`, or the refusal when some are gone.
+fn held(
+    store: &dyn EventStore,
+    entry: &Entry,
+    stream: u64,
+    after: u64,
+) -> Result<Vec<StoredEvent>, Box<HttpResponse>> {
+    match store.after(&entry.id, stream, after) {
+        Ok(events) => Ok(events),
+        // A stream of this session with nothing kept yet.
+        Err(ResumeError::Unknown) => Ok(Vec::new()),
+        Err(ResumeError::Evicted) => Err(Box::new(reply(
+            400,
+            None,
+            ProtocolError::LastEventId(
+                format!("{stream}-{after}"),
+                "is older than the events this server still holds; nothing was replayed",
+            ),
+            false,
+        ))),
+    }
+}
+
+/// Resumes a POST's stream after `after`: the held events, then the rest as the request
+/// produces them, until it ends.
+fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64) -> HttpResponse {
+    let first = match held(store.as_ref(), &entry, stream, after) {
+        Ok(events) => events,
+        Err(refused) => return *refused,
+    };
+    let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
+    tokio::spawn(async move {
+        let mut last = after;
+        let mut batch = first;
+        loop {
+            let woken = entry.stored.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            for event in batch.drain(..) {
+                last = event.seq;
+                if tx
+                    .send(Event::message(Some((stream, event.seq)), &event.data))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+            let ended = entry.stream_state(stream) != Some(false);
+            let more = match store.after(&entry.id, stream, last) {
+                Ok(more) => more,
+                Err(_) => return,
+            };
+            if more.is_empty() {
+                if ended {
+                    return;
+                }
+                tokio::select! {
+                    () = &mut woken => {}
+                    () = tx.closed() => return,
+                    () = tokio::time::sleep(Duration::from_secs(15)) => {
+                        if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            batch = more;
+        }
+    });
+    sse::stream_response(rx)
+}
+
+/// `<stream>-<seq>`, both decimal.
+fn parse_event_id(id: &str) -> Option<(u64, u64)> {
+    let (stream, seq) = id.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(stream) || !digits(seq) {
+        return None;
+    }
+    Some((stream.parse().ok()?, seq.parse().ok()?))
+}
+
+/// DELETE with a session id: the session ends, its running requests are cancelled.
+pub(super) fn delete(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
+    let Legacy::Sessions { sessions, store } = legacy else {
+        return reply(
+            405,
+            None,
+            ProtocolError::HttpMethodNotAllowed("DELETE".into()),
+            false,
+        );
+    };
+    let entry = match find(sessions, parts, principal, None) {
+        Ok(entry) => entry,
+        Err(refused) => return *refused,
+    };
+    sessions.remove(&entry.id);
+    store.forget(&entry.id);
+    empty(200)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_event_id;
+
+    #[test]
+    fn event_ids_are_two_decimal_numbers() {
+        assert_eq!(parse_event_id("3-17"), Some((3, 17)));
+        assert_eq!(parse_event_id("0-0"), Some((0, 0)));
+        for bad in [
+            "",
+            "3",
+            "3-",
+            "-1",
+            "a-1",
+            "1-b",
+            "1-2-3",
+            "+1-2",
+            "1-99999999999999999999999",
+        ] {
+            assert_eq!(parse_event_id(bad), None, "{bad}");
+        }
+    }
+}

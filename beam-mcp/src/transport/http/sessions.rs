@@ -1,0 +1,240 @@
+//! The 2025-11-25 sessions of one HTTP endpoint: opened by `initialize`, named by a random
+//! `Mcp-Session-Id`, bound to the principal that opened them, bounded in number and idle time.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+use crate::protocol::Session;
+
+/// The bounds of an endpoint's sessions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SessionLimits {
+    pub(crate) max: usize,
+    pub(crate) idle: Duration,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        SessionLimits {
+            max: 1000,
+            idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// One session and what HTTP keeps for it.
+pub(crate) struct Entry {
+    pub(crate) id: String,
+    pub(crate) session: Arc<Session>,
+    principal: Option<[u8; 32]>,
+    last_seen: Mutex<Instant>,
+    /// True while a GET stream is open (one at a time).
+    pub(crate) listening: AtomicBool,
+    /// The next stream number (0 is the GET stream).
+    next_stream: AtomicU64,
+    /// The last event number of the GET stream (its ids continue across connections).
+    get_seq: AtomicU64,
+    /// Streams opened, and whether each has ended.
+    streams: Mutex<HashMap<u64, bool>>,
+    /// Woken when an event is stored or a stream ends (for resumed readers).
+    pub(crate) stored: Notify,
+}
+
+impl Entry {
+    /// A new stream number for a POST's event stream.
+    pub(crate) fn open_stream(&self) -> u64 {
+        let stream = self.next_stream.fetch_add(1, Ordering::Relaxed) + 1;
+        self.lock_streams().insert(stream, false);
+        stream
+    }
+
+    /// The last event number of the GET stream.
+    pub(crate) fn get_seq(&self) -> u64 {
+        self.get_seq.load(Ordering::Acquire)
+    }
+
+    /// The next event number of the GET stream.
+    pub(crate) fn next_get_seq(&self) -> u64 {
+        self.get_seq.fetch_add(1, Ordering::AcqRel) + 1
+    }
+
+    pub(crate) fn end_stream(&self, stream: u64) {
+        self.lock_streams().insert(stream, true);
+        self.stored.notify_waiters();
+    }
+
+    /// `Some(ended)` for a stream of this session; the GET stream (0) never ends.
+    pub(crate) fn stream_state(&self, stream: u64) -> Option<bool> {
+        if stream == 0 {
+            return Some(false);
+        }
+        self.lock_streams().get(&stream).copied()
+    }
+
+    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<u64, bool>> {
+        self.streams.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn touch(&self) {
+        *self.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.last_seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+    }
+
+    /// Idle: nothing running, no GET stream, and no request for `limit`.
+    fn expired(&self, limit: Duration) -> bool {
+        self.session.running() == 0
+            && !self.listening.load(Ordering::Relaxed)
+            && self.idle_for() >= limit
+    }
+}
+
+/// Why a session was not found for a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// No such id (never issued, deleted, or expired), or another principal's: 404 either way,
+    /// so that an id reveals nothing to whoever did not open it.
+    NotFound,
+}
+
+/// The table of sessions.
+pub(crate) struct Sessions {
+    limits: SessionLimits,
+    table: Mutex<HashMap<String, Arc<Entry>>>,
+}
+
+impl Sessions {
+    pub(crate) fn new(limits: SessionLimits) -> Self {
+        Sessions {
+            limits,
+            table: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Entry>>> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Opens a session for `principal`; `None` at the bound (after dropping expired ones), in
+    /// which case existing sessions are untouched.
+    pub(crate) fn open(&self, session: Session, principal: Option<[u8; 32]>) -> Option<Arc<Entry>> {
+        let mut table = self.lock();
+        if table.len() >= self.limits.max {
+            let idle = self.limits.idle;
+            let expired: Vec<String> = table
+                .iter()
+                .filter(|(_, e)| e.expired(idle))
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in expired {
+                if let Some(entry) = table.remove(&id) {
+                    entry.session.end();
+                }
+            }
+            if table.len() >= self.limits.max {
+                return None;
+            }
+        }
+        let id = new_id();
+        let entry = Arc::new(Entry {
+            id: id.clone(),
+            session: Arc::new(session),
+            principal,
+            last_seen: Mutex::new(Instant::now()),
+            listening: AtomicBool::new(false),
+            next_stream: AtomicU64::new(0),
+            get_seq: AtomicU64::new(0),
+            streams: Mutex::new(HashMap::new()),
+            stored: Notify::new(),
+        });
+        table.insert(id, Arc::clone(&entry));
+        Some(entry)
+    }
+
+    /// The session `id`, if it exists, has not expired, and belongs to `principal`.
+    pub(crate) fn find(&self, id: &str, principal: Option<[u8; 32]>) -> Result<Arc<Entry>, Lookup> {
+        let mut table = self.lock();
+        let Some(entry) = table.get(id) else {
+            return Err(Lookup::NotFound);
+        };
+        if entry.expired(self.limits.idle) {
+            if let Some(entry) = table.remove(id) {
+                entry.session.end();
+            }
+            return Err(Lookup::NotFound);
+        }
+        if entry.principal != principal {
+            return Err(Lookup::NotFound);
+        }
+        entry.touch();
+        Ok(Arc::clone(entry))
+    }
+
+    /// Ends a session: its running requests are cancelled and its id forgotten.
+    pub(crate) fn remove(&self, id: &str) -> Option<Arc<Entry>> {
+        let entry = self.lock().remove(id)?;
+        entry.session.end();
+        entry.session.cancel_all();
+        entry.stored.notify_waiters();
+        Some(entry)
+    }
+
+    /// How many sessions are open.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
+    }
+}
+
+/// 32 random bytes as 64 hex digits: visible ASCII, unguessable.
+fn new_id() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_are_bounded_bound_to_their_principal_and_expire_when_idle() {
+        let sessions = Sessions::new(SessionLimits {
+            max: 2,
+            idle: Duration::from_millis(50),
+        });
+        let a = sessions.open(Session::new(), Some([1; 32])).unwrap();
+        let b = sessions.open(Session::new(), None).unwrap();
+        assert_eq!(a.id.len(), 64);
+        assert!(a.id.bytes().all(|c| (0x21..=0x7e).contains(&c)));
+        assert_ne!(a.id, b.id);
+        // At the bound, with both fresh: refused, and both untouched.
+        assert!(sessions.open(Session::new(), None).is_none());
+        assert_eq!(sessions.len(), 2);
+        assert!(sessions.find(&a.id, Some([1; 32])).is_ok());
+        assert_eq!(
+            sessions.find(&a.id, Some([2; 32])).err(),
+            Some(Lookup::NotFound)
+        );
+        assert_eq!(sessions.find(&a.id, None).err(), Some(Lookup::NotFound));
+        // Idle past the limit: the bound makes room, and the old id is gone.
+        std::thread::sleep(Duration::from_millis(80));
+        let c = sessions.open(Session::new(), None).unwrap();
+        assert!(sessions.find(&c.id, None).is_ok());
+        assert_eq!(
+            sessions.find(&a.id, Some([1; 32])).err(),
+            Some(Lookup::NotFound)
+        );
+        assert!(sessions.remove(&c.id).is_some());
+        assert_eq!(sessions.find(&c.id, None).err(), Some(Lookup::NotFound));
+    }
+}

@@ -1,0 +1,402 @@
+//! 2025-11-25 over Streamable HTTP, on real sockets: `initialize` opens a session, requests
+//! name it, DELETE ends it; sessions are bound to their principal, bounded in number and in idle
+//! time; asks are requests on the POST's stream; streams resume with `Last-Event-ID`.
+
+use std::net::SocketAddr;
+use std::thread;
+use std::time::Duration;
+
+use beam_mcp::transport::http::{Http, HttpBuilder, MemoryEventStore, Origins, Refusal};
+use beam_mcp::{Context, Elicited, Server};
+use beam_mcp_tests::http_client::{Connection, HttpResponse};
+use beam_mcp_tests::spec;
+use serde_json::{Value, json};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, beam_mcp::Elicit)]
+struct Name {
+    name: String,
+}
+
+/// Echoes its text.
+#[beam_mcp::tool]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Asks the user's name, then greets them.
+#[beam_mcp::tool]
+async fn greet(ctx: Context) -> String {
+    match ctx.elicit::<Name>("Name?").await {
+        Ok(Elicited::Accepted(n)) => format!("hello {}", n.name),
+        Ok(_) => "no name".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Reports `steps` steps of progress, `delay_ms` apart.
+#[beam_mcp::tool]
+async fn steps(steps: u32, delay_ms: u64, ctx: Context) -> String {
+    for i in 1..=steps {
+        tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+        let _ = ctx.progress(f64::from(i), Some(f64::from(steps)), None);
+    }
+    format!("{steps} steps")
+}
+
+fn builder() -> HttpBuilder {
+    let server = Server::builder()
+        .crate_items(module_path!())
+        .ask_time_limit(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    Http::builder(server)
+        .authorize(|parts| match parts.headers.get("authorization") {
+            Some(v) if v == "Bearer alice" => Ok("alice".to_owned()),
+            Some(v) if v == "Bearer bob" => Ok("bob".to_owned()),
+            _ => Err(Refusal::new("no token")),
+        })
+        .allowed_origins(Origins::Loopback)
+}
+
+fn start(http: Http) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            beam_mcp::transport::http::serve(listener, http)
+                .await
+                .unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
+
+/// A 2025-11-25 client: the user's token, and the session once initialized.
+struct Client {
+    addr: SocketAddr,
+    token: &'static str,
+    session: Option<String>,
+}
+
+impl Client {
+    fn new(addr: SocketAddr, token: &'static str) -> Self {
+        Client {
+            addr,
+            token,
+            session: None,
+        }
+    }
+
+    fn headers(&self) -> Vec<(String, String)> {
+        let mut h = vec![
+            ("host".to_owned(), format!("127.0.0.1:{}", self.addr.port())),
+            ("authorization".to_owned(), format!("Bearer {}", self.token)),
+            ("content-type".to_owned(), "application/json".to_owned()),
+            (
+                "accept".to_owned(),
+                "application/json, text/event-stream".to_owned(),
+            ),
+        ];
+        if let Some(session) = &self.session {
+            h.push(("mcp-session-id".to_owned(), session.clone()));
+            h.push(("mcp-protocol-version".to_owned(), "2025-11-25".to_owned()));
+        }
+        h
+    }
+
+    fn post(&self, message: &Value) -> HttpResponse {
+        let h = self.headers();
+        let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        Connection::open(self.addr).post(&borrowed, message.to_string().as_bytes())
+    }
+
+    /// A request's JSON answer, checked against the 2025-11-25 schema.
+    fn request(&self, id: i64, method: &str, params: Value) -> Value {
+        let r =
+            self.post(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let value = r.json();
+        spec()
+            .check_response(None, method, &value)
+            .unwrap_or_else(|e| panic!("{e}"));
+        value
+    }
+
+    fn initialize(&mut self, capabilities: Value) -> HttpResponse {
+        let r = self.post(
+            &json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": capabilities,
+            "clientInfo": { "name": "t", "version": "1" } } }),
+        );
+        if r.status == 200 {
+            self.session = r.header("mcp-session-id").map(str::to_owned);
+            let initialized =
+                self.post(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+            assert_eq!(initialized.status, 202);
+        }
+        r
+    }
+
+    /// Opens a request whose answer is a stream, on a connection of its own.
+    fn open(
+        &self,
+        method: &str,
+        message: Option<&Value>,
+        extra: &[(&str, &str)],
+    ) -> (Connection, HttpResponse) {
+        let mut h = self.headers();
+        for (n, v) in extra {
+            h.push(((*n).to_owned(), (*v).to_owned()));
+        }
+        let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let mut c = Connection::open(self.addr);
+        let body = message.map(|m| m.to_string()).unwrap_or_default();
+        let head = c.head(method, &borrowed, body.as_bytes());
+        (c, head)
+    }
+
+    fn delete(&self) -> u16 {
+        let (_, head) = self.open("DELETE", None, &[]);
+        head.status
+    }
+}
+
+fn call(id: i64, tool: &str, arguments: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": tool, "arguments": arguments } })
+}
+
+#[test]
+fn initialize_opens_a_session_that_requests_name_and_delete_ends() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    let init = alice.initialize(json!({}));
+    assert_eq!(init.status, 200);
+    let id = alice.session.clone().expect("an Mcp-Session-Id");
+    assert_eq!(id.len(), 64);
+    assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)));
+    let result = &init.json()["result"];
+    assert_eq!(result["protocolVersion"], "2025-11-25");
+    assert!(result.get("resultType").is_none(), "{result}");
+    let echoed = alice.request(
+        1,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": "hi" } }),
+    );
+    assert_eq!(echoed["result"]["content"][0]["text"], "hi");
+    // Without the session id: 400; with another caller's token: 404, as for an unknown id.
+    let bare = Client::new(addr, "alice");
+    let r = bare.post(&call(2, "echo", json!({ "text": "x" })));
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32600))
+    );
+    assert_eq!(r.json()["id"], 2);
+    let mut bob = Client::new(addr, "bob");
+    bob.session = alice.session.clone();
+    let r = bob.post(&call(3, "echo", json!({ "text": "x" })));
+    assert_eq!(r.status, 404);
+    assert_eq!(r.json()["error"]["message"], "Session not found");
+    assert_eq!(bob.delete(), 404, "bob cannot end alice's session");
+    // Alice ends it; the id is then unknown.
+    assert_eq!(alice.delete(), 200);
+    let r = alice.post(&call(4, "echo", json!({ "text": "x" })));
+    assert_eq!(r.status, 404);
+    assert_eq!(alice.delete(), 404);
+    // An unsupported version header after initialize: 400.
+    let mut carol = Client::new(addr, "alice");
+    carol.initialize(json!({}));
+    let mut h = carol.headers();
+    h.retain(|(n, _)| n != "mcp-protocol-version");
+    h.push(("mcp-protocol-version".into(), "2024-01-01".into()));
+    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let r = Connection::open(addr).post(
+        &borrowed,
+        call(5, "echo", json!({ "text": "x" }))
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(r.status, 400);
+}
+
+#[test]
+fn idle_sessions_expire_and_the_bound_refuses_initialize_with_503_leaving_others_untouched() {
+    let addr = start(
+        builder()
+            .max_sessions(2)
+            .session_idle_timeout(Duration::from_millis(400))
+            .build()
+            .unwrap(),
+    );
+    let mut a = Client::new(addr, "alice");
+    let mut b = Client::new(addr, "bob");
+    assert_eq!(a.initialize(json!({})).status, 200);
+    assert_eq!(b.initialize(json!({})).status, 200);
+    let mut c = Client::new(addr, "alice");
+    let refused = c.initialize(json!({}));
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("30"));
+    assert_eq!(
+        refused.json()["error"]["message"],
+        "Too many sessions: try again later"
+    );
+    // Both sessions still serve.
+    assert_eq!(a.request(1, "ping", json!({}))["result"], json!({}));
+    assert_eq!(b.request(1, "ping", json!({}))["result"], json!({}));
+    // Idle past the limit: gone, and the bound has room again.
+    thread::sleep(Duration::from_millis(600));
+    assert_eq!(a.post(&call(2, "echo", json!({ "text": "x" }))).status, 404);
+    assert_eq!(c.initialize(json!({})).status, 200);
+}
+
+#[test]
+fn an_ask_is_a_request_on_the_posts_stream_answered_by_a_post() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({ "elicitation": {} }));
+    let (mut stream, head) = alice.open("POST", Some(&call(1, "greet", json!({}))), &[]);
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    let (priming, data) = stream.next_event_with_id().expect("a priming event");
+    assert_eq!(data, "");
+    let stream_no = priming
+        .expect("an id")
+        .split('-')
+        .next()
+        .unwrap()
+        .to_owned();
+    let (id, ask) = stream.next_event_with_id().expect("the ask");
+    assert_eq!(id, Some(format!("{stream_no}-1")));
+    let ask: Value = serde_json::from_str(&ask).unwrap();
+    spec()
+        .check("2025-11-25", "ElicitRequest", &ask)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ask["params"]["message"], "Name?");
+    let answered = alice.post(&json!({ "jsonrpc": "2.0", "id": ask["id"],
+        "result": { "action": "accept", "content": { "name": "Ada" } } }));
+    assert_eq!(answered.status, 202);
+    let (_, done) = stream.next_event_with_id().expect("the response");
+    let done: Value = serde_json::from_str(&done).unwrap();
+    assert_eq!(done["result"]["content"][0]["text"], "hello Ada", "{done}");
+    assert_eq!(
+        stream.next_event_with_id(),
+        None,
+        "the stream ends after the response"
+    );
+}
+
+#[test]
+fn a_stream_resumes_with_exactly_the_missed_events_and_a_too_old_id_is_refused() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({}));
+    let message = json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "steps", "arguments": { "steps": 4, "delay_ms": 150 }, "_meta": { "progressToken": "p" } } });
+    let (mut first, head) = alice.open("POST", Some(&message), &[]);
+    assert_eq!(head.status, 200);
+    let (priming, _) = first.next_event_with_id().unwrap();
+    let stream_no: u64 = priming.unwrap().split('-').next().unwrap().parse().unwrap();
+    let (id, one) = first.next_event_with_id().unwrap();
+    assert_eq!(id, Some(format!("{stream_no}-1")));
+    assert_eq!(
+        serde_json::from_str::<Value>(&one).unwrap()["params"]["progress"],
+        1.0
+    );
+    drop(first); // the connection is lost; the call goes on (2025-11-25: not a cancel)
+    thread::sleep(Duration::from_millis(200));
+    let last = format!("{stream_no}-1");
+    let (mut resumed, head) = alice.open("GET", None, &[("last-event-id", &last)]);
+    assert_eq!(head.status, 200);
+    let mut ids = Vec::new();
+    let mut messages = Vec::new();
+    while let Some((id, data)) = resumed.next_event_with_id() {
+        ids.push(id.unwrap());
+        messages.push(serde_json::from_str::<Value>(&data).unwrap());
+    }
+    let expected: Vec<String> = (2..=5).map(|seq| format!("{stream_no}-{seq}")).collect();
+    assert_eq!(ids, expected, "exactly the missed events, in order");
+    let progress: Vec<f64> = messages[..3]
+        .iter()
+        .map(|m| m["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert_eq!(progress, [2.0, 3.0, 4.0]);
+    assert_eq!(messages[3]["id"], 7);
+    assert_eq!(messages[3]["result"]["content"][0]["text"], "4 steps");
+    // A store that holds two events: resuming from before them is refused, not partial.
+    let addr = start(
+        builder()
+            .event_store(MemoryEventStore::new(2))
+            .build()
+            .unwrap(),
+    );
+    let mut bob = Client::new(addr, "bob");
+    bob.initialize(json!({}));
+    let quick = json!({ "jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+        "name": "steps", "arguments": { "steps": 3, "delay_ms": 1 }, "_meta": { "progressToken": 1 } } });
+    let (mut s, _) = bob.open("POST", Some(&quick), &[]);
+    let (priming, _) = s.next_event_with_id().unwrap();
+    let stream_no = priming.unwrap().split('-').next().unwrap().to_owned();
+    while s.next_event_with_id().is_some() {}
+    let too_old = format!("{stream_no}-0");
+    let (mut refused, head) = bob.open("GET", None, &[("last-event-id", &too_old)]);
+    assert_eq!(head.status, 400);
+    let _ = &mut refused;
+    let (_, head) = bob.open("GET", None, &[("last-event-id", "99-0")]);
+    assert_eq!(head.status, 400, "no such stream");
+    let (_, head) = bob.open("GET", None, &[("last-event-id", "not-an-id")]);
+    assert_eq!(head.status, 400);
+}
+
+#[test]
+fn the_session_get_stream_is_one_at_a_time() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({}));
+    let (mut get, head) = alice.open("GET", None, &[]);
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    let (priming, data) = get.next_event_with_id().unwrap();
+    assert_eq!((priming.as_deref(), data.as_str()), (Some("0-0"), ""));
+    let (_, second) = alice.open("GET", None, &[]);
+    assert_eq!(second.status, 409);
+    // DELETE ends the session, and with it the stream.
+    assert_eq!(alice.delete(), 200);
+    assert_eq!(get.next_event_with_id(), None);
+}
+
+#[test]
+fn the_stateless_legacy_mode_issues_no_session_and_refuses_what_needs_one() {
+    let addr = start(builder().stateless_legacy().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    let init = alice.initialize(json!({ "elicitation": {} }));
+    assert_eq!(init.status, 200);
+    assert_eq!(alice.session, None, "no Mcp-Session-Id");
+    let r = alice.post(&call(1, "echo", json!({ "text": "alone" })));
+    assert_eq!(r.json()["result"]["content"][0]["text"], "alone");
+    let r = alice.post(&json!({ "jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": { "level": "info" } }));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["error"]["message"],
+        "Invalid Request: logging/setLevel needs a session, and this endpoint keeps none (stateless legacy mode)"
+    );
+    // Asking the client is unavailable: nothing to ask on. (The answer is a stream: the
+    // item may log, and a 2025-11-25 request receives logs unless it set a level.)
+    let (mut s, head) = alice.open("POST", Some(&call(3, "greet", json!({}))), &[]);
+    assert_eq!(head.status, 200);
+    let mut last = Value::Null;
+    while let Some(event) = s.next_event() {
+        last = serde_json::from_str(&event).unwrap();
+    }
+    assert_eq!(
+        last["result"]["content"][0]["text"],
+        "the client did not declare the elicitation capability for this request"
+    );
+    // GET and DELETE have no session to name.
+    let (_, head) = alice.open("GET", None, &[("mcp-session-id", "x")]);
+    assert_eq!(head.status, 405);
+}
