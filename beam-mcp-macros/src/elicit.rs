@@ -72,6 +72,7 @@ pub(crate) fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             }
             Ok(quote! {
                 impl ::beam_mcp::ElicitField for #name {}
+                impl ::beam_mcp::ElicitChoice for #name {}
             })
         }
         Data::Union(data) => Err(syn::Error::new(

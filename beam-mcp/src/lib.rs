@@ -40,7 +40,9 @@ mod server;
 pub mod tool;
 pub mod transport;
 
-pub use ask::{AskError, Elicit, ElicitField, Elicited, Root, Sampled, SamplingRequest};
+pub use ask::{
+    AskError, Elicit, ElicitChoice, ElicitField, Elicited, Root, Sampled, SamplingRequest,
+};
 pub use beam_mcp_macros::{Elicit, prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};

@@ -195,7 +195,8 @@ impl SamplingRequest {
 pub trait Elicit: DeserializeOwned + schemars::JsonSchema + Send + 'static {}
 
 /// A type a form field can hold: implemented for strings, numbers and booleans, for `Option`
-/// of them, and by `#[derive(Elicit)]` for an enum of unit variants (a choice).
+/// of them, by `#[derive(Elicit)]` for an enum of unit variants (a choice), and for a `Vec` of
+/// such an enum (a multi-select).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an elicitation form",
     label = "not a flat field",
@@ -208,6 +209,56 @@ macro_rules! fields {
 }
 fields!(String, bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 impl<T: ElicitField> ElicitField for Option<T> {}
+impl<T: ElicitChoice> ElicitField for Vec<T> {}
+
+/// An enum of unit variants, one of which a user picks: `#[derive(Elicit)]` implements it on
+/// such an enum. A field holds one (`T`) or several (`Vec<T>`, a multi-select). Give variants
+/// `#[schemars(title = "..")]` to show titles.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a choice a user can pick several of",
+    note = "a multi-select field is a `Vec` of an enum of unit variants that derives `Elicit`"
+)]
+pub trait ElicitChoice {}
+
+/// The `requestedSchema` of the form `T`: its portable schema in the shapes clients render
+/// (SEP-1330): a titled choice is `oneOf` of `{const, title}` with `type: "string"` beside it,
+/// and a titled multi-select's `items` are `anyOf` of them.
+pub(crate) fn requested_schema<T: Elicit>() -> Value {
+    let mut schema = crate::schemagen::schema_for::<T>();
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for field in properties.values_mut() {
+            form_field(field);
+        }
+    }
+    schema
+}
+
+fn form_field(field: &mut Value) {
+    let Value::Object(map) = field else { return };
+    titled_choice(map);
+    if let Some(Value::Object(items)) = map.get_mut("items") {
+        titled_choice(items);
+        if let Some(choices) = items.remove("oneOf") {
+            items.remove("type");
+            items.insert("anyOf".into(), choices);
+        }
+    }
+}
+
+/// A `oneOf` of string constants (a titled choice) says its type.
+fn titled_choice(map: &mut Map<String, Value>) {
+    let all_strings = map
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .is_some_and(|choices| {
+            choices
+                .iter()
+                .all(|c| c.get("const").is_some_and(Value::is_string))
+        });
+    if all_strings {
+        map.entry("type").or_insert_with(|| Value::from("string"));
+    }
+}
 
 /// A capability an ask needs, as the client declares it.
 #[derive(Clone, Copy)]

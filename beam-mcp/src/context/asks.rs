@@ -98,7 +98,7 @@ impl Context {
     pub fn elicit<T: Elicit>(&self, message: impl Into<String>) -> Ask<'_, Elicited<T>> {
         let params = json!({
             "message": message.into(),
-            "requestedSchema": crate::schemagen::schema_for::<T>(),
+            "requestedSchema": crate::ask::requested_schema::<T>(),
         });
         self.ask(
             "elicit",

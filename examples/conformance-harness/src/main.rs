@@ -7,6 +7,7 @@
 //! scenarios that need them are recorded, each with its reason, in `conformance/not-scored.md`.
 
 mod asks;
+mod legacy;
 mod prompts;
 mod resources;
 mod tools;
