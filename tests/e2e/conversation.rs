@@ -578,3 +578,36 @@ fn a_legacy_client_without_the_capability_is_not_asked() {
     );
     assert!(server.finish().success());
 }
+
+#[test]
+fn a_sampling_request_the_client_never_answers_times_out_and_one_it_answers_completes() {
+    let mut server = fixture();
+    legacy_session(&mut server, json!({ "sampling": {} }));
+    server.send(&call(
+        json!(1),
+        "summarize",
+        json!({ "text": "a long day" }),
+        None,
+    ));
+    let (asked, done) = answering(&mut server, &json!(1), |_| None);
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0]["method"], "sampling/createMessage");
+    assert_eq!(asked[0]["params"]["maxTokens"], 50);
+    assert_eq!(done["result"]["isError"], true, "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "the client did not answer within 1500 ms"
+    );
+    server.send(&call(
+        json!(2),
+        "summarize",
+        json!({ "text": "a long day" }),
+        None,
+    ));
+    let (_, done) = answering(&mut server, &json!(2), |request| {
+        Some(json!({ "jsonrpc": "2.0", "id": request["id"], "result": {
+            "role": "assistant", "model": "m", "content": { "type": "text", "text": "Tiring." } } }))
+    });
+    assert_eq!(done["result"]["content"][0]["text"], "Tiring.", "{done}");
+    assert!(server.finish().success());
+}
