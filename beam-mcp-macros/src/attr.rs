@@ -20,6 +20,8 @@ pub(crate) struct ToolAttr {
     pub(crate) requires: Vec<LitStr>,
     /// `time_limit_ms = 500`: the call's time limit.
     pub(crate) time_limit_ms: Option<syn::LitInt>,
+    /// `task = "optional"`: whether a call may become a task.
+    pub(crate) task: Option<syn::Ident>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -47,7 +49,7 @@ pub(crate) struct Completer {
     pub(crate) function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\"";
 const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function)";
 const PROMPT_OPTIONS: &str =
     "name = \"...\", title = \"...\", description = \"...\", complete(argument = function)";
@@ -66,6 +68,7 @@ impl ToolAttr {
                 "open_world" => set(&mut attr.open_world, flag(&meta)?, &meta)?,
                 "requires" => requires(&meta, &mut attr.requires)?,
                 "time_limit_ms" => set(&mut attr.time_limit_ms, milliseconds(&meta)?, &meta)?,
+                "task" => set(&mut attr.task, task_support(&meta)?, &meta)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -162,6 +165,20 @@ fn string_value(meta: &Meta) -> syn::Result<LitStr> {
         },
         _ => Err(syn::Error::new_spanned(meta, "expected `key = \"...\"`")),
     }
+}
+
+/// `task = "optional" | "required" | "forbidden"`: the `TaskSupport` variant.
+fn task_support(meta: &Meta) -> syn::Result<syn::Ident> {
+    const HOW: &str =
+        "write task = \"optional\" (a task when the client supports tasks) or task = \"required\"";
+    let value = string_value(meta).map_err(|_| syn::Error::new_spanned(meta, HOW))?;
+    let variant = match value.value().as_str() {
+        "optional" => "Optional",
+        "required" => "Required",
+        "forbidden" => "Forbidden",
+        _ => return Err(syn::Error::new_spanned(&value, HOW)),
+    };
+    Ok(syn::Ident::new(variant, value.span()))
 }
 
 /// `time_limit_ms = 500`: a whole number of milliseconds above zero.

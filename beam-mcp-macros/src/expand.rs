@@ -69,6 +69,10 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         Some(ms) => quote!(::core::option::Option::Some(::core::time::Duration::from_millis(#ms))),
         None => quote!(::core::option::Option::None),
     };
+    let task_support = match &model.attr.task {
+        Some(variant) => quote!(::beam_mcp::TaskSupport::#variant),
+        None => quote!(::beam_mcp::TaskSupport::Forbidden),
+    };
     if args_type.is_none() {
         prepare.push(quote! {
             let __beam_args: #args_ident = ::beam_mcp::__private::decode_args(__beam_arguments)?;
@@ -168,6 +172,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
                 client_capabilities: &[#(#requires),*],
                 takes_context: #takes_context,
                 time_limit: #time_limit,
+                task_support: #task_support,
                 module_path: ::core::module_path!(),
                 location: (::core::file!(), ::core::line!()),
             };

@@ -100,6 +100,34 @@ pub(crate) async fn run<T>(
     ran
 }
 
+/// How a call that may become a task went on its first poll.
+pub(crate) enum Detached<T> {
+    /// It ended (or stopped on asks) at once: answered as a plain call.
+    Ran(Ran<T>),
+    /// It waits: the rest of the call, for a task to run in the background.
+    Waits(Pin<Box<dyn Future<Output = Ran<T>> + Send>>),
+}
+
+/// [`run`], for a call that becomes a task the first time it waits on anything but an
+/// unanswered ask (which ends the round instead, as in any call).
+pub(crate) async fn run_or_detach<T: Send + 'static>(
+    call: Call,
+    context: Context,
+    start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>> + Send + 'static,
+) -> Detached<T> {
+    let mut running: Pin<Box<dyn Future<Output = Ran<T>> + Send>> =
+        Box::pin(async move { run(&call, context, start).await });
+    let first = std::future::poll_fn(|cx| match running.as_mut().poll(cx) {
+        std::task::Poll::Ready(ran) => std::task::Poll::Ready(Some(ran)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await;
+    match first {
+        Some(ran) => Detached::Ran(ran),
+        None => Detached::Waits(running),
+    }
+}
+
 /// `running`, ended (`None`) as soon as it is pending while an ask of this request waits for
 /// the client: an unanswered ask never resumes within the round.
 async fn until_asked<T>(running: impl Future<Output = T>, context: &Context) -> Option<T> {

@@ -37,6 +37,7 @@ mod revision;
 pub mod schema;
 mod schemagen;
 mod server;
+mod task;
 pub mod tool;
 pub mod transport;
 
@@ -49,6 +50,7 @@ pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use live::{LiveCatalog, LiveError};
 pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
+pub use task::TaskSupport;
 pub use tool::{
     Args, CallToolResult, Content, IntoToolResult, State, ToolAnnotations, ToolContext, ToolDef,
     ToolError,

@@ -11,6 +11,7 @@ use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
 use crate::revision::{META_SERVER_INFO, Revision};
+use crate::task::{TaskLimits, Tasks};
 use crate::tool::{StateMap, ToolDef};
 
 /// `cacheScope`: who may reuse a cached result.
@@ -398,6 +399,18 @@ impl ServerBuilder {
         if live || emits {
             capabilities.insert("logging".into(), json!({}));
         }
+        // The tasks extension exists only at 2026-07-28 (`server/discover`), and only when some
+        // tool can become a task.
+        let mut discover_capabilities = capabilities.clone();
+        if defs
+            .tools
+            .iter()
+            .any(|d| d.task_support != crate::TaskSupport::Forbidden)
+        {
+            let mut extensions = Map::new();
+            extensions.insert(crate::task::EXTENSION.into(), json!({}));
+            discover_capabilities.insert("extensions".into(), Value::Object(extensions));
+        }
         let catalog = match self.live {
             Some(handle) => {
                 handle
@@ -415,6 +428,8 @@ impl ServerBuilder {
                 supported_names: revisions.iter().map(|r| r.as_str()).collect(),
                 revisions,
                 capabilities: Value::Object(capabilities),
+                discover_capabilities: Value::Object(discover_capabilities),
+                tasks: Arc::new(Tasks::new(TaskLimits::default())),
                 catalog,
                 states,
                 discover_cache: self.discover_cache,
@@ -450,6 +465,10 @@ pub(crate) struct Inner {
     pub(crate) revisions: Vec<Revision>,
     pub(crate) supported_names: Vec<&'static str>,
     pub(crate) capabilities: Value,
+    /// `capabilities` as `server/discover` says them (with the extensions of 2026-07-28).
+    pub(crate) discover_capabilities: Value,
+    /// The tasks of task-supporting tools.
+    pub(crate) tasks: Arc<Tasks>,
     pub(crate) catalog: CatalogCell,
     pub(crate) states: Arc<StateMap>,
     pub(crate) discover_cache: CacheHint,

@@ -51,6 +51,8 @@ pub(crate) struct Tool {
     pub(crate) takes_context: bool,
     /// This tool's own time limit.
     pub(crate) time_limit: Option<std::time::Duration>,
+    /// Whether a call may become a task.
+    pub(crate) task_support: crate::TaskSupport,
 }
 
 pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
@@ -131,6 +133,12 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
     if let Some(annotations) = def.annotations.to_value() {
         listing.insert("annotations".into(), annotations);
     }
+    if def.task_support != crate::TaskSupport::Forbidden {
+        listing.insert(
+            "execution".into(),
+            serde_json::json!({ "taskSupport": def.task_support.as_str() }),
+        );
+    }
     Ok(Tool {
         name: Arc::from(def.name),
         listing: Value::Object(listing),
@@ -141,6 +149,7 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         client_capabilities: def.client_capabilities,
         takes_context: def.takes_context,
         time_limit: def.time_limit,
+        task_support: def.task_support,
     })
 }
 

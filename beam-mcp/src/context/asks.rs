@@ -6,11 +6,14 @@ use std::pin::Pin;
 
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
 use super::Context;
 use crate::ask::{
     AskError, Elicit, Elicited, Lookup, Needs, Root, Sampled, SamplingRequest, read_form,
     read_roots, read_sampled, read_url,
 };
+use crate::task::Task;
 
 /// One ask, awaited to get its answer. Made by [`Context::elicit`], [`Context::elicit_url`],
 /// [`Context::sample`] and [`Context::roots`].
@@ -42,6 +45,10 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
             if !self.needs.declared(self.context.client_capabilities()) {
                 return Err(AskError::Unsupported(self.needs.name()));
             }
+            if let Some(task) = self.context.task() {
+                let task = Arc::clone(task);
+                return self.park(&task).await;
+            }
             let Some(round) = self.context.round() else {
                 return self.send().await;
             };
@@ -56,6 +63,23 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
 }
 
 impl<T> Ask<'_, T> {
+    /// In a task: the task waits in `input_required` until `tasks/update` answers this ask
+    /// (one of the wrong shape is asked again).
+    async fn park(self, task: &Arc<Task>) -> Result<T, AskError> {
+        let key = self.key.unwrap_or_else(|| task.next_key(self.prefix));
+        loop {
+            let Some(answer) = task.ask(key.clone(), self.request.clone()) else {
+                return Err(AskError::DuplicateKey(key));
+            };
+            let Ok(answer) = answer.await else {
+                return Err(AskError::Unavailable("the task ended"));
+            };
+            if let Some(value) = (self.read)(&answer) {
+                return Ok(value);
+            }
+        }
+    }
+
     /// 2025-11-25: a request to the client on the session, answered by id within the time limit.
     async fn send(self) -> Result<T, AskError> {
         let (Some(requests), Some(outbox)) =

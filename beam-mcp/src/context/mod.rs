@@ -11,8 +11,8 @@ mod outbox;
 mod principal;
 
 use std::any::Any;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -25,6 +25,7 @@ pub(crate) use principal::Principal;
 
 use crate::ask::{ClientRequests, Round};
 use crate::revision::Revision;
+use crate::task::Task;
 
 /// Everything a host function may know of the request it serves, and the ways it may speak
 /// back before its result: progress, logs, and noticing that the caller gave up.
@@ -66,6 +67,8 @@ struct Shared {
     /// The session's requests to its client (2025-11-25), and how long an answer may take.
     client_requests: Option<Arc<ClientRequests>>,
     ask_time_limit: std::time::Duration,
+    /// The task this call became (the tasks extension), once it did.
+    task: OnceLock<Arc<Task>>,
     cancel: CancelFlag,
     /// The bits of the last progress sent; NaN before the first.
     last_progress: AtomicU64,
@@ -154,6 +157,7 @@ impl Context {
                 round: parts.round,
                 client_requests: parts.client_requests,
                 ask_time_limit: parts.ask_time_limit,
+                task: OnceLock::new(),
                 cancel: CancelFlag::default(),
                 last_progress: AtomicU64::new(f64::NAN.to_bits()),
             }),
@@ -319,6 +323,51 @@ impl Context {
 
     pub(crate) fn ask_time_limit(&self) -> std::time::Duration {
         self.shared.ask_time_limit
+    }
+
+    pub(crate) fn task(&self) -> Option<&Arc<Task>> {
+        self.shared.task.get()
+    }
+
+    pub(crate) fn set_task(&self, task: Arc<Task>) {
+        let _ = self.shared.task.set(task);
+    }
+
+    /// Lets a task-supporting call become a task here: the caller is answered with a
+    /// `CreateTaskResult` and the function goes on in the background, its later asks parking
+    /// the task until `tasks/update` answers them. Any call becomes a task the first time it
+    /// waits (a timer, I/O); this waits once, on purpose, for a function that asks the user
+    /// first thing. Everywhere else it returns at once, having done nothing.
+    ///
+    /// ```
+    /// use beam_mcp::{Context, Elicit, Elicited};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+    /// struct Confirm { confirm: bool }
+    ///
+    /// /// Deletes a file once the user confirms, as a task.
+    /// #[beam_mcp::tool(task = "optional")]
+    /// async fn delete_file(path: String, ctx: Context) -> String {
+    ///     ctx.detach().await;
+    ///     match ctx.elicit::<Confirm>(format!("Delete {path}?")).await {
+    ///         Ok(Elicited::Accepted(c)) if c.confirm => format!("deleted {path}"),
+    ///         _ => "kept".into(),
+    ///     }
+    /// }
+    /// # let _ = delete_file::DEF;
+    /// ```
+    pub async fn detach(&self) {
+        let mut yielded = false;
+        std::future::poll_fn(|cx| {
+            if yielded {
+                std::task::Poll::Ready(())
+            } else {
+                yielded = true;
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        })
+        .await
     }
 
     pub(crate) fn outbox(&self) -> Option<&Outbox> {

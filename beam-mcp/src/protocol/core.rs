@@ -448,6 +448,9 @@ impl Server {
             "subscriptions/listen" if stateless && self.live().is_some() => {
                 return methods::listen(self, request);
             }
+            "tasks/get" if stateless && self.has_tasks() => methods::get_task(self, &request),
+            "tasks/update" if stateless && self.has_tasks() => methods::update_task(self, &request),
+            "tasks/cancel" if stateless && self.has_tasks() => methods::cancel_task(self, &request),
             "resources/subscribe" if !stateless && self.live().is_some() => {
                 methods::subscribe(session, &request.params, true)
             }
@@ -457,6 +460,11 @@ impl Server {
             other => Err(ProtocolError::MethodNotFound(other.to_owned())),
         };
         self.ready(request.id, era, outcome)
+    }
+
+    /// True when some tool can become a task (the tasks extension is advertised).
+    fn has_tasks(&self) -> bool {
+        self.inner.discover_capabilities.get("extensions").is_some()
     }
 
     fn has_capability(&self, name: &str) -> bool {

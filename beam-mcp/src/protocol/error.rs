@@ -212,6 +212,19 @@ pub enum ProtocolError {
     /// A `Last-Event-ID` that cannot be resumed (why is the second field).
     #[error("Last-Event-ID {0} {1}")]
     LastEventId(String, &'static str),
+    /// A call (or a `tasks/*` request) that needs an extension this request's
+    /// `clientCapabilities` do not declare (`-32021`).
+    #[error("Missing required client capability: extensions.{0}")]
+    MissingExtension(&'static str),
+    /// `tasks/get`, `tasks/update` or `tasks/cancel` without a string `taskId`.
+    #[error("Invalid params: {0} requires a string taskId")]
+    TaskIdMissing(&'static str),
+    /// A `taskId` this server does not know (or no longer keeps, or another caller's).
+    #[error("Invalid params: unknown task {0}")]
+    UnknownTask(String),
+    /// The task bound is reached: the call could not become a task.
+    #[error("Too many tasks: try again later")]
+    TasksFull,
     /// `notifications/cancelled` or another request that names no request id.
     #[error("Invalid params: {0}")]
     Malformed(&'static str),
@@ -258,7 +271,8 @@ impl ProtocolError {
             | Self::StreamOpen
             | Self::LastEventId(..) => -32600,
             Self::HeaderMismatch(_) => -32020,
-            Self::MissingClientCapability(_) => -32021,
+            Self::MissingClientCapability(_) | Self::MissingExtension(_) => -32021,
+            Self::TasksFull => -32603,
             Self::Json(_)
             | Self::Batch
             | Self::NotAnObject(_)
@@ -288,6 +302,8 @@ impl ProtocolError {
             | Self::LogLevel(_)
             | Self::ProgressToken
             | Self::RequestState(_)
+            | Self::TaskIdMissing(_)
+            | Self::UnknownTask(_)
             | Self::InputResponsesNotObject
             | Self::Malformed(_) => -32602,
             Self::MethodNotFound(_) => -32601,
@@ -312,6 +328,12 @@ impl ProtocolError {
                 Some(json!({ "name": name, "reason": reason }))
             }
             Self::UnknownTemplate(uri) => Some(json!({ "uri": uri })),
+            Self::MissingExtension(name) => {
+                let mut extensions = serde_json::Map::new();
+                extensions.insert((*name).to_owned(), json!({}));
+                Some(json!({ "requiredCapabilities": { "extensions": extensions } }))
+            }
+            Self::UnknownTask(id) => Some(json!({ "taskId": id })),
             Self::MissingClientCapability(names) => {
                 let required: serde_json::Map<String, Value> =
                     names.iter().map(|name| (name.clone(), json!({}))).collect();

@@ -120,6 +120,8 @@ pub struct ToolDef {
     /// The longest a call may run before it is answered as an `isError` result naming the
     /// limit (`#[tool(time_limit_ms = ..)]`); `None` takes the server's default.
     pub time_limit: Option<std::time::Duration>,
+    /// Whether a call may become a task (`#[tool(task = "optional")]`, the tasks extension).
+    pub task_support: crate::TaskSupport,
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.

@@ -10,6 +10,7 @@ mod asks;
 mod legacy;
 mod prompts;
 mod resources;
+mod tasks;
 mod tools;
 
 use beam_mcp::transport::http::{self, Http, Origins};

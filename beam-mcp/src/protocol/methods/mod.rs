@@ -5,6 +5,7 @@ mod completion;
 mod prompts;
 mod resources;
 mod subscriptions;
+mod tasks;
 mod tools;
 
 use serde_json::{Map, Value};
@@ -13,6 +14,7 @@ pub(crate) use completion::complete;
 pub(crate) use prompts::{get_prompt, list_prompts};
 pub(crate) use resources::{list_resources, list_templates, read_resource};
 pub(crate) use subscriptions::{listen, subscribe};
+pub(crate) use tasks::{cancel as cancel_task, get as get_task, update as update_task};
 pub(crate) use tools::{call_tool, list_tools};
 
 use super::cursor::{self, CursorError};
@@ -31,7 +33,7 @@ pub(crate) fn discover(server: &Server) -> Value {
         "supportedVersions".into(),
         Value::from(inner.supported_names.clone()),
     );
-    result.insert("capabilities".into(), inner.capabilities.clone());
+    result.insert("capabilities".into(), inner.discover_capabilities.clone());
     if let Some(instructions) = &inner.instructions {
         result.insert("instructions".into(), Value::from(instructions.as_str()));
     }

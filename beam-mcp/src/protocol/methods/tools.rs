@@ -1,5 +1,7 @@
 //! `tools/list` and `tools/call`.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -7,9 +9,12 @@ use serde_json::{Map, Value};
 use super::{ListSpec, input_required, list};
 use crate::Server;
 use crate::catalog::Tool;
-use crate::dispatch::{self, Call, Ran};
+use crate::context::Context;
+use crate::dispatch::{self, Call, Detached, Ran};
+use crate::protocol::Revision;
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
+use crate::task::{self, Status, TaskSupport};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
 
 pub(crate) fn list_tools(
@@ -76,6 +81,21 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
         let result = invalid_arguments(&tool.name, &reason);
         return Reply::Ready(server.respond(id, era, Ok(result.to_value())));
     }
+    // The tasks extension: a task-supporting call from a client that declares it may become a
+    // task; a client that does not is refused a tool that runs only as one (2026-07-28).
+    let declares_tasks = era.is_stateless()
+        && request
+            .client_capabilities
+            .as_ref()
+            .and_then(|c| c.get("extensions"))
+            .and_then(|e| e.get(task::EXTENSION))
+            .is_some();
+    if era.is_stateless() && tool.task_support == TaskSupport::Required && !declares_tasks {
+        let error = ProtocolError::MissingExtension(task::EXTENSION);
+        return Reply::Ready(server.respond(id, era, Err(error)));
+    }
+    let may_detach = declares_tasks && tool.task_support != TaskSupport::Forbidden;
+    let owner = request.session.principal().map(|p| p.digest);
     request.id = id.clone();
     let begun = request.begin(server, tool.takes_context);
     let states = Arc::clone(&server.inner.states);
@@ -90,37 +110,105 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let context = begun.context.clone();
     let work = Box::pin(async move {
         let asking = context.clone();
-        let ran = dispatch::run(&call, context, |request| {
+        let tool_name = Arc::clone(&call.name);
+        let name = Arc::clone(&call.name);
+        let start = move |request| {
             let context = ToolContext {
-                tool: Arc::clone(&call.name),
+                tool: name,
                 states,
                 wrap_output,
                 request,
             };
             handler(arguments, context)
-        })
-        .await;
-        let tool_name = &call.name;
+        };
+        let ran = if may_detach {
+            match dispatch::run_or_detach(call, context, start).await {
+                Detached::Ran(ran) => ran,
+                Detached::Waits(running) => {
+                    let outcome = detach(&responder, &asking, owner, &tool_name, running);
+                    return responder.respond(id, era, outcome);
+                }
+            }
+        } else {
+            dispatch::run(&call, context, start).await
+        };
         let outcome = match ran {
-            Ran::Done(Ok(result)) => Ok(result.to_value()),
-            Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
-                Ok(invalid_arguments(tool_name, &reason).to_value())
-            }
-            Ran::Done(Err(ToolFault::Internal(reason))) => {
-                tracing::error!(tool = %tool_name, %reason, "tool fault");
-                Err(ProtocolError::Internal)
-            }
-            Ran::Panicked(panic) => Ok(panicked(tool_name, &panic)),
-            Ran::TimedOut(limit) => Ok(CallToolResult::error(format!(
-                "{tool_name}: the call exceeded its time limit of {} ms",
-                limit.as_millis()
-            ))
-            .to_value()),
             Ran::InputRequired => input_required(&responder, &asking),
+            ran => outcome(&tool_name, ran),
         };
         responder.respond(id, era, outcome)
     });
     server.pending(begun, work)
+}
+
+/// The rest of a call that became a task.
+type Rest = Pin<Box<dyn Future<Output = Ran<Result<CallToolResult, ToolFault>>> + Send>>;
+
+/// A call's answer once its host code ran.
+fn outcome(
+    tool_name: &str,
+    ran: Ran<Result<CallToolResult, ToolFault>>,
+) -> Result<Value, ProtocolError> {
+    match ran {
+        Ran::Done(Ok(result)) => Ok(result.to_value()),
+        Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
+            Ok(invalid_arguments(tool_name, &reason).to_value())
+        }
+        Ran::Done(Err(ToolFault::Internal(reason))) => {
+            tracing::error!(tool = %tool_name, %reason, "tool fault");
+            Err(ProtocolError::Internal)
+        }
+        Ran::Panicked(panic) => Ok(panicked(tool_name, &panic)),
+        Ran::TimedOut(limit) => Ok(CallToolResult::error(format!(
+            "{tool_name}: the call exceeded its time limit of {} ms",
+            limit.as_millis()
+        ))
+        .to_value()),
+        // A call past its first round no longer asks by rounds.
+        Ran::InputRequired => Err(ProtocolError::Internal),
+    }
+}
+
+/// The call waits: it becomes a task, answered now with the `CreateTaskResult`, and the rest
+/// of it runs in the background until it ends or `tasks/cancel` drops it.
+fn detach(
+    server: &Server,
+    context: &Context,
+    owner: Option<[u8; 32]>,
+    tool_name: &Arc<str>,
+    running: Rest,
+) -> Result<Value, ProtocolError> {
+    let Some(task) = server.inner.tasks.create(owner) else {
+        tracing::warn!(tool = %tool_name, "the task bound is reached");
+        return Err(ProtocolError::TasksFull);
+    };
+    context.set_task(Arc::clone(&task));
+    let mut created = task.envelope();
+    created.insert("resultType".into(), Value::from("task"));
+    let context = context.clone();
+    let tool_name = Arc::clone(tool_name);
+    tokio::spawn(async move {
+        let ran = tokio::select! {
+            ran = running => ran,
+            () = task.cancelled() => {
+                context.cancel();
+                return;
+            }
+        };
+        let status = match ran {
+            // A protocol-level failure is `failed`; a tool's own error is a completed result.
+            Ran::Panicked(panic) => {
+                tracing::error!(tool = %tool_name, %panic, "tool panicked in a task");
+                Status::Failed(ProtocolError::Internal.to_error_object(Some(Revision::V2026_07_28)))
+            }
+            ran => match outcome(&tool_name, ran) {
+                Ok(result) => Status::Completed(result),
+                Err(error) => Status::Failed(error.to_error_object(Some(Revision::V2026_07_28))),
+            },
+        };
+        task.finish(status);
+    });
+    Ok(Value::Object(created))
 }
 
 /// A panicking tool is a tool error that says nothing of the panic (which is logged).

@@ -156,6 +156,8 @@ fn check(
     let named = match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        // The tasks extension (SEP-2663) names the task.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     };
     if let Some(field) = named {

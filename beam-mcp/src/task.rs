@@ -1,0 +1,403 @@
+//! Tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663, at 2026-07-28): a call to a
+//! task-supporting tool that must wait becomes a task the client polls with `tasks/get`,
+//! answers with `tasks/update` and stops with `tasks/cancel`. This room keeps the tasks; the
+//! dispatch decides when a call becomes one, the methods serve the `tasks/*` requests.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+use tokio::sync::{Notify, oneshot};
+
+/// The extension's key under `capabilities.extensions`.
+pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// Whether a tool may run as a task (`#[tool(task = "optional")]`).
+///
+/// ```
+/// assert_eq!(beam_mcp::TaskSupport::default(), beam_mcp::TaskSupport::Forbidden);
+/// assert_eq!(beam_mcp::TaskSupport::Required.as_str(), "required");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskSupport {
+    /// Never a task: every call is answered when it ends.
+    #[default]
+    Forbidden,
+    /// A task when the client declares the extension; a plain call otherwise.
+    Optional,
+    /// Only as a task: a client that does not declare the extension is refused (`-32021`).
+    Required,
+}
+
+impl TaskSupport {
+    /// The wire name (`execution.taskSupport`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Forbidden => "forbidden",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+}
+
+/// How a task ended, or that it has not.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Status {
+    Working,
+    InputRequired,
+    /// The tool ran: its result (`isError` for a tool's own error).
+    Completed(Value),
+    /// A protocol-level failure: the JSON-RPC error object.
+    Failed(Value),
+    Cancelled,
+}
+
+impl Status {
+    fn name(&self) -> &'static str {
+        match self {
+            Status::Working => "working",
+            Status::InputRequired => "input_required",
+            Status::Completed(_) => "completed",
+            Status::Failed(_) => "failed",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    fn terminal(&self) -> bool {
+        matches!(
+            self,
+            Status::Completed(_) | Status::Failed(_) | Status::Cancelled
+        )
+    }
+}
+
+/// The bounds of a server's tasks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TaskLimits {
+    /// Tasks kept at once (running or ended within their lifetime).
+    pub(crate) max: usize,
+    /// How long a task stays readable after it was last updated.
+    pub(crate) ttl: Duration,
+    /// How often a client is asked to poll.
+    pub(crate) poll: Duration,
+}
+
+impl Default for TaskLimits {
+    fn default() -> Self {
+        TaskLimits {
+            max: 1000,
+            ttl: Duration::from_secs(300),
+            poll: Duration::from_millis(500),
+        }
+    }
+}
+
+/// One task.
+pub(crate) struct Task {
+    pub(crate) id: String,
+    owner: Option<[u8; 32]>,
+    created: SystemTime,
+    ttl: Duration,
+    poll: Duration,
+    state: Mutex<State>,
+    cancelled: AtomicBool,
+    cancel: Notify,
+    /// Asks made so far, for keys made from the call order.
+    asks: AtomicUsize,
+}
+
+struct State {
+    status: Status,
+    updated: SystemTime,
+    /// Asks waiting for the client, by key: the request, and where its answer goes.
+    waiting: BTreeMap<String, (Value, oneshot::Sender<Value>)>,
+}
+
+impl Task {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `taskId`, `status`, the timestamps and the hints: the `CreateTaskResult` fields.
+    pub(crate) fn envelope(&self) -> Map<String, Value> {
+        let state = self.lock();
+        self.envelope_of(&state)
+    }
+
+    fn envelope_of(&self, state: &State) -> Map<String, Value> {
+        let mut map = Map::new();
+        map.insert("taskId".into(), Value::from(self.id.as_str()));
+        map.insert("status".into(), Value::from(state.status.name()));
+        map.insert("createdAt".into(), Value::from(rfc3339(self.created)));
+        map.insert("lastUpdatedAt".into(), Value::from(rfc3339(state.updated)));
+        map.insert("ttlMs".into(), Value::from(millis(self.ttl)));
+        map.insert("pollIntervalMs".into(), Value::from(millis(self.poll)));
+        map
+    }
+
+    /// What `tasks/get` answers: the envelope, and the result, the error or the waiting asks.
+    pub(crate) fn detailed(&self) -> Map<String, Value> {
+        let state = self.lock();
+        let mut map = self.envelope_of(&state);
+        match &state.status {
+            Status::Completed(result) => {
+                map.insert("result".into(), result.clone());
+            }
+            Status::Failed(error) => {
+                map.insert("error".into(), error.clone());
+            }
+            Status::InputRequired => {
+                let requests: Map<String, Value> = state
+                    .waiting
+                    .iter()
+                    .map(|(key, (request, _))| (key.clone(), request.clone()))
+                    .collect();
+                map.insert("inputRequests".into(), Value::Object(requests));
+            }
+            Status::Working | Status::Cancelled => {}
+        }
+        map
+    }
+
+    /// Ends the task with `status`, unless it already ended (a cancel wins over a late result).
+    pub(crate) fn finish(&self, status: Status) {
+        let mut state = self.lock();
+        if !state.status.terminal() {
+            state.status = status;
+            state.updated = SystemTime::now();
+            state.waiting.clear();
+        }
+    }
+
+    /// Cancels the task (nothing happens to one that ended); the runner drops the host code.
+    pub(crate) fn cancel(&self) {
+        self.finish(Status::Cancelled);
+        self.cancelled.store(true, Ordering::Release);
+        self.cancel.notify_waiters();
+    }
+
+    /// Completes when the task is cancelled.
+    pub(crate) async fn cancelled(&self) {
+        let notified = self.cancel.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if self.cancelled.load(Ordering::Acquire) {
+            return;
+        }
+        notified.await;
+    }
+
+    /// The key of the next ask without one of its own.
+    pub(crate) fn next_key(&self, prefix: &str) -> String {
+        format!("{prefix}-{}", self.asks.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+
+    /// Parks the task on an ask; `None` when the key already waits or the task ended.
+    pub(crate) fn ask(&self, key: String, request: Value) -> Option<oneshot::Receiver<Value>> {
+        let mut state = self.lock();
+        if state.status.terminal() || state.waiting.contains_key(&key) {
+            return None;
+        }
+        let (tx, rx) = oneshot::channel();
+        state.waiting.insert(key, (request, tx));
+        state.status = Status::InputRequired;
+        state.updated = SystemTime::now();
+        Some(rx)
+    }
+
+    /// Delivers the client's answers (`tasks/update`): each to the ask waiting under its key;
+    /// other keys are ignored. The task works again once nothing waits.
+    pub(crate) fn answer(&self, responses: Map<String, Value>) {
+        let mut state = self.lock();
+        for (key, answer) in responses {
+            if let Some((_, tx)) = state.waiting.remove(&key) {
+                let _ = tx.send(answer);
+            }
+        }
+        if state.status == Status::InputRequired && state.waiting.is_empty() {
+            state.status = Status::Working;
+            state.updated = SystemTime::now();
+        }
+    }
+
+    fn expired(&self) -> bool {
+        let state = self.lock();
+        state.status.terminal()
+            && state
+                .updated
+                .elapsed()
+                .is_ok_and(|elapsed| elapsed > self.ttl)
+    }
+}
+
+/// A server's tasks.
+pub(crate) struct Tasks {
+    limits: TaskLimits,
+    map: Mutex<HashMap<String, Arc<Task>>>,
+}
+
+impl Tasks {
+    pub(crate) fn new(limits: TaskLimits) -> Self {
+        Tasks {
+            limits,
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Task>>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new working task of `owner`, readable at once; `None` at the bound (after tasks past
+    /// their lifetime are dropped).
+    pub(crate) fn create(&self, owner: Option<[u8; 32]>) -> Option<Arc<Task>> {
+        let mut map = self.lock();
+        if map.len() >= self.limits.max {
+            map.retain(|_, task| !task.expired());
+            if map.len() >= self.limits.max {
+                return None;
+            }
+        }
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).expect("the operating system's random source");
+        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let now = SystemTime::now();
+        let task = Arc::new(Task {
+            id: id.clone(),
+            owner,
+            created: now,
+            ttl: self.limits.ttl,
+            poll: self.limits.poll,
+            state: Mutex::new(State {
+                status: Status::Working,
+                updated: now,
+                waiting: BTreeMap::new(),
+            }),
+            cancelled: AtomicBool::new(false),
+            cancel: Notify::new(),
+            asks: AtomicUsize::new(0),
+        });
+        map.insert(id, Arc::clone(&task));
+        Some(task)
+    }
+
+    /// The task `id` of `owner`, unless it is unknown, another caller's or past its lifetime.
+    pub(crate) fn find(&self, id: &str, owner: Option<[u8; 32]>) -> Option<Arc<Task>> {
+        let mut map = self.lock();
+        let task = map.get(id)?;
+        if task.expired() {
+            map.remove(id);
+            return None;
+        }
+        (task.owner == owner).then(|| Arc::clone(task))
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC), from the days since 1970 by the civil calendar.
+fn rfc3339(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn timestamps_are_rfc3339_in_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(1_796_121_545_123);
+        assert_eq!(rfc3339(t), "2026-12-01T10:39:05.123Z");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
+        assert_eq!(rfc3339(leap), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[tokio::test]
+    async fn asks_park_the_task_until_every_one_is_answered() {
+        let tasks = Tasks::new(TaskLimits::default());
+        let task = tasks.create(None).unwrap();
+        assert_eq!(task.detailed()["status"], "working");
+        let a = task
+            .ask("a".into(), json!({ "method": "roots/list" }))
+            .unwrap();
+        let b = task
+            .ask("b".into(), json!({ "method": "roots/list" }))
+            .unwrap();
+        assert!(
+            task.ask("a".into(), json!({})).is_none(),
+            "a key waits once"
+        );
+        let detailed = task.detailed();
+        assert_eq!(detailed["status"], "input_required");
+        assert_eq!(detailed["inputRequests"].as_object().unwrap().len(), 2);
+        task.answer(
+            json!({ "a": { "roots": [] }, "zzz": 1 })
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        assert_eq!(a.await.unwrap(), json!({ "roots": [] }));
+        let detailed = task.detailed();
+        assert_eq!(detailed["status"], "input_required");
+        assert_eq!(
+            detailed["inputRequests"],
+            json!({ "b": { "method": "roots/list" } })
+        );
+        task.answer(json!({ "b": 2 }).as_object().unwrap().clone());
+        assert_eq!(b.await.unwrap(), json!(2));
+        assert_eq!(task.detailed()["status"], "working");
+        task.finish(Status::Completed(json!({ "content": [] })));
+        task.cancel();
+        assert_eq!(
+            task.detailed()["status"],
+            "completed",
+            "a cancel after the end changes nothing"
+        );
+    }
+
+    #[test]
+    fn tasks_are_their_owners_bounded_and_dropped_after_their_lifetime() {
+        let tasks = Tasks::new(TaskLimits {
+            max: 1,
+            ttl: Duration::from_millis(30),
+            poll: Duration::from_millis(10),
+        });
+        let task = tasks.create(Some([1; 32])).unwrap();
+        assert_eq!(task.id.len(), 32);
+        assert!(tasks.find(&task.id, Some([1; 32])).is_some());
+        assert!(tasks.find(&task.id, None).is_none());
+        assert!(
+            tasks.create(None).is_none(),
+            "bound reached by a running task"
+        );
+        task.finish(Status::Cancelled);
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(tasks.create(None).is_some(), "the ended task made room");
+        assert!(tasks.find(&task.id, Some([1; 32])).is_none());
+    }
+}

@@ -1,0 +1,338 @@
+//! The tasks extension (SEP-2663, 2026-07-28) in process, on a runtime that keeps running
+//! between requests so that tasks go on in the background: a call becomes a task the first
+//! time it waits, is polled, answered, cancelled, and bound to its caller.
+
+use std::time::Duration;
+
+use beam_mcp::protocol::Session;
+use beam_mcp::{Context, Elicit, Elicited, Server, ToolError};
+use serde_json::{Value, json};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+struct Confirm {
+    confirm: bool,
+}
+
+/// Sleeps `ms` milliseconds.
+#[beam_mcp::tool(task = "optional")]
+async fn slow(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+/// Fails after a while; only as a task.
+#[beam_mcp::tool(task = "required")]
+async fn doomed() -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    Err(ToolError::new("no luck"))
+}
+
+/// Panics after a while.
+#[beam_mcp::tool(task = "optional")]
+async fn broken() -> String {
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    panic!("a bug")
+}
+
+/// Becomes a task, then asks twice at once.
+#[beam_mcp::tool(task = "optional")]
+async fn two_questions(ctx: Context) -> Result<String, ToolError> {
+    ctx.detach().await;
+    let (a, b) = tokio::join!(
+        ctx.elicit::<Confirm>("First?").key("a"),
+        ctx.elicit::<Confirm>("Second?").key("b"),
+    );
+    let yes = |r: Result<Elicited<Confirm>, beam_mcp::AskError>| {
+        matches!(r, Ok(Elicited::Accepted(Confirm { confirm: true })))
+    };
+    Ok(format!("{} {}", yes(a), yes(b)))
+}
+
+/// Asks by rounds, then becomes a task.
+#[beam_mcp::tool(task = "required")]
+async fn rounds_then_task(ctx: Context) -> Result<String, ToolError> {
+    let first = ctx.elicit::<Confirm>("Go?").key("go").await;
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    Ok(format!(
+        "go={}",
+        matches!(first, Ok(Elicited::Accepted(Confirm { confirm: true })))
+    ))
+}
+
+/// A plain tool.
+#[beam_mcp::tool]
+fn plain() -> &'static str {
+    "plain"
+}
+
+struct Harness {
+    runtime: tokio::runtime::Runtime,
+    server: Server,
+}
+
+fn meta(tasks: bool) -> Value {
+    let mut caps = json!({ "elicitation": {} });
+    if tasks {
+        caps["extensions"] = json!({ "io.modelcontextprotocol/tasks": {} });
+    }
+    json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps })
+}
+
+impl Harness {
+    fn new() -> Self {
+        Harness {
+            runtime: tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap(),
+            server: Server::builder()
+                .crate_items(module_path!())
+                .build()
+                .unwrap(),
+        }
+    }
+
+    fn send(&self, session: &Session, method: &str, mut params: Value, tasks: bool) -> Value {
+        params["_meta"] = meta(tasks);
+        let message = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        let reply = self.server.handle(session, message.to_string().as_bytes());
+        let response = self.runtime.block_on(reply.resolve()).expect("an answer");
+        response.to_value()
+    }
+
+    fn call(&self, tool: &str, arguments: Value, tasks: bool) -> Value {
+        self.send(
+            &Session::new(),
+            "tools/call",
+            json!({ "name": tool, "arguments": arguments }),
+            tasks,
+        )
+    }
+
+    fn get(&self, session: &Session, id: &str) -> Value {
+        self.send(session, "tasks/get", json!({ "taskId": id }), true)["result"].clone()
+    }
+
+    /// Polls until the task leaves `working`.
+    fn settle(&self, id: &str) -> Value {
+        for _ in 0..200 {
+            let task = self.get(&Session::new(), id);
+            if task["status"] != "working" {
+                return task;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("task {id} still working");
+    }
+}
+
+#[test]
+fn a_waiting_call_becomes_a_task_that_completes_and_stays_readable() {
+    let h = Harness::new();
+    let created = h.call("slow", json!({ "ms": 50 }), true)["result"].clone();
+    assert_eq!(created["resultType"], "task", "{created}");
+    assert_eq!(created["status"], "working");
+    for field in ["taskId", "createdAt", "lastUpdatedAt"] {
+        assert!(created[field].is_string(), "{field}: {created}");
+    }
+    assert!(created["ttlMs"].as_u64().unwrap() > 0);
+    assert!(created.get("content").is_none() && created.get("result").is_none());
+    let id = created["taskId"].as_str().unwrap();
+    // Readable at once (the task exists before its id is given out).
+    assert_eq!(h.get(&Session::new(), id)["resultType"], "complete");
+    let done = h.settle(id);
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["result"]["content"][0]["text"], "slept 50 ms");
+    assert_eq!(h.get(&Session::new(), id)["status"], "completed");
+    // Without the extension the same tool is a plain call; a plain tool never becomes a task.
+    let sync = h.call("slow", json!({ "ms": 1 }), false)["result"].clone();
+    assert_eq!(
+        (
+            sync["resultType"].clone(),
+            sync["content"][0]["text"].clone()
+        ),
+        (json!("complete"), json!("slept 1 ms"))
+    );
+    assert_eq!(
+        h.call("plain", json!({}), true)["result"]["resultType"],
+        "complete"
+    );
+}
+
+#[test]
+fn a_tool_error_completes_a_panic_fails_and_a_cancel_wins() {
+    let h = Harness::new();
+    let id = |v: Value| v["result"]["taskId"].as_str().unwrap().to_owned();
+    let doomed = id(h.call("doomed", json!({}), true));
+    let done = h.settle(&doomed);
+    assert_eq!(
+        (done["status"].clone(), done["result"]["isError"].clone()),
+        (json!("completed"), json!(true))
+    );
+    let broken = id(h.call("broken", json!({}), true));
+    let failed = h.settle(&broken);
+    assert_eq!(failed["status"], "failed");
+    assert_eq!(
+        failed["error"],
+        json!({ "code": -32603, "message": "Internal error" })
+    );
+    assert!(failed.get("result").is_none());
+    let slow = id(h.call("slow", json!({ "ms": 60_000 }), true));
+    let ack = h.send(
+        &Session::new(),
+        "tasks/cancel",
+        json!({ "taskId": slow }),
+        true,
+    );
+    assert_eq!(ack["result"]["resultType"], "complete");
+    assert!(ack["result"].get("taskId").is_none() && ack["result"].get("status").is_none());
+    assert_eq!(h.get(&Session::new(), &slow)["status"], "cancelled");
+    // Cancelling an ended task is the same acknowledgement, and changes nothing.
+    let again = h.send(
+        &Session::new(),
+        "tasks/cancel",
+        json!({ "taskId": doomed }),
+        true,
+    );
+    assert_eq!(again["result"]["resultType"], "complete");
+    assert_eq!(h.get(&Session::new(), &doomed)["status"], "completed");
+}
+
+#[test]
+fn asks_in_a_task_park_it_until_tasks_update_answers_every_one() {
+    let h = Harness::new();
+    let created = h.call("two_questions", json!({}), true)["result"].clone();
+    let id = created["taskId"].as_str().unwrap();
+    let mut parked = Value::Null;
+    for _ in 0..200 {
+        parked = h.get(&Session::new(), id);
+        if parked["inputRequests"]
+            .as_object()
+            .is_some_and(|r| r.len() == 2)
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(parked["status"], "input_required", "{parked}");
+    assert_eq!(parked["inputRequests"]["a"]["method"], "elicitation/create");
+    let update = |responses: Value| {
+        h.send(
+            &Session::new(),
+            "tasks/update",
+            json!({ "taskId": id, "inputResponses": responses }),
+            true,
+        )
+    };
+    let ack = update(json!({ "a": { "action": "accept", "content": { "confirm": true } } }));
+    assert_eq!(
+        ack["result"],
+        json!({ "resultType": "complete", "_meta": ack["result"]["_meta"] })
+    );
+    let partial = h.get(&Session::new(), id);
+    assert_eq!(partial["status"], "input_required");
+    assert_eq!(
+        partial["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["b"]
+    );
+    // A malformed answer is asked again.
+    update(json!({ "b": { "action": "accept", "content": { "confirm": "yes" } } }));
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(
+        h.get(&Session::new(), id)["inputRequests"]["b"]["method"],
+        "elicitation/create"
+    );
+    update(json!({ "b": { "action": "decline" } }));
+    let done = h.settle(id);
+    assert_eq!(done["result"]["content"][0]["text"], "true false", "{done}");
+}
+
+#[test]
+fn rounds_come_before_the_task_and_the_task_keeps_their_answer() {
+    let h = Harness::new();
+    let first = h.call("rounds_then_task", json!({}), true)["result"].clone();
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    assert!(first.get("taskId").is_none());
+    let session = Session::new();
+    let second = h.send(
+        &session,
+        "tools/call",
+        json!({ "name": "rounds_then_task", "arguments": {},
+        "requestState": first["requestState"],
+        "inputResponses": { "go": { "action": "accept", "content": { "confirm": true } } } }),
+        true,
+    )["result"]
+        .clone();
+    assert_eq!(second["resultType"], "task", "{second}");
+    assert!(second.get("requestState").is_none());
+    let done = h.settle(second["taskId"].as_str().unwrap());
+    assert_eq!(done["result"]["content"][0]["text"], "go=true");
+}
+
+#[test]
+fn the_extension_is_required_where_declared_and_tasks_are_their_callers() {
+    let h = Harness::new();
+    // A tool that runs only as a task, for a client without the extension: -32021.
+    let refused = h.call("doomed", json!({}), false);
+    assert_eq!(refused["error"]["code"], -32021);
+    assert_eq!(
+        refused["error"]["data"],
+        json!({ "requiredCapabilities": { "extensions": { "io.modelcontextprotocol/tasks": {} } } })
+    );
+    // tasks/* without the extension: -32021; an unknown id: -32602; no id: -32602.
+    let got = h.send(
+        &Session::new(),
+        "tasks/get",
+        json!({ "taskId": "x" }),
+        false,
+    );
+    assert_eq!(got["error"]["code"], -32021);
+    let got = h.send(
+        &Session::new(),
+        "tasks/get",
+        json!({ "taskId": "nope" }),
+        true,
+    );
+    assert_eq!(
+        (
+            got["error"]["code"].clone(),
+            got["error"]["message"].clone()
+        ),
+        (json!(-32602), json!("Invalid params: unknown task nope"))
+    );
+    let got = h.send(&Session::new(), "tasks/update", json!({}), true);
+    assert_eq!(
+        got["error"]["message"],
+        "Invalid params: tasks/update requires a string taskId"
+    );
+    // The methods SEP-2663 removed are unknown.
+    for method in ["tasks/result", "tasks/list"] {
+        assert_eq!(
+            h.send(&Session::new(), method, json!({}), true)["error"]["code"],
+            -32601
+        );
+    }
+    // Alice's task is not Bob's.
+    let alice = Session::new().with_principal("alice".to_owned());
+    let bob = Session::new().with_principal("bob".to_owned());
+    let created = h.send(
+        &alice,
+        "tools/call",
+        json!({ "name": "slow", "arguments": { "ms": 10 } }),
+        true,
+    );
+    let id = created["result"]["taskId"].as_str().unwrap();
+    assert_eq!(
+        h.send(&bob, "tasks/get", json!({ "taskId": id }), true)["error"]["code"],
+        -32602
+    );
+    assert!(
+        h.send(&alice, "tasks/get", json!({ "taskId": id }), true)["result"]["status"].is_string()
+    );
+}
