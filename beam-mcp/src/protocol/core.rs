@@ -100,8 +100,17 @@ impl Request<'_> {
     /// Opens the round of a request to a method whose host code may ask the client (2026-07-28
     /// only): takes `inputResponses` and `requestState` out of the params, checking the state.
     /// Called before any other field is taken, since the state binds the params as sent.
-    pub(crate) fn open_round(&mut self, server: &Server) -> Result<(), ProtocolError> {
-        if self.era.is_stateless() {
+    ///
+    /// `may_ask`: the item takes a context. An item that cannot ask gets a round only when the
+    /// request carries round fields (to check them), so a plain call pays for no digest.
+    pub(crate) fn open_round(
+        &mut self,
+        server: &Server,
+        may_ask: bool,
+    ) -> Result<(), ProtocolError> {
+        let carries =
+            self.params.contains_key("requestState") || self.params.contains_key("inputResponses");
+        if self.era.is_stateless() && (may_ask || carries) {
             let principal = self.session.principal().map(|p| p.digest);
             let round = Round::take(
                 &server.inner.state_keys,

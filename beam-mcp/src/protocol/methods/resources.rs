@@ -49,7 +49,14 @@ pub(crate) fn list_templates(
 pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
-    if let Err(error) = request.open_round(server) {
+    let may_ask = match request.params.get("uri") {
+        Some(Value::String(uri)) => server
+            .catalog()
+            .readable(uri)
+            .is_some_and(|r| r.takes_context),
+        _ => false,
+    };
+    if let Err(error) = request.open_round(server, may_ask) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
     let Some(Value::String(uri)) = request.params.remove("uri") else {

@@ -37,7 +37,11 @@ pub(crate) fn list_tools(
 pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let id = std::mem::take(&mut request.id);
     let era = request.era;
-    if let Err(error) = request.open_round(server) {
+    let may_ask = match request.params.get("name") {
+        Some(Value::String(name)) => server.catalog().tool(name).is_some_and(|t| t.takes_context),
+        _ => false,
+    };
+    if let Err(error) = request.open_round(server, may_ask) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
     let Some(Value::String(name)) = request.params.remove("name") else {
