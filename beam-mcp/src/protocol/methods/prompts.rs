@@ -33,13 +33,15 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
     let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
-    let may_ask = match request.params.get("name") {
-        Some(Value::String(name)) => server
-            .catalog()
-            .prompt(name)
-            .is_some_and(|p| p.takes_context),
-        _ => false,
-    };
+    // Only a 2026-07-28 request has rounds: no lookup for the others.
+    let may_ask = era.is_stateless()
+        && match request.params.get("name") {
+            Some(Value::String(name)) => server
+                .catalog()
+                .prompt(name)
+                .is_some_and(|p| p.takes_context),
+            _ => false,
+        };
     if let Err(error) = request.open_round(server, may_ask) {
         return refuse(error);
     }

@@ -49,13 +49,15 @@ pub(crate) fn list_templates(
 pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
-    let may_ask = match request.params.get("uri") {
-        Some(Value::String(uri)) => server
-            .catalog()
-            .readable(uri)
-            .is_some_and(|r| r.takes_context),
-        _ => false,
-    };
+    // Only a 2026-07-28 request has rounds: no lookup for the others.
+    let may_ask = era.is_stateless()
+        && match request.params.get("uri") {
+            Some(Value::String(uri)) => server
+                .catalog()
+                .readable(uri)
+                .is_some_and(|r| r.takes_context),
+            _ => false,
+        };
     if let Err(error) = request.open_round(server, may_ask) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }

@@ -37,10 +37,14 @@ pub(crate) fn list_tools(
 pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let id = std::mem::take(&mut request.id);
     let era = request.era;
-    let may_ask = match request.params.get("name") {
-        Some(Value::String(name)) => server.catalog().tool(name).is_some_and(|t| t.takes_context),
-        _ => false,
-    };
+    // Only a 2026-07-28 request has rounds: no lookup for the others.
+    let may_ask = era.is_stateless()
+        && match request.params.get("name") {
+            Some(Value::String(name)) => {
+                server.catalog().tool(name).is_some_and(|t| t.takes_context)
+            }
+            _ => false,
+        };
     if let Err(error) = request.open_round(server, may_ask) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
