@@ -94,6 +94,20 @@ async fn polite(ctx: Context) -> String {
     }
 }
 
+/// Sends the user to a URL to sign in.
+#[beam_mcp::tool]
+async fn sign_in(ctx: Context) -> String {
+    match ctx
+        .elicit_url("Sign in to continue", "https://auth.example/login")
+        .key("login")
+        .await
+    {
+        Ok(Elicited::Accepted(())) => "signed in".into(),
+        Ok(_) => "not signed in".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// Uses one key twice.
 #[beam_mcp::tool]
 async fn twice(ctx: Context) -> String {
@@ -471,4 +485,40 @@ fn methods_that_cannot_ask_never_return_input_required() {
         "io.modelcontextprotocol/clientCapabilities": capabilities() } } });
     let r = answer(&s, &session, list);
     assert_eq!(r["result"]["resultType"], "complete", "{r}");
+}
+
+#[test]
+fn a_url_elicitation_needs_the_url_capability_and_carries_no_form() {
+    let s = server();
+    let session = Session::new();
+    let r = answer(
+        &s,
+        &session,
+        call(1, "sign_in", json!({ "elicitation": {} }), json!({})),
+    );
+    assert_eq!(
+        r["result"]["content"][0]["text"],
+        "the client did not declare the elicitation.url capability for this request"
+    );
+    let caps = json!({ "elicitation": { "url": {} } });
+    let r = answer(&s, &session, call(2, "sign_in", caps.clone(), json!({})));
+    assert_eq!(
+        r["result"]["inputRequests"]["login"],
+        json!({ "method": "elicitation/create", "params": {
+            "mode": "url", "message": "Sign in to continue", "url": "https://auth.example/login" } })
+    );
+    let done = answer(
+        &s,
+        &session,
+        call(
+            3,
+            "sign_in",
+            caps,
+            json!({
+                "requestState": r["result"]["requestState"],
+                "inputResponses": { "login": { "action": "accept" } },
+            }),
+        ),
+    );
+    assert_eq!(done["result"]["content"][0]["text"], "signed in", "{done}");
 }
