@@ -65,7 +65,7 @@ fn a_2026_07_28_client_discovers_lists_and_calls() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["forecast", "get_weather", "reading"]);
+    assert_eq!(names, ["book_trip", "forecast", "get_weather", "reading"]);
     let c = ask(
         &mut s,
         rev,
@@ -108,7 +108,7 @@ fn a_2025_11_25_client_initializes_lists_and_calls() {
         None,
         json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }),
     );
-    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 3);
+    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 4);
     let c = ask(
         &mut s,
         None,
@@ -135,6 +135,98 @@ fn a_2025_11_25_client_initializes_lists_and_calls() {
     assert_eq!(
         missing["result"],
         json!({ "content": [{ "type": "text", "text": "no station for Atlantis" }], "isError": true })
+    );
+    assert!(s.finish().success());
+}
+
+/// What `book_trip` asks, on either revision.
+fn booking_form() -> Value {
+    json!({
+        "message": "Book a trip to Oslo? It is -3 °C there, snow.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "travellers": { "type": "integer", "format": "uint8", "minimum": 1, "maximum": 9,
+                    "description": "How many people travel, 1 to 9." },
+                "seat": { "type": "string", "enum": ["window", "aisle"], "description": "Where to sit." }
+            },
+            "required": ["travellers", "seat"]
+        }
+    })
+}
+
+#[test]
+fn book_trip_asks_the_user_on_both_revisions() {
+    // 2026-07-28: the ask is an `input_required` result; the retry carries the answer.
+    let mut s = weather();
+    let rev = Some("2026-07-28");
+    let mut meta = modern_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({ "elicitation": {} });
+    let call = |id: i64, extra: Value| {
+        let mut params =
+            json!({ "name": "book_trip", "arguments": { "place": "Oslo" }, "_meta": meta });
+        params
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params })
+    };
+    let first = ask(&mut s, rev, call(1, json!({})));
+    assert_eq!(first["result"]["resultType"], "input_required");
+    assert_eq!(
+        first["result"]["inputRequests"],
+        json!({ "elicit-1": { "method": "elicitation/create", "params": booking_form() } })
+    );
+    let answer = json!({ "action": "accept", "content": { "travellers": 1, "seat": "aisle" } });
+    let state = first["result"]["requestState"].clone();
+    let done = ask(
+        &mut s,
+        rev,
+        call(
+            2,
+            json!({ "inputResponses": { "elicit-1": answer }, "requestState": state }),
+        ),
+    );
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "Booked a trip to Oslo for 1, aisle seat." }])
+    );
+    assert!(s.finish().success());
+
+    // 2025-11-25: the ask is an `elicitation/create` request on the session, answered by id.
+    let mut s = weather();
+    let init = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": { "elicitation": {} },
+        "clientInfo": { "name": "t", "version": "1" } } });
+    ask(&mut s, None, init);
+    s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    s.send(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "book_trip", "arguments": { "place": "Oslo" } } }));
+    let request = loop {
+        let message = s.recv().expect("the elicitation request");
+        if message.get("id").is_some() {
+            break message;
+        }
+    };
+    spec()
+        .check("2025-11-25", "ElicitRequest", &request)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"], booking_form());
+    s.send(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "action": "decline" } }));
+    let done = loop {
+        let message = s.recv().expect("the call's result");
+        if message.get("id") == Some(&json!(1)) {
+            break message;
+        }
+    };
+    spec()
+        .check_response(None, "tools/call", &done)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        done["result"],
+        json!({ "content": [{ "type": "text", "text": "Not booked: you declined the trip to Oslo." }], "isError": false })
     );
     assert!(s.finish().success());
 }

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Negative control: a stdio proxy that runs the real server and tells chosen lies in its answers.
+"""Negative control: a proxy in front of the real server that tells chosen lies in its answers.
 
-usage: liar.py --lie NAME [--lie NAME ...] -- SERVER_CMD [ARGS...]
+usage: liar.py --lie NAME [--lie NAME ...] -- SERVER_CMD [ARGS...]       (stdio)
+       liar.py --lie NAME [--lie NAME ...] --http UPSTREAM_URL           (Streamable HTTP)
+
+Over stdio it runs the server and sits on its pipes. With --http it listens on a free loopback
+port, prints "liar: listening on http://127.0.0.1:PORT/mcp" on stderr, and forwards every
+POST, GET and DELETE to UPSTREAM_URL (headers both ways, so sessions work), rewriting JSON bodies
+and each SSE `data:` line of event streams.
 
 run.sh puts it in front of the weather example and expects every client to FAIL, naming each
 lie as a mismatch; a client that passes against it checks nothing. Each lie changes one value
@@ -16,16 +22,27 @@ that a client check pins (the answer keeps its shape, so only a value check can 
   resource     resources/read text "snow" becomes "sleet" (weather://station/Oslo)
   prompt       prompts/get text "a week" becomes "a weekend" (still contains the original)
   completion   completion/complete values gain "Ottawa" (still contain the original)
+  booking      tools/call text: "window" becomes "aisle", "declined" becomes "postponed"
+               (book_trip's answers)
+  elicit-request  the message of an elicitation request: "Book a trip" becomes "Book a flight",
+               in a 2026-07-28 `input_required` result's inputRequests and in a 2025-11-25
+               `elicitation/create` request to the client
 
-Responses are matched to the method of the request with the same id. Lines nothing applies to
-pass through byte for byte; each rewrite is logged on stderr. Standard library only.
+Responses are matched to the method of the request with the same id (over HTTP: of the POST
+they answer). Over HTTP, no-discover answers the POST 200 with that JSON-RPC error, and
+old-version also turns the client's `MCP-Protocol-Version: 2025-06-18` header back into
+2025-11-25 upstream, so the lie holds for the rest of the session. What nothing applies to
+passes through byte for byte; each rewrite is logged on stderr. Standard library only.
 """
 
+import http.client
 import json
 import subprocess
 import sys
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 
 def replace_text(blocks: list[Any], old: str, new: str) -> None:
@@ -67,6 +84,23 @@ def old_version(result: dict[str, Any]) -> None:
     result["protocolVersion"] = "2025-06-18"
 
 
+def booking(result: dict[str, Any]) -> None:
+    replace_text(result.get("content", []), "window", "aisle")
+    replace_text(result.get("content", []), "declined", "postponed")
+
+
+def elicit_message(params: Any) -> None:
+    if isinstance(params, dict) and isinstance(params.get("message"), str):
+        params["message"] = params["message"].replace("Book a trip", "Book a flight")
+
+
+def elicit_request(result: dict[str, Any]) -> None:
+    requests = result.get("inputRequests")
+    for request in requests.values() if isinstance(requests, dict) else ():
+        if isinstance(request, dict) and request.get("method") == "elicitation/create":
+            elicit_message(request.get("params"))
+
+
 # lie -> (method, rewrite of that method's result)
 REWRITES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     "tool-text": ("tools/call", tool_text),
@@ -76,8 +110,142 @@ REWRITES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     "prompt": ("prompts/get", prompt),
     "completion": ("completion/complete", completion),
     "old-version": ("initialize", old_version),
+    "booking": ("tools/call", booking),
+    "elicit-request": ("tools/call", elicit_request),
 }
 LIES = (*REWRITES, "no-discover")
+DISCOVER_ERROR = {"code": -32601, "message": "Method not found: server/discover"}
+
+
+def lie(lies: set[str], msg: Any, method: str | None) -> bool:
+    """Tells the chosen lies in one message from the server (a response to `method`, or a
+    request to the client); True if it changed."""
+    if not isinstance(msg, dict):
+        return False
+    before = json.dumps(msg, sort_keys=True)
+    if isinstance(msg.get("result"), dict) and "id" in msg:
+        for name in lies:
+            if name in REWRITES and REWRITES[name][0] == method:
+                REWRITES[name][1](msg["result"])
+    elif msg.get("method") == "elicitation/create" and "elicit-request" in lies:
+        elicit_message(msg.get("params"))
+    changed = json.dumps(msg, sort_keys=True) != before
+    if changed:
+        what = f"the {method} result for id {msg['id']}" if method else f"a {msg.get('method')} request"
+        sys.stderr.write(f"liar: rewrote {what}\n")
+    return changed
+
+
+def encode(msg: Any) -> bytes:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+# Headers that belong to one hop, not to the message.
+HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "te", "trailer", "upgrade"}
+
+
+def serve_http(lies: set[str], upstream: str) -> int:
+    target = urlsplit(upstream)
+
+    class Proxy(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: only rewrites are logged
+            pass
+
+        def do_POST(self) -> None:
+            self.forward()
+
+        def do_GET(self) -> None:
+            self.forward()
+
+        def do_DELETE(self) -> None:
+            self.forward()
+
+        def forward(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                request = json.loads(body) if body else None
+            except ValueError:
+                request = None
+            method = request.get("method") if isinstance(request, dict) and "id" in request else None
+            if method == "server/discover" and "no-discover" in lies:
+                sys.stderr.write("liar: server/discover -> -32601\n")
+                self.reply(200, "application/json", encode({"jsonrpc": "2.0", "id": request["id"], "error": DISCOVER_ERROR}))
+                return
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP}
+            if "old-version" in lies:
+                headers = {k: ("2025-11-25" if k.lower() == "mcp-protocol-version" and v.strip() == "2025-06-18" else v)
+                           for k, v in headers.items()}
+            conn = http.client.HTTPConnection(target.hostname, target.port)
+            try:
+                conn.request(self.command, target.path, body=body or None, headers={**headers, "Host": target.netloc})
+                response = conn.getresponse()
+                kind = response.getheader("Content-Type", "")
+                self.send_response(response.status)
+                for k, v in response.getheaders():
+                    if k.lower() not in HOP:
+                        self.send_header(k, v)
+                if kind.startswith("text/event-stream"):
+                    self.stream(response, method)
+                else:
+                    data = response.read()
+                    try:
+                        msg = json.loads(data)
+                    except ValueError:
+                        msg = None
+                    if lie(lies, msg, method):
+                        data = encode(msg)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+            except OSError:
+                self.close_connection = True
+            finally:
+                conn.close()
+
+        def stream(self, response: http.client.HTTPResponse, method: str | None) -> None:
+            """Relays an event stream event by event (chunked), rewriting each `data:` line."""
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            event = b""
+            while line := response.readline():
+                if line.startswith(b"data:"):
+                    try:
+                        msg = json.loads(line[5:])
+                    except ValueError:
+                        msg = None
+                    if lie(lies, msg, method):
+                        line = b"data: " + encode(msg) + b"\n"
+                event += line
+                if line in (b"\n", b"\r\n"):
+                    self.chunk(event)
+                    event = b""
+            if event:
+                self.chunk(event)
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        def chunk(self, data: bytes) -> None:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+
+        def reply(self, status: int, kind: str, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    server.daemon_threads = True
+    sys.stderr.write(f"liar: listening on http://127.0.0.1:{server.server_address[1]}{target.path}\n")
+    sys.stderr.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 def main() -> int:
@@ -85,6 +253,8 @@ def main() -> int:
     while len(argv) >= 2 and argv[0] == "--lie" and argv[1] in LIES:
         lies.add(argv[1])
         argv = argv[2:]
+    if lies and len(argv) == 2 and argv[0] == "--http":
+        return serve_http(lies, argv[1])
     if not lies or len(argv) < 2 or argv[0] != "--":
         sys.stderr.write(__doc__)
         return 2
@@ -108,8 +278,7 @@ def main() -> int:
                 if isinstance(msg, dict) and "method" in msg and "id" in msg:
                     if msg["method"] == "server/discover" and "no-discover" in lies:
                         sys.stderr.write("liar: server/discover -> -32601\n")
-                        error = {"code": -32601, "message": "Method not found: server/discover"}
-                        emit(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}).encode() + b"\n")
+                        emit(encode({"jsonrpc": "2.0", "id": msg["id"], "error": DISCOVER_ERROR}) + b"\n")
                         continue
                     pending[json.dumps(msg["id"])] = msg["method"]
                 proc.stdin.write(line)
@@ -127,17 +296,10 @@ def main() -> int:
             msg = json.loads(line)
         except ValueError:
             return line
-        if not (isinstance(msg, dict) and "id" in msg and isinstance(msg.get("result"), dict)):
-            return line
-        method = pending.pop(json.dumps(msg["id"]), None)
-        before = json.dumps(msg["result"], sort_keys=True)
-        for lie in lies:
-            if lie in REWRITES and REWRITES[lie][0] == method:
-                REWRITES[lie][1](msg["result"])
-        if json.dumps(msg["result"], sort_keys=True) == before:
-            return line
-        sys.stderr.write(f"liar: rewrote the {method} result for id {msg['id']}\n")
-        return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        method = None
+        if isinstance(msg, dict) and "id" in msg and "method" not in msg:  # a response
+            method = pending.pop(json.dumps(msg["id"]), None)
+        return encode(msg) + b"\n" if lie(lies, msg, method) else line
 
     threading.Thread(target=upstream, daemon=True).start()
     try:

@@ -17,6 +17,20 @@ request), and fails unless at least one notifications/progress arrived before th
 the progress values strictly increase. The SDK spawns each callback in FIFO order ahead of the
 result's delivery, so what the callback recorded when call_tool returns is what came before.
 
+With --elicit-tool NAME, it runs the elicitation flow instead, through the SDK's high-level
+`mcp.Client` (its default configuration plus an `elicitation_callback`, which declares the
+`elicitation` capability): connect (`auto`: no `mode`, the default, which probes; `2026-07-28`:
+`mode="2026-07-28"`, adopted without a probe; `2025-11-25`: `mode="legacy"`),
+list tools, call NAME with --elicit-args while the callback accepts with --elicit-content, then
+call it again while the callback declines. At 2026-07-28 the server answers
+`resultType: "input_required"` and `Client.call_tool` fulfils the embedded `elicitation/create`
+through the callback and retries (`ClientSession.call_tool` alone would raise); at 2025-11-25
+the server sends `elicitation/create` on the session and the callback answers it. Checks:
+--expect-elicit-request (what the callback got during one call: `[{"message",
+"requestedSchema"}]`, the same for both calls; `format` on a number field is not compared, see
+norm_elicit), --expect-elicit-text (the accepted call's text),
+--expect-decline-text (the declined call's text).
+
 Revisions (--revision):
   auto        what `mcp.Client(mode="auto")` does: probe `server/discover` at 2026-07-28,
               fall back to `initialize` on any JSON-RPC error except a -32022 that lists
@@ -43,6 +57,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp import Client
 from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -81,6 +96,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--progress-tool", metavar="NAME",
                    help="also call this tool with a progress callback; fails unless progress arrives and increases")
     p.add_argument("--progress-args", default="{}", help="JSON object: arguments for --progress-tool")
+    p.add_argument("--elicit-tool", metavar="NAME", help="run the elicitation flow (mcp.Client) with this tool "
+                   "instead of the steps above")
+    p.add_argument("--elicit-args", default="{}", help="JSON object: arguments for --elicit-tool")
+    p.add_argument("--elicit-content", default="{}", help="JSON object: the form the callback accepts with")
+    p.add_argument("--expect-elicit-request", metavar="JSON", help='[{"message", "requestedSchema"}]: the '
+                   "elicitation requests the callback gets during each call")
+    p.add_argument("--expect-elicit-text", help="the accepted call's content must be exactly one text block with this")
+    p.add_argument("--expect-decline-text", help="the declined call's content must be exactly one text block with this")
     p.add_argument("--timeout", type=float, default=30.0, help="overall deadline, seconds")
     p.add_argument("--cwd")
     p.add_argument("--env", action="append", default=[], metavar="K=V", help="extra env for the server (repeatable)")
@@ -98,7 +121,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("no server (use --url, --server-cmd or -- CMD ARGS)")
     if ns.no_probe and ns.revision != "2026-07-28":
         p.error("--no-probe only applies to --revision 2026-07-28")
-    for name in ("args", "bad_args", "prompt_args", "progress_args"):
+    if ns.elicit_tool and ns.no_probe:
+        p.error("--no-probe does not apply to --elicit-tool (mcp.Client pins 2026-07-28 without a probe)")
+    for name in ("args", "bad_args", "prompt_args", "progress_args", "elicit_args", "elicit_content"):
         try:
             value = json.loads(getattr(ns, name))
         except json.JSONDecodeError as e:
@@ -106,7 +131,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         if not isinstance(value, dict):
             p.error(f"--{name.replace('_', '-')} must be a JSON object")
         setattr(ns, name, value)
-    for name in ("expect_structured", "expect_read", "expect_prompt", "expect_completion"):
+    for name in ("expect_structured", "expect_read", "expect_prompt", "expect_completion", "expect_elicit_request"):
         if getattr(ns, name) is not None:
             try:
                 setattr(ns, name, json.loads(getattr(ns, name)))
@@ -327,6 +352,77 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 errors.append(f"{step}: {describe(e)}")
 
 
+def norm_elicit(params: dict[str, Any]) -> dict[str, Any]:
+    """What the checks compare of an elicitation request: its message and requestedSchema, less
+    `format` on number fields (not in the spec's NumberSchema; the TS SDKs drop it, this one keeps it)."""
+    out = pick(params, "message", "requestedSchema")
+    schema = out.get("requestedSchema")
+    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        out["requestedSchema"] = {**schema, "properties": {
+            name: {k: v for k, v in field.items() if not (k == "format" and field.get("type") in ("integer", "number"))}
+            if isinstance(field, dict) else field
+            for name, field in schema["properties"].items()}}
+    return out
+
+
+# mcp.Client's `mode` per revision; `auto` is its default, so no argument is passed for it.
+CLIENT_MODES = {"auto": {}, "2026-07-28": {"mode": "2026-07-28"}, "2025-11-25": {"mode": "legacy"}}
+
+
+async def run_elicit(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]) -> None:
+    """The elicitation flow through `mcp.Client`: an accepted call, then a declined one."""
+    env = dict(os.environ) if ns.inherit_env else {}
+    env.update(kv.split("=", 1) for kv in ns.env)
+    server: Any = ns.url or StdioServerParameters(
+        command=ns.command[0], args=ns.command[1:], env=env or None, cwd=ns.cwd
+    )
+    answer: dict[str, Any] = {}
+    asked: list[dict[str, Any]] = []
+
+    async def on_elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(norm_elicit(params.model_dump(by_alias=True, mode="json", exclude_none=True)))
+        return types.ElicitResult(**answer)
+
+    info = types.Implementation(name="beam-mcp-interop-py", version=pkg_version("mcp"))
+    client = Client(server, **CLIENT_MODES[ns.revision], client_info=info, read_timeout_seconds=ns.timeout,
+                    elicitation_callback=on_elicit)
+    step = "connect"
+    try:
+        async with client:
+            summary["protocolVersion"] = client.protocol_version
+            summary["era"] = "modern" if client.session.discover_result is not None else "legacy"
+            if ns.expect_version:
+                check(errors, "protocolVersion", ns.expect_version, client.protocol_version)
+            step = "tools/list"
+            summary["tools"] = [t.name for t in (await client.list_tools()).tools]
+            if ns.elicit_tool not in summary["tools"]:
+                errors.append(f"tool {ns.elicit_tool!r} not listed")
+            summary["elicitations"] = {}
+            for label, action, content, expect in (
+                ("accept", "accept", ns.elicit_content, ns.expect_elicit_text),
+                ("decline", "decline", None, ns.expect_decline_text),
+            ):
+                step = f"tools/call {ns.elicit_tool} ({label})"
+                answer.clear()
+                answer.update(action=action, **({"content": content} if content is not None else {}))
+                asked.clear()
+                result = await client.call_tool(ns.elicit_tool, ns.elicit_args)
+                blocks = content_json(result.content)
+                summary[f"{label}Call"] = {"isError": bool(result.is_error), "content": blocks}
+                summary["elicitations"][label] = list(asked)
+                if result.is_error:
+                    errors.append(f"{step} returned isError: true")
+                if ns.expect_elicit_request is not None:
+                    check(errors, f"tools/call {ns.elicit_tool} elicitation ({label})", ns.expect_elicit_request, asked)
+                elif not asked:
+                    errors.append(f"{step}: the elicitation callback was not called")
+                if expect is not None:
+                    check(errors, f"tools/call {ns.elicit_tool} content ({label})", [{"type": "text", "text": expect}],
+                          [norm_content(b) for b in blocks])
+    except Exception as e:  # any failure is a test failure; name the step
+        errors.append(f"{step}: {describe(e)}")
+
+
 def main(argv: list[str]) -> int:
     ns = parse_args(argv)
     summary: dict[str, Any] = {"client": f"python-mcp {pkg_version('mcp')}", "requestedRevision": ns.revision}
@@ -334,7 +430,7 @@ def main(argv: list[str]) -> int:
 
     async def guarded() -> None:
         with anyio.fail_after(ns.timeout):
-            await run(ns, summary, errors)
+            await (run_elicit if ns.elicit_tool else run)(ns, summary, errors)
 
     try:
         anyio.run(guarded)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the reference clients (Python `mcp`, TypeScript SDK v2 and v1, rmcp) against the weather
-# example over stdio, on every revision each client speaks, then the Python and TypeScript v2
-# clients over Streamable HTTP at 2026-07-28, each checking the exact values the server answers.
-# Then the negative controls: every client against liar.py, which must make each of them fail.
+# Runs the reference clients (Python `mcp`, TypeScript SDK v2 and v1, rmcp, the MCP Inspector CLI)
+# against the weather example over stdio and then over Streamable HTTP, on every revision each
+# client speaks, each checking the exact values the server answers; the Python and TypeScript
+# clients also drive `book_trip`, which elicits (accepted, then declined). Then the negative
+# controls: clients against liar.py (stdio and HTTP), which must make each of them fail.
 # Exits non-zero on any failure.
 # Usage: tests/interop/run.sh [path/to/weather]   (default: builds it with cargo)
 set -euo pipefail
@@ -16,8 +17,15 @@ fi
 rmcp_client="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp/debug/beam-mcp-interop-rmcp" # built by setup.sh
 cd "$here"
 passed=0; failed=0
-neg_stderr="$(mktemp)"
-trap 'rm -f "$neg_stderr"' EXIT
+work="$(mktemp -d)"
+neg_stderr="$work/negative.stderr"
+bg_pids=()
+cleanup() {
+    local pid
+    for pid in "${bg_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
 # The errors of a client's JSON summary (the last stdout line that is one), one per line.
 errors_of() {
     python3 -c 'import json, sys
@@ -38,18 +46,20 @@ why() {
     sed 's/^/    /' <<<"$errs"
     grep -v '^{' <<<"$1" | tail -n 10 || true
 }
+# Seconds since $1 (an $EPOCHREALTIME), to a tenth.
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1fs", b - a }'; }
 run() {
-    local label="$1" out; shift
+    local label="$1" out t0="$EPOCHREALTIME"; shift
     if out="$("$@" 2>&1)"; then
-        passed=$((passed + 1)); echo "interop ok:   $label"
+        passed=$((passed + 1)); echo "interop ok:   $label ($(since "$t0"))"
     else
-        failed=$((failed + 1)); echo "interop FAIL: $label"; why "$out"
+        failed=$((failed + 1)); echo "interop FAIL: $label ($(since "$t0"))"; why "$out"
     fi
 }
 # A negative control: the client must fail (exit 1) and report "<check> mismatch: expected ..."
 # for every check in $2 ("|"-separated), one per lie liar.py tells. Passing means it checks nothing.
 negative() {
-    local label="negative control, $1" checks="$2" out errs rc=0 missed="" check
+    local label="negative control, $1" checks="$2" out errs rc=0 missed="" check t0="$EPOCHREALTIME"
     shift 2
     out="$("$@" 2>"$neg_stderr")" || rc=$?
     errs="$(printf '%s\n' "$out" | errors_of)"
@@ -58,14 +68,14 @@ negative() {
         grep -qF "$check mismatch: expected " <<<"$errs" || missed="${missed:+$missed, }$check"
     done
     if [ "$rc" -eq 0 ]; then
-        failed=$((failed + 1)); echo "interop FAIL: $label: negative control passed: the client checks nothing"
+        failed=$((failed + 1)); echo "interop FAIL: $label ($(since "$t0")): negative control passed: the client checks nothing"
     elif [ "$rc" -ne 1 ] || [ -n "$missed" ]; then
         failed=$((failed + 1))
-        echo "interop FAIL: $label: wanted exit 1 and a mismatch per lie, got exit $rc${missed:+, no mismatch for: $missed}"
+        echo "interop FAIL: $label ($(since "$t0")): wanted exit 1 and a mismatch per lie, got exit $rc${missed:+, no mismatch for: $missed}"
         why "$out$(printf '\n'; cat "$neg_stderr")"
     else
         passed=$((passed + 1))
-        echo "interop ok:   $label (failed as expected, all ${#want[@]} lies caught: $(head -n 1 <<<"$errs"))"
+        echo "interop ok:   $label ($(since "$t0"); failed as expected, all ${#want[@]} lies caught: $(head -n 1 <<<"$errs"))"
     fi
 }
 
@@ -97,59 +107,107 @@ text_args=(--tool get_weather --args '{"place":"Paris"}' --expect-text 'Paris: 1
 structured_args=(--tool reading --args '{"place":"Lisbon"}'
     --expect-structured '{"celsius":21.0,"sky":"sunny"}' --expect-text '{"celsius":21.0,"sky":"sunny"}'
     --bad-args '{"place":42}' --expect-bad-text 'reading: invalid arguments: place must be of type string')
-# The revision every run must negotiate. `auto` over stdio: each client's auto mode (Python
-# negotiate_auto, TS v2 versionNegotiation 'auto', rmcp ClientLifecycleMode::Auto) probes
-# server/discover first, and this server answers it, so auto lands on 2026-07-28; a silent
-# fallback to initialize (2025-11-25) fails the run.
+# The Inspector CLI runs: the text runs less completion and progress (the CLI has neither).
+inspector_args=(--tool get_weather --args '{"place":"Paris"}' --expect-text 'Paris: 14.5 °C, cloudy'
+    --bad-args '{"place":42}' --expect-bad-text 'get_weather: invalid arguments: place must be of type string'
+    --read weather://station/Oslo --expect-read "$expect_read"
+    --prompt plan_trip --prompt-args '{"place":"Oslo","duration":"a week"}' --expect-prompt "$expect_prompt")
+# The elicit runs: book_trip for Oslo asks one form; the handler accepts it (2 travellers, window),
+# then, on a second call, declines it. Both calls must ask exactly this and answer exactly that.
+elicit_form='[{"message": "Book a trip to Oslo? It is -3 °C there, snow.", "requestedSchema": {
+  "type": "object", "required": ["travellers", "seat"], "properties": {
+    "travellers": {"type": "integer", "minimum": 1, "maximum": 9, "description": "How many people travel, 1 to 9."},
+    "seat": {"type": "string", "enum": ["window", "aisle"], "description": "Where to sit."}}}}]'
+elicit_args=(--elicit-tool book_trip --elicit-args '{"place":"Oslo"}' --elicit-content '{"travellers":2,"seat":"window"}'
+    --expect-elicit-request "$elicit_form" --expect-elicit-text 'Booked a trip to Oslo for 2, window seats.'
+    --expect-decline-text 'Not booked: you declined the trip to Oslo.')
+# The revision every run must negotiate, over stdio and HTTP alike. `auto`: each client's auto mode
+# (Python negotiate_auto and mcp.Client's default, TS v2 versionNegotiation 'auto', rmcp
+# ClientLifecycleMode::Auto, Inspector --protocol-era auto) probes server/discover first, and this
+# server answers it, so auto lands on 2026-07-28; a silent fallback to initialize (2025-11-25)
+# fails the run. The defaults, pinned by the runs that pass no negotiation option: Python's
+# mcp.Client is `auto` (the elicit run at auto), so 2026-07-28; TS v2 (no versionNegotiation),
+# TS v1, rmcp (serve()) and the Inspector CLI (no --protocol-era) initialize: 2025-11-25.
 declare -A negotiates=([auto]=2026-07-28 [2026-07-28]=2026-07-28 [2025-11-25]=2025-11-25)
 auto=(--revision auto --expect-version "${negotiates[auto]}")
 modern=(--revision 2026-07-28 --expect-version 2026-07-28)
 legacy=(--revision 2025-11-25 --expect-version 2025-11-25)
-for rev in auto 2026-07-28 2025-11-25; do
-    v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
-    run "python mcp, $rev, text" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${text_args[@]}" -- "$server"
-    run "python mcp, $rev, structured" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${structured_args[@]}" -- "$server"
-    run "ts client v2, $rev, text" timeout 120 node ts_client.mjs "${v[@]}" "${text_args[@]}" --server-cmd "$server"
-    run "ts client v2, $rev, structured" timeout 120 node ts_client.mjs "${v[@]}" "${structured_args[@]}" --server-cmd "$server"
-done
-run "ts client v2, 2026-07-28, probe in place" timeout 120 node ts_client.mjs "${modern[@]}" --probe-in-place "${text_args[@]}" --server-cmd "$server"
-run "ts sdk v1, 2025-11-25, text" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${text_args[@]}" --server-cmd "$server"
-run "ts sdk v1, 2025-11-25, structured" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${structured_args[@]}" --server-cmd "$server"
-# rmcp: 2025-11-25 is its default `serve()` (initialize; `_meta.progressToken` on every request).
-for rev in 2025-11-25 2026-07-28 auto; do
-    v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
-    run "rmcp, $rev, text" timeout 120 "$rmcp_client" "${v[@]}" "${text_args[@]}" -- "$server"
-    run "rmcp, $rev, structured" timeout 120 "$rmcp_client" "${v[@]}" "${structured_args[@]}" -- "$server"
-done
+# Every client on every revision it speaks, over one transport: $1 is "stdio" or "http"; the
+# server is "-- CMD" (stdio) or "--url URL" (http). TS v2's probe in place is a stdio transport.
+all_clients() {
+    local via="$1" rev v at=""
+    shift
+    if [ "$via" = http ]; then at=", http"; fi
+    for rev in auto 2026-07-28 2025-11-25; do
+        v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
+        run "python mcp, $rev$at, text" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${text_args[@]}" "$@"
+        run "python mcp, $rev$at, structured" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${structured_args[@]}" "$@"
+        run "python mcp, $rev$at, elicit" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${elicit_args[@]}" "$@"
+        run "ts client v2, $rev$at, text" timeout 120 node ts_client.mjs "${v[@]}" "${text_args[@]}" "$@"
+        run "ts client v2, $rev$at, structured" timeout 120 node ts_client.mjs "${v[@]}" "${structured_args[@]}" "$@"
+        run "ts client v2, $rev$at, elicit" timeout 120 node ts_client.mjs "${v[@]}" "${elicit_args[@]}" "$@"
+    done
+    if [ "$via" = stdio ]; then
+        run "ts client v2, 2026-07-28, probe in place" \
+            timeout 120 node ts_client.mjs "${modern[@]}" --probe-in-place "${text_args[@]}" "$@"
+    fi
+    run "ts sdk v1, 2025-11-25$at, text" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${text_args[@]}" "$@"
+    run "ts sdk v1, 2025-11-25$at, structured" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${structured_args[@]}" "$@"
+    run "ts sdk v1, 2025-11-25$at, elicit" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${elicit_args[@]}" "$@"
+    # rmcp: 2025-11-25 is its default `serve()` (initialize; `_meta.progressToken` on every
+    # request); over HTTP, StreamableHttpClientTransport::from_uri (reqwest).
+    for rev in 2025-11-25 2026-07-28 auto; do
+        v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
+        run "rmcp, $rev$at, text" timeout 120 "$rmcp_client" "${v[@]}" "${text_args[@]}" "$@"
+        run "rmcp, $rev$at, structured" timeout 120 "$rmcp_client" "${v[@]}" "${structured_args[@]}" "$@"
+    done
+    # The Inspector CLI: one invocation per method (ten per run).
+    for rev in 2025-11-25 auto 2026-07-28; do
+        v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
+        run "inspector cli, $rev$at, text" timeout 300 .venv/bin/python inspector_client.py "${v[@]}" "${inspector_args[@]}" "$@"
+    done
+}
+# start LOG CMD...: runs CMD in the background with its stderr in LOG, waits for the line
+# "listening on http://..." there, and sets $listening to that URL. The EXIT trap stops it.
+start() {
+    local log="$1" _
+    shift
+    "$@" 2>"$log" &
+    bg_pids+=("$!")
+    for _ in $(seq 1 100); do
+        listening="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$log" 2>/dev/null | head -n 1)"
+        [ -n "$listening" ] && return
+        sleep 0.1
+    done
+    echo "interop FAIL: $* did not start listening:"; cat "$log"; exit 1
+}
 
-# Streamable HTTP at 2026-07-28: the same example, started with --http on a free loopback port.
+all_clients stdio -- "$server"
+
+# Streamable HTTP: the same example, started with --http on a free loopback port, one server for
+# every run (2026-07-28 requests and 2025-11-25 sessions on the same endpoint).
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$server" --http "127.0.0.1:$port" 2>"$here/.http-server.log" &
-http_pid=$!
-trap 'kill "$http_pid" 2>/dev/null || true; rm -f "$neg_stderr"' EXIT
-for _ in $(seq 1 100); do
-    grep -q "listening on" "$here/.http-server.log" 2>/dev/null && break
-    sleep 0.1
-done
-url="http://127.0.0.1:$port/mcp"
-run "python mcp, 2026-07-28, http, text" timeout 120 .venv/bin/python py_client.py "${modern[@]}" --url "$url" "${text_args[@]}"
-run "python mcp, 2026-07-28, http, structured" timeout 120 .venv/bin/python py_client.py "${modern[@]}" --url "$url" "${structured_args[@]}"
-run "python mcp, auto, http, text" timeout 120 .venv/bin/python py_client.py "${auto[@]}" --url "$url" "${text_args[@]}"
-run "ts client v2, 2026-07-28, http, text" timeout 120 node ts_client.mjs "${modern[@]}" --url "$url" "${text_args[@]}"
-run "ts client v2, 2026-07-28, http, structured" timeout 120 node ts_client.mjs "${modern[@]}" --url "$url" "${structured_args[@]}"
-run "ts client v2, auto, http, text" timeout 120 node ts_client.mjs "${auto[@]}" --url "$url" "${text_args[@]}"
-kill "$http_pid" 2>/dev/null || true
+start "$here/.http-server.log" "$server" --http "127.0.0.1:$port"
+url="$listening"
+all_clients http --url "$url"
 
-# Negative controls: liar.py runs the same server and tells one lie per check. The text run lies
-# about the tool text, the bad call, the read resource, the prompt and the completion, plus the
-# version: `auto` gets -32601 for server/discover (a silent fallback to 2025-11-25), TS v1 an
-# initialize result that says 2025-06-18. The structured run lies about structuredContent and the
-# version. Each client must name every lie as a mismatch.
-liar=(python3 "$here/liar.py" --lie tool-text --lie bad-call --lie resource --lie prompt --lie completion)
+# Negative controls: liar.py runs the same server (stdio) or fronts the HTTP one, and tells one lie
+# per check. The text run lies about the tool text, the bad call, the read resource, the prompt
+# and the completion, plus the version: `auto` gets -32601 for server/discover (a silent fallback
+# to 2025-11-25), a 2025-11-25 client an initialize result that says 2025-06-18. The structured
+# run lies about structuredContent and the version. The elicit run lies about the form's message
+# and both answers. Each client must name every lie as a mismatch.
+text_lies=(--lie tool-text --lie bad-call --lie resource --lie prompt --lie completion)
+liar=(python3 "$here/liar.py" "${text_lies[@]}")
 text_checks="protocolVersion|tools/call get_weather content|tools/call get_weather (bad args)"
-text_checks+="|resources/read weather://station/Oslo|prompts/get plan_trip|completion/complete plan_trip:place:O"
+text_checks+="|resources/read weather://station/Oslo|prompts/get plan_trip"
+inspector_checks="$text_checks" # the Inspector CLI has no completion method
+text_checks+="|completion/complete plan_trip:place:O"
 structured_liar=(python3 "$here/liar.py" --lie structured --lie old-version)
 structured_checks="protocolVersion|tools/call reading structuredContent"
+elicit_liar=(python3 "$here/liar.py" --lie elicit-request --lie booking)
+elicit_checks="tools/call book_trip elicitation (accept)|tools/call book_trip content (accept)"
+elicit_checks+="|tools/call book_trip elicitation (decline)|tools/call book_trip content (decline)"
 negative "python mcp, auto, text" "$text_checks" \
     timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${text_args[@]}" -- "${liar[@]}" --lie no-discover -- "$server"
 negative "python mcp, 2025-11-25, structured" "$structured_checks" \
@@ -166,5 +224,32 @@ negative "rmcp, auto, text" "$text_checks" \
     timeout 120 "$rmcp_client" "${auto[@]}" "${text_args[@]}" -- "${liar[@]}" --lie no-discover -- "$server"
 negative "rmcp, 2025-11-25, structured" "$structured_checks" \
     timeout 120 "$rmcp_client" "${legacy[@]}" "${structured_args[@]}" -- "${structured_liar[@]}" -- "$server"
-echo "interop: $passed passed, $failed failed"
+negative "python mcp, 2026-07-28, elicit" "$elicit_checks" \
+    timeout 120 .venv/bin/python py_client.py "${modern[@]}" "${elicit_args[@]}" -- "${elicit_liar[@]}" -- "$server"
+negative "ts client v2, 2025-11-25, elicit" "$elicit_checks" \
+    timeout 120 node ts_client.mjs "${legacy[@]}" "${elicit_args[@]}" -- "${elicit_liar[@]}" -- "$server"
+# Over HTTP: three liars in front of the HTTP server, each on its own port.
+start "$work/liar-auto.log" python3 "$here/liar.py" "${text_lies[@]}" --lie no-discover --http "$url"
+liar_auto="$listening"
+start "$work/liar-legacy.log" python3 "$here/liar.py" "${text_lies[@]}" --lie old-version --http "$url"
+liar_legacy="$listening"
+start "$work/liar-elicit.log" "${elicit_liar[@]}" --http "$url"
+liar_elicit="$listening"
+negative "python mcp, auto, http, text" "$text_checks" \
+    timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${text_args[@]}" --url "$liar_auto"
+negative "ts client v2, auto, http, text" "$text_checks" \
+    timeout 120 node ts_client.mjs "${auto[@]}" "${text_args[@]}" --url "$liar_auto"
+negative "ts sdk v1, 2025-11-25, http, text" "$text_checks" \
+    timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${text_args[@]}" --url "$liar_legacy"
+negative "rmcp, auto, http, text" "$text_checks" \
+    timeout 120 "$rmcp_client" "${auto[@]}" "${text_args[@]}" --url "$liar_auto"
+negative "inspector cli, 2025-11-25, http, text" "$inspector_checks" \
+    timeout 300 .venv/bin/python inspector_client.py "${legacy[@]}" "${inspector_args[@]}" --url "$liar_legacy"
+negative "python mcp, 2025-11-25, http, elicit" "$elicit_checks" \
+    timeout 120 .venv/bin/python py_client.py "${legacy[@]}" "${elicit_args[@]}" --url "$liar_elicit"
+negative "ts client v2, 2026-07-28, http, elicit" "$elicit_checks" \
+    timeout 120 node ts_client.mjs "${modern[@]}" "${elicit_args[@]}" --url "$liar_elicit"
+negative "ts sdk v1, 2025-11-25, http, elicit" "$elicit_checks" \
+    timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${elicit_args[@]}" --url "$liar_elicit"
+echo "interop: $passed passed, $failed failed (${SECONDS}s)"
 [ "$failed" -eq 0 ]

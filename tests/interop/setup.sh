@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the interop clients: Python `mcp` into tests/interop/.venv, the TypeScript SDK
-# packages into tests/interop/node_modules, and builds the rmcp client (rmcp-client/, its own
-# Cargo workspace, --locked) into ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp. Idempotent
-# (skips work when the pins are unchanged; cargo is incremental); prints nothing unless something
-# fails. Needs python3 (with venv) >= 3.10, node >= 20 + npm, and cargo.
+# packages, the MCP Inspector and the Node 22 it needs (npm package `node`) into
+# tests/interop/node_modules, and builds the rmcp client (rmcp-client/, its own Cargo workspace,
+# --locked) into ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp. Idempotent (skips work when the
+# pins are unchanged; cargo is incremental); prints nothing unless something fails. Needs python3
+# (with venv) >= 3.10, node >= 20 + npm, and cargo.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"

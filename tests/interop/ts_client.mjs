@@ -8,7 +8,7 @@
 //   auto        versionNegotiation { mode: 'auto' }: probe server/discover (on a disposable
 //               SIBLING process for the base StdioClientTransport), fall back to initialize.
 //   2026-07-28  versionNegotiation { mode: { pin: '2026-07-28' } }: probe, no fallback.
-//   2025-11-25  versionNegotiation { mode: 'legacy' } (the SDK default): plain initialize.
+//   2025-11-25  no versionNegotiation option: the SDK default ('legacy'), plain initialize.
 //   --probe-in-place: use a StdioClientTransport subclass so the probe runs on the session's own
 //   process (no sibling spawn); this is what custom stdio transports get.
 //
@@ -27,6 +27,18 @@
 // notifications/progress arrived before the result and the progress values strictly increase.
 // The SDK calls `onprogress` synchronously as each notification is read, so what it recorded
 // when callTool resolves is what came before the result.
+//
+// --elicit-tool NAME [--elicit-args JSON] [--elicit-content JSON]: run the elicitation flow
+// instead of the steps above: declare `capabilities: { elicitation: {} }`, register an
+// `elicitation/create` handler (v2: client.setRequestHandler('elicitation/create', fn); v1:
+// client.setRequestHandler(ElicitRequestSchema, fn)), list tools, call NAME while the handler
+// accepts with --elicit-content, then again while it declines. At 2026-07-28 the server answers
+// `resultType: "input_required"` and v2's default `inputRequired` auto-fulfilment runs the same
+// handler and retries the call; at 2025-11-25 the server sends `elicitation/create` on the
+// session. Checks: --expect-elicit-request (what the handler got during one call:
+// [{"message", "requestedSchema"}], for both calls; `format` on a number field is not
+// compared), --expect-elicit-text (the accepted call's text), --expect-decline-text (the
+// declined call's text).
 //
 // Example:
 //   node ts_client.mjs --revision 2026-07-28 --tool get_weather --args '{"place":"Paris"}' \
@@ -98,6 +110,12 @@ const { values: opt, positionals } = parseArgs({
         complete: { type: 'string' },
         'progress-tool': { type: 'string' },
         'progress-args': { type: 'string', default: '{}' },
+        'elicit-tool': { type: 'string' },
+        'elicit-args': { type: 'string', default: '{}' },
+        'elicit-content': { type: 'string', default: '{}' },
+        'expect-elicit-request': { type: 'string' },
+        'expect-elicit-text': { type: 'string' },
+        'expect-decline-text': { type: 'string' },
         timeout: { type: 'string', default: '30' },
         cwd: { type: 'string' },
         env: { type: 'string', multiple: true, default: [] },
@@ -113,6 +131,8 @@ if (opt.help) {
             '  [--expect-text S] [--expect-structured JSON] [--expect-bad-text S] [--expect-read {"URI": CONTENTS}]\n' +
             '  [--expect-prompt MESSAGES] [--expect-completion VALUES]\n' +
             '  [--progress-tool NAME [--progress-args JSON]]\n' +
+            '  [--elicit-tool NAME [--elicit-args JSON] [--elicit-content JSON] [--expect-elicit-request JSON]\n' +
+            '   [--expect-elicit-text S] [--expect-decline-text S]]\n' +
             '  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (--server-cmd "CMD ARGS" | -- CMD ARGS)\n'
     );
     process.exit(0);
@@ -137,6 +157,8 @@ const goodArgs = parseObj('args');
 const badArgs = parseObj('bad-args');
 const promptArgs = parseObj('prompt-args');
 const progressArgs = parseObj('progress-args');
+const elicitArgs = parseObj('elicit-args');
+const elicitContent = parseObj('elicit-content');
 const parseJson = name => {
     if (opt[name] === undefined) return undefined;
     try {
@@ -145,11 +167,12 @@ const parseJson = name => {
         usage(`--${name} is not JSON: ${e.message}`);
     }
 };
-const [expectStructured, expectRead, expectPrompt, expectCompletion] = [
+const [expectStructured, expectRead, expectPrompt, expectCompletion, expectElicitRequest] = [
     'expect-structured',
     'expect-read',
     'expect-prompt',
-    'expect-completion'
+    'expect-completion',
+    'expect-elicit-request'
 ].map(parseJson);
 const timeoutMs = Math.round(Number(opt.timeout) * 1000);
 if (!(timeoutMs > 0)) usage('--timeout must be a positive number of seconds');
@@ -193,11 +216,66 @@ async function loadSdk() {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    return { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport };
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    return { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport, ElicitRequestSchema };
 }
 
+// The elicitation flow: an accepted call, then a declined one, through the registered handler.
+async function elicitSteps(client, callTool, reqOpts, caps, setStep) {
+    const tool = opt['elicit-tool'];
+    setStep('tools/list');
+    if (!caps.tools) errors.push('server did not advertise the tools capability');
+    const { tools } = await client.listTools(undefined, reqOpts);
+    summary.tools = tools.map(t => t.name);
+    if (!summary.tools.includes(tool)) errors.push(`tool '${tool}' not listed`);
+    summary.elicitations = {};
+    for (const [label, answer, expect] of [
+        ['accept', { action: 'accept', content: elicitContent }, opt['expect-elicit-text']],
+        ['decline', { action: 'decline' }, opt['expect-decline-text']]
+    ]) {
+        const step = `tools/call ${tool} (${label})`;
+        setStep(step);
+        elicitation.answer = answer;
+        elicitation.asked = [];
+        const result = await callTool({ name: tool, arguments: elicitArgs }, reqOpts);
+        summary[`${label}Call`] = { isError: result.isError === true, content: result.content };
+        summary.elicitations[label] = elicitation.asked;
+        if (result.isError) errors.push(`${step} returned isError: true`);
+        if (expectElicitRequest !== undefined) {
+            check(`tools/call ${tool} elicitation (${label})`, expectElicitRequest, elicitation.asked);
+        } else if (!elicitation.asked.length) {
+            errors.push(`${step}: the elicitation handler was not called`);
+        }
+        if (expect !== undefined) {
+            check(`tools/call ${tool} content (${label})`, [{ type: 'text', text: expect }], (result.content ?? []).map(normContent));
+        }
+    }
+}
+// What the checks compare of an elicitation request: its message and requestedSchema, less `format`
+// on number fields (not in the spec's NumberSchema; the TS SDKs drop it, Python's keeps it).
+function normElicit(params) {
+    const out = pick(params, 'message', 'requestedSchema');
+    const props = out.requestedSchema?.properties;
+    if (props && typeof props === 'object') {
+        const fields = Object.entries(props).map(([name, f]) => {
+            if (!f || typeof f !== 'object' || !['integer', 'number'].includes(f.type)) return [name, f];
+            const { format, ...rest } = f;
+            return [name, rest];
+        });
+        out.requestedSchema = { ...out.requestedSchema, properties: Object.fromEntries(fields) };
+    }
+    return out;
+}
+// What the elicitation handler answers, and the requests it got, for the current call.
+const elicitation = { answer: { action: 'cancel' }, asked: [] };
+const onElicit = async request => {
+    elicitation.asked.push(normElicit(request.params));
+    return elicitation.answer;
+};
+
 async function main() {
-    const { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport } = await loadSdk();
+    const { Client, StdioClientTransport, getDefaultEnvironment, StreamableHTTPClientTransport, ElicitRequestSchema } =
+        await loadSdk();
     if (opt.sdk === 'v1' && opt.revision === '2026-07-28') {
         throw new Error('@modelcontextprotocol/sdk 1.x cannot speak 2026-07-28 (use --sdk v2)');
     }
@@ -219,14 +297,15 @@ async function main() {
     let legacyVersion; // v1 has no getter; it calls transport.setProtocolVersion() after initialize
     if (opt.sdk === 'v1') transport.setProtocolVersion = v => (legacyVersion = v);
 
-    const clientOptions = { capabilities: {} };
-    if (opt.sdk === 'v2') {
-        clientOptions.versionNegotiation = {
-            mode: opt.revision === 'auto' ? 'auto' : opt.revision === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy'
-        };
+    const clientOptions = { capabilities: opt['elicit-tool'] ? { elicitation: {} } : {} };
+    // 2025-11-25 on v2 sets nothing: the SDK's default negotiation is 'legacy' (initialize), and
+    // the run's version pin fails should that default ever change.
+    if (opt.sdk === 'v2' && opt.revision !== '2025-11-25') {
+        clientOptions.versionNegotiation = { mode: opt.revision === 'auto' ? 'auto' : { pin: '2026-07-28' } };
     }
     const client = new Client({ name: 'beam-mcp-interop-ts', version: pkgVersion }, clientOptions);
     client.onerror = e => process.stderr.write(`[ts_client] onerror: ${describe(e)}\n`);
+    if (opt['elicit-tool']) client.setRequestHandler(opt.sdk === 'v2' ? 'elicitation/create' : ElicitRequestSchema, onElicit);
     const reqOpts = { timeout: timeoutMs };
     // The two lines differ here: v2 is callTool(params, options), v1 callTool(params, resultSchema, options).
     const callTool = (params, options) =>
@@ -243,6 +322,10 @@ async function main() {
         if (expectVersion) check('protocolVersion', expectVersion, negotiated);
         if (!summary.capabilities) errors.push('the server reported no capabilities');
         const caps = summary.capabilities ?? {}; // a missing capability fails every step below that needs it
+        if (opt['elicit-tool']) {
+            await elicitSteps(client, callTool, reqOpts, caps, s => (step = s));
+            return;
+        }
         if (!caps.tools) errors.push('server did not advertise the tools capability (v2 listTools() then returns [] silently)');
 
         step = 'tools/list';

@@ -2,8 +2,8 @@
 //!
 //! Run it with `cargo run -p weather` and speak MCP on its stdin/stdout, or with
 //! `cargo run -p weather -- --http 127.0.0.1:8080` and POST to `http://127.0.0.1:8080/mcp`.
-//! Tools are here; resources and prompts live in their own modules, and `crate_items` finds
-//! them all.
+//! Tools are here (`book_trip` asks the user a question through the client); resources and
+//! prompts live in their own modules, and `crate_items` finds them all.
 
 mod prompts;
 mod resources;
@@ -11,9 +11,9 @@ mod resources;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use beam_mcp::{Content, Context, LogLevel, State, ToolError};
+use beam_mcp::{Content, Context, Elicit, Elicited, LogLevel, State, ToolError};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The places this server knows, set once on the builder and shared by every call.
 #[derive(Clone)]
@@ -139,6 +139,63 @@ fn forecast(
         );
     }
     Ok(lines)
+}
+
+// The form `book_trip` shows the user: flat fields only (strings, numbers, booleans, unit
+// enums). A field's doc comment is its description in the form; a doc comment here would be the
+// form's.
+#[derive(Deserialize, JsonSchema, Elicit)]
+struct Booking {
+    /// How many people travel, 1 to 9.
+    #[schemars(range(min = 1, max = 9))]
+    travellers: u8,
+    /// Where to sit.
+    seat: Seat,
+}
+
+// No doc comments on the variants: documented variants would make the choice a `oneOf`.
+#[derive(Deserialize, JsonSchema, Elicit)]
+#[serde(rename_all = "lowercase")]
+enum Seat {
+    Window,
+    Aisle,
+}
+
+/// Book a trip to a place: shows the user the weather there and asks them to confirm, with how
+/// many travel and where they sit. Needs a client that can show a form (elicitation).
+#[beam_mcp::tool(title = "Book a trip")]
+async fn book_trip(
+    /// A city name, e.g. "Oslo".
+    place: String,
+    State(stations): State<Stations>,
+    ctx: Context,
+) -> Result<String, ToolError> {
+    let reading = stations
+        .0
+        .get(place.as_str())
+        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    // At 2026-07-28 this ends the round (an `input_required` result) and the function runs
+    // again, from the start, with the answer; at 2025-11-25 it is an `elicitation/create`
+    // request on the session. Either way, act only after the last ask.
+    let answer = ctx
+        .elicit::<Booking>(format!(
+            "Book a trip to {place}? It is {} °C there, {}.",
+            reading.celsius, reading.sky
+        ))
+        .await
+        .map_err(|e| ToolError::new(format!("book_trip: {e}")))?;
+    Ok(match answer {
+        Elicited::Accepted(Booking { travellers, seat }) => {
+            let seat = match seat {
+                Seat::Window => "window",
+                Seat::Aisle => "aisle",
+            };
+            let plural = if travellers == 1 { "" } else { "s" };
+            format!("Booked a trip to {place} for {travellers}, {seat} seat{plural}.")
+        }
+        Elicited::Declined => format!("Not booked: you declined the trip to {place}."),
+        Elicited::Cancelled => format!("Not booked: the trip to {place} was cancelled."),
+    })
 }
 
 /// `weather` serves stdio; `weather --http 127.0.0.1:8080` serves Streamable HTTP at `/mcp`

@@ -1,7 +1,8 @@
-//! Interop client: rmcp (the official Rust MCP SDK) against a stdio MCP server.
+//! Interop client: rmcp (the official Rust MCP SDK) against a stdio or Streamable HTTP MCP server.
 //!
-//! Does what a new user would: spawn the server with `TokioChildProcess`, connect with rmcp's
-//! default `ClientConfig`, list tools, call one tool with good arguments, call it with bad
+//! Does what a new user would: spawn the server with `TokioChildProcess` (or, with `--url`,
+//! connect to it with `StreamableHttpClientTransport::from_uri`, rmcp's reqwest-based default),
+//! connect with rmcp's default `ClientConfig`, list tools, call one tool with good arguments, call it with bad
 //! arguments (expects a `CallToolResult` with `isError: true`, not a JSON-RPC error), list and
 //! read resources and get a prompt when the server advertises them, and optionally call a tool
 //! that reports progress. Prints one JSON summary line on stdout; exit 0 = every check passed,
@@ -34,6 +35,7 @@
 //! Example:
 //!   beam-mcp-interop-rmcp --revision 2026-07-28 --tool get_weather --args '{"place":"Paris"}' \
 //!       --bad-args '{"place":42}' -- path/to/server --stdio
+//!   beam-mcp-interop-rmcp --revision 2025-11-25 --url http://127.0.0.1:8080/mcp
 
 use std::{
     process::ExitCode,
@@ -52,7 +54,9 @@ use rmcp::{
         ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
         PeerRequestOptions, RoleClient, RunningService,
     },
-    transport::{ConfigureCommandExt, TokioChildProcess},
+    transport::{
+        ConfigureCommandExt, IntoTransport, StreamableHttpClientTransport, TokioChildProcess,
+    },
 };
 use serde_json::{Map, Value, json};
 
@@ -67,7 +71,7 @@ const USAGE: &str =
   [--expect-text S] [--expect-structured JSON] [--expect-bad-text S] [--expect-read {\"URI\": CONTENTS}]
   [--expect-prompt MESSAGES] [--expect-completion VALUES]
   [--progress-tool NAME [--progress-args JSON]]
-  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] -- SERVER_CMD [ARGS...]";
+  [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (-- SERVER_CMD [ARGS...] | --url URL)";
 
 struct Opts {
     revision: String,
@@ -93,6 +97,8 @@ struct Opts {
     env: Vec<(String, String)>,
     inherit_env: bool,
     command: Vec<String>,
+    /// A Streamable HTTP endpoint instead of a server command.
+    url: Option<String>,
 }
 
 fn usage_error(msg: &str) -> ! {
@@ -137,6 +143,7 @@ fn parse_args() -> Opts {
         env: Vec::new(),
         inherit_env: false,
         command: Vec::new(),
+        url: None,
     };
     let mut argv = std::env::args().skip(1);
     while let Some(arg) = argv.next() {
@@ -206,6 +213,7 @@ fn parse_args() -> Opts {
                 }
             }
             "--inherit-env" => opts.inherit_env = true,
+            "--url" => opts.url = Some(value()),
             other => usage_error(&format!("unknown argument {other}")),
         }
     }
@@ -215,8 +223,10 @@ fn parse_args() -> Opts {
             REVISIONS.join(", ")
         ));
     }
-    if opts.command.is_empty() {
-        usage_error("no server (give it after --)");
+    match (opts.command.is_empty(), opts.url.is_some()) {
+        (true, false) => usage_error("no server (give it after --, or --url)"),
+        (false, true) => usage_error("give either --url or a server command, not both"),
+        _ => {}
     }
     if opts.expect_version.is_none() && opts.revision != "auto" {
         opts.expect_version = Some(opts.revision.clone());
@@ -360,11 +370,15 @@ fn spawn_server(opts: &Opts) -> std::io::Result<TokioChildProcess> {
     TokioChildProcess::new(command)
 }
 
-async fn connect(
+async fn connect<T, E, A>(
     opts: &Opts,
     handler: Handler,
-    transport: TokioChildProcess,
-) -> Result<RunningService<RoleClient, Handler>, ClientInitializeError> {
+    transport: T,
+) -> Result<RunningService<RoleClient, Handler>, ClientInitializeError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
     match opts.revision.as_str() {
         "2026-07-28" => {
             let mode = ClientLifecycleMode::Discover {
@@ -445,14 +459,20 @@ async fn run(
     summary: &mut Map<String, Value>,
     errors: &mut Vec<String>,
 ) {
-    let transport = match spawn_server(opts) {
-        Ok(t) => t,
-        Err(e) => {
-            errors.push(format!("spawn {}: {e}", opts.command[0]));
-            return;
+    let connected = if let Some(url) = &opts.url {
+        // rmcp's default HTTP client: reqwest, the default transport config.
+        let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+        connect(opts, handler.clone(), transport).await
+    } else {
+        match spawn_server(opts) {
+            Ok(transport) => connect(opts, handler.clone(), transport).await,
+            Err(e) => {
+                errors.push(format!("spawn {}: {e}", opts.command[0]));
+                return;
+            }
         }
     };
-    let client = match connect(opts, handler.clone(), transport).await {
+    let client = match connected {
         Ok(client) => client,
         Err(e) => {
             errors.push(format!("connect: {}", describe_init(&e)));
