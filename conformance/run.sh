@@ -61,10 +61,13 @@ if [ -n "$(ls -A "$out")" ]; then echo "run.sh: $out is not empty" >&2; exit 2; 
 if [ -z "$url" ]; then
     harness="${BEAM_MCP_HARNESS:-}"
     if [ -z "$harness" ]; then
-        (cd "$repo" && cargo build --quiet -p conformance-harness)
         target="${CARGO_TARGET_DIR:-$repo/target}"
         case "$target" in /*) ;; *) target="$repo/$target" ;; esac  # cargo resolves it from $repo
         harness="$target/debug/conformance-harness"
+        # A target dir shared by several checkouts: removing the linked binary makes cargo link
+        # this checkout's own build, even when that build is fresh.
+        rm -f "$harness"
+        (cd "$repo" && cargo build --quiet -p conformance-harness)
     fi
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     PORT="$port" "$harness" >"$out/harness.log" 2>&1 &

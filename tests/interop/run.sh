@@ -11,6 +11,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 "$here/setup.sh"
 server="${1:-}"
 if [ -z "$server" ]; then
+    rm -f "${CARGO_TARGET_DIR:-$here/../../target}/debug/weather"  # link this checkout's build
     (cd "$here/../.." && cargo build --quiet -p weather)
     server="${CARGO_TARGET_DIR:-$here/../../target}/debug/weather"
 fi

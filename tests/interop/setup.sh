@@ -30,5 +30,8 @@ fi
 
 # run.sh computes the same path: $rmcp_target/debug/beam-mcp-interop-rmcp.
 rmcp_target="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp"
+# Removed first, so that cargo links this checkout's build even where a shared target dir holds
+# another checkout's.
+rm -f "$rmcp_target/debug/beam-mcp-interop-rmcp"
 cargo build --quiet --locked --manifest-path rmcp-client/Cargo.toml --target-dir "$rmcp_target" \
     >"$log" 2>&1 || fail "cargo build (rmcp-client)"

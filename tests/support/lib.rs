@@ -249,7 +249,21 @@ impl Drop for ServerProcess {
 }
 
 /// Builds a binary of the workspace with cargo (quick when it is fresh) and returns its path.
+///
+/// When cargo finds the build fresh it does not link the binary again, and in a target dir
+/// shared by several checkouts the file at that path may be another checkout's: it is removed
+/// then, and cargo links this checkout's build.
 pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
+    let (exe, fresh) = cargo_build(package, bin);
+    if !fresh {
+        return exe;
+    }
+    let _ = std::fs::remove_file(&exe);
+    cargo_build(package, bin).0
+}
+
+/// `cargo build -p package --bin bin`: the executable's path, and whether cargo found it fresh.
+fn cargo_build(package: &str, bin: &str) -> (PathBuf, bool) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let root = workspace_root();
     let output = Command::new(cargo)
@@ -283,7 +297,7 @@ pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
             && message["target"]["name"] == bin
             && let Some(exe) = message["executable"].as_str()
         {
-            return PathBuf::from(exe);
+            return (PathBuf::from(exe), message["fresh"] == true);
         }
     }
     panic!("cargo build did not report the {bin} executable");
