@@ -31,6 +31,24 @@ struct Order {
     count: Option<u8>,
 }
 
+#[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
+struct Party {
+    #[schemars(range(min = 1, max = 9))]
+    guests: u8,
+    #[schemars(length(min = 2, max = 5))]
+    code: String,
+}
+
+/// Asks for a party of 1 to 9 with a code of 2 to 5 characters.
+#[beam_mcp::tool]
+async fn party(ctx: Context) -> String {
+    match ctx.elicit::<Party>("Who comes?").key("party").await {
+        Ok(Elicited::Accepted(p)) => format!("{} guests, code {}", p.guests, p.code),
+        Ok(_) => "no party".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// How many times the host function started, per server.
 #[derive(Clone, Default)]
 struct Runs(Arc<AtomicUsize>);
@@ -521,4 +539,56 @@ fn a_url_elicitation_needs_the_url_capability_and_carries_no_form() {
         ),
     );
     assert_eq!(done["result"]["content"][0]["text"], "signed in", "{done}");
+}
+
+#[test]
+fn an_answer_outside_the_bounds_the_form_advertised_is_asked_again() {
+    let s = server();
+    let session = Session::new();
+    let caps = json!({ "elicitation": {} });
+    let first = answer(&s, &session, call(1, "party", caps.clone(), json!({})));
+    let schema = &first["result"]["inputRequests"]["party"]["params"]["requestedSchema"];
+    assert_eq!(
+        schema["properties"]["guests"],
+        json!({ "type": "integer", "minimum": 1, "maximum": 9 }),
+        "bounds advertised, no schemars format on a number"
+    );
+    let state = first["result"]["requestState"].clone();
+    for content in [
+        json!({ "guests": 0, "code": "ab" }),
+        json!({ "guests": 10, "code": "ab" }),
+        json!({ "guests": 3, "code": "a" }),
+        json!({ "guests": 3, "code": "abcdef" }),
+    ] {
+        let r = answer(
+            &s,
+            &session,
+            call(
+                2,
+                "party",
+                caps.clone(),
+                json!({
+            "requestState": state, "inputResponses": { "party": accept(content.clone()) } }),
+            ),
+        );
+        assert_eq!(
+            r["result"]["resultType"], "input_required",
+            "{content}: {r}"
+        );
+    }
+    let ok = answer(
+        &s,
+        &session,
+        call(
+            3,
+            "party",
+            caps,
+            json!({
+        "requestState": state, "inputResponses": { "party": accept(json!({ "guests": 9, "code": "éé" })) } }),
+        ),
+    );
+    assert_eq!(
+        ok["result"]["content"][0]["text"], "9 guests, code éé",
+        "{ok}"
+    );
 }

@@ -146,7 +146,7 @@ fn booking_form() -> Value {
         "requestedSchema": {
             "type": "object",
             "properties": {
-                "travellers": { "type": "integer", "format": "uint8", "minimum": 1, "maximum": 9,
+                "travellers": { "type": "integer", "minimum": 1, "maximum": 9,
                     "description": "How many people travel, 1 to 9." },
                 "seat": { "type": "string", "enum": ["window", "aisle"], "description": "Where to sit." }
             },

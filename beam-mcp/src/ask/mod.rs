@@ -235,6 +235,14 @@ pub(crate) fn requested_schema<T: Elicit>() -> Value {
 
 fn form_field(field: &mut Value) {
     let Value::Object(map) = field else { return };
+    // Only string fields have a `format` in a form (email, uri, date, date-time); schemars'
+    // `uint8`, `double` and the like are not the client's to read.
+    if map
+        .get("type")
+        .is_some_and(|t| t == "integer" || t == "number")
+    {
+        map.remove("format");
+    }
     titled_choice(map);
     if let Some(Value::Object(items)) = map.get_mut("items") {
         titled_choice(items);
@@ -243,6 +251,42 @@ fn form_field(field: &mut Value) {
             items.insert("anyOf".into(), choices);
         }
     }
+}
+
+/// True when `content` keeps the bounds the form's fields advertise: `minimum`/`maximum`
+/// (and exclusive ones) of numbers, `minLength`/`maxLength` of strings (in characters),
+/// `minItems`/`maxItems` of multi-selects. Types and choices are serde's to check.
+fn fits(schema: &Value, content: &Value) -> bool {
+    let (Some(properties), Some(content)) = (
+        schema.get("properties").and_then(Value::as_object),
+        content.as_object(),
+    ) else {
+        return true;
+    };
+    properties.iter().all(|(name, field)| {
+        let Some(value) = content.get(name) else {
+            return true;
+        };
+        let bound = |key: &str| field.get(key).and_then(Value::as_f64);
+        let count = match value {
+            Value::String(s) => Some(s.chars().count() as f64),
+            Value::Array(items) => Some(items.len() as f64),
+            _ => None,
+        };
+        let (min_len, max_len) = match value {
+            Value::Array(_) => ("minItems", "maxItems"),
+            _ => ("minLength", "maxLength"),
+        };
+        let number = value.as_f64();
+        number.is_none_or(|n| {
+            bound("minimum").is_none_or(|m| n >= m)
+                && bound("maximum").is_none_or(|m| n <= m)
+                && bound("exclusiveMinimum").is_none_or(|m| n > m)
+                && bound("exclusiveMaximum").is_none_or(|m| n < m)
+        }) && count.is_none_or(|c| {
+            bound(min_len).is_none_or(|m| c >= m) && bound(max_len).is_none_or(|m| c <= m)
+        })
+    })
 }
 
 /// A `oneOf` of string constants (a titled choice) says its type.
@@ -307,9 +351,14 @@ fn read_action(answer: &Value) -> Option<(&str, Option<&Value>)> {
 
 pub(crate) fn read_form<T: Elicit>(answer: &Value) -> Option<Elicited<T>> {
     match read_action(answer)? {
-        ("accept", Some(content)) if content.is_object() => serde_json::from_value(content.clone())
-            .ok()
-            .map(Elicited::Accepted),
+        // The bounds the form advertised hold for what comes back, not only its types.
+        ("accept", Some(content))
+            if content.is_object() && fits(&requested_schema::<T>(), content) =>
+        {
+            serde_json::from_value(content.clone())
+                .ok()
+                .map(Elicited::Accepted)
+        }
         ("decline", _) => Some(Elicited::Declined),
         ("cancel", _) => Some(Elicited::Cancelled),
         _ => None,
