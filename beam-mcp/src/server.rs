@@ -405,7 +405,7 @@ impl ServerBuilder {
         if defs
             .tools
             .iter()
-            .any(|d| d.task_support != crate::TaskSupport::Forbidden)
+            .any(|d| d.task_support != crate::task::TaskSupport::Forbidden)
         {
             let mut extensions = Map::new();
             extensions.insert(crate::task::EXTENSION.into(), json!({}));

@@ -52,7 +52,7 @@ pub(crate) struct Tool {
     /// This tool's own time limit.
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Whether a call may become a task.
-    pub(crate) task_support: crate::TaskSupport,
+    pub(crate) task_support: crate::task::TaskSupport,
 }
 
 pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
@@ -133,7 +133,7 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
     if let Some(annotations) = def.annotations.to_value() {
         listing.insert("annotations".into(), annotations);
     }
-    if def.task_support != crate::TaskSupport::Forbidden {
+    if def.task_support != crate::task::TaskSupport::Forbidden {
         listing.insert(
             "execution".into(),
             serde_json::json!({ "taskSupport": def.task_support.as_str() }),

@@ -121,7 +121,7 @@ pub struct ToolDef {
     /// limit (`#[tool(time_limit_ms = ..)]`); `None` takes the server's default.
     pub time_limit: Option<std::time::Duration>,
     /// Whether a call may become a task (`#[tool(task = "optional")]`, the tasks extension).
-    pub task_support: crate::TaskSupport,
+    pub task_support: crate::task::TaskSupport,
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.
