@@ -3,6 +3,8 @@
 //! body is read, kept after one issued after it), every header rule of 2026-07-28, and the
 //! status of every answer. Every JSON-RPC body is checked against the official schema.
 
+mod loopback;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,6 +16,7 @@ use beam_mcp::transport::http::{Hosts, Http, HttpBuilder, HttpError, Origins, Re
 use beam_mcp::{CallToolResult, Server, ToolContext, ToolDef};
 use beam_mcp_tests::http_client::{Connection, HttpResponse, request};
 use beam_mcp_tests::{modern_meta, spec};
+use loopback::start;
 use serde_json::{Value, json};
 
 /// Echoes the text.
@@ -112,26 +115,6 @@ fn base_seeing(seen: Arc<AtomicUsize>) -> HttpBuilder {
         })
         .allowed_origins(Origins::list(["http://app.example"]))
         .read_timeout(Duration::from_millis(800))
-}
-
-/// Serves `http` on 127.0.0.1 in a background runtime; returns the address.
-fn start(http: Http) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            beam_mcp::transport::http::serve(listener, http)
-                .await
-                .unwrap();
-        });
-    });
-    rx.recv().unwrap()
 }
 
 fn server() -> SocketAddr {

@@ -2,6 +2,8 @@
 //! name it, DELETE ends it; sessions are bound to their principal, bounded in number and in idle
 //! time; asks are requests on the POST's stream; streams resume with `Last-Event-ID`.
 
+mod loopback;
+
 use std::net::SocketAddr;
 use std::thread;
 use std::time::Duration;
@@ -10,6 +12,7 @@ use beam_mcp::transport::http::{Http, HttpBuilder, MemoryEventStore, Origins, Re
 use beam_mcp::{Context, Elicited, Server};
 use beam_mcp_tests::http_client::{Connection, HttpResponse};
 use beam_mcp_tests::spec;
+use loopback::start;
 use serde_json::{Value, json};
 
 #[derive(serde::Deserialize, schemars::JsonSchema, beam_mcp::Elicit)]
@@ -56,25 +59,6 @@ fn builder() -> HttpBuilder {
             _ => Err(Refusal::new("no token")),
         })
         .allowed_origins(Origins::Loopback)
-}
-
-fn start(http: Http) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            beam_mcp::transport::http::serve(listener, http)
-                .await
-                .unwrap();
-        });
-    });
-    rx.recv().unwrap()
 }
 
 /// A 2025-11-25 client: the user's token, and the session once initialized.

@@ -146,6 +146,25 @@ pub(super) async fn post(
     }
 }
 
+/// The endpoint's sessions and store, and the session a request names.
+type Named<'l> = (&'l Sessions, &'l Arc<dyn EventStore>, Arc<Entry>);
+
+/// The session a GET or DELETE names, with the endpoint's sessions and store; 405 where the
+/// endpoint keeps no sessions (the stateless legacy mode).
+fn named_session<'l>(
+    legacy: &'l Legacy,
+    parts: &Parts,
+    principal: &Principal,
+    method: &str,
+) -> Result<Named<'l>, Box<HttpResponse>> {
+    let Legacy::Sessions { sessions, store } = legacy else {
+        let error = ProtocolError::HttpMethodNotAllowed(method.to_owned());
+        return Err(Box::new(reply(405, None, error, false)));
+    };
+    let entry = find(sessions, parts, principal, None)?;
+    Ok((sessions, store, entry))
+}
+
 /// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
 fn well_formed(message: &Value) -> bool {
     message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
@@ -251,16 +270,8 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
 /// GET with a session id: the session's own stream (one at a time), or with `Last-Event-ID`
 /// a resumption of any of its streams.
 pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
-    let Legacy::Sessions { sessions, store } = legacy else {
-        return reply(
-            405,
-            None,
-            ProtocolError::HttpMethodNotAllowed("GET".into()),
-            false,
-        );
-    };
-    let entry = match find(sessions, parts, principal, None) {
-        Ok(entry) => entry,
+    let (_, store, entry) = match named_session(legacy, parts, principal, "GET") {
+        Ok(named) => named,
         Err(refused) => return *refused,
     };
     let accepts = text_header(parts, header::ACCEPT.as_str())
@@ -463,16 +474,8 @@ fn parse_event_id(id: &str) -> Option<(u64, u64)> {
 
 /// DELETE with a session id: the session ends, its running requests are cancelled.
 pub(super) fn delete(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
-    let Legacy::Sessions { sessions, store } = legacy else {
-        return reply(
-            405,
-            None,
-            ProtocolError::HttpMethodNotAllowed("DELETE".into()),
-            false,
-        );
-    };
-    let entry = match find(sessions, parts, principal, None) {
-        Ok(entry) => entry,
+    let (sessions, store, entry) = match named_session(legacy, parts, principal, "DELETE") {
+        Ok(named) => named,
         Err(refused) => return *refused,
     };
     sessions.remove(&entry.id);
