@@ -36,6 +36,18 @@ async fn greet(ctx: Context) -> String {
     }
 }
 
+/// Asks the client's model for a word.
+#[beam_mcp::tool]
+async fn one_word(ctx: Context) -> String {
+    match ctx
+        .sample(beam_mcp::SamplingRequest::new(5).user("One word?"))
+        .await
+    {
+        Ok(sampled) => sampled.text().unwrap_or("-").to_owned(),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// Reports `steps` steps of progress, `delay_ms` apart.
 #[beam_mcp::tool]
 async fn steps(steps: u32, delay_ms: u64, ctx: Context) -> String {
@@ -383,4 +395,43 @@ fn the_stateless_legacy_mode_issues_no_session_and_refuses_what_needs_one() {
     // GET and DELETE have no session to name.
     let (_, head) = alice.open("GET", None, &[("mcp-session-id", "x")]);
     assert_eq!(head.status, 405);
+}
+
+#[test]
+fn a_sampling_request_the_client_never_answers_times_out_on_the_session() {
+    let server = Server::builder()
+        .crate_items(module_path!())
+        .ask_time_limit(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let http = Http::builder(server)
+        .authorize(|_| Ok("alice".to_owned()))
+        .allowed_origins(Origins::Loopback)
+        .build()
+        .unwrap();
+    let addr = start(http);
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({ "sampling": {} }));
+    let (mut stream, head) = alice.open("POST", Some(&call(1, "one_word", json!({}))), &[]);
+    assert_eq!(head.status, 200);
+    let mut messages = Vec::new();
+    while let Some((_, data)) = stream.next_event_with_id() {
+        if !data.is_empty() {
+            messages.push(serde_json::from_str::<Value>(&data).unwrap());
+        }
+    }
+    assert_eq!(messages[0]["method"], "sampling/createMessage");
+    let last = messages.last().unwrap();
+    assert_eq!(last["id"], 1);
+    assert_eq!(
+        last["result"]["content"][0]["text"],
+        "the client did not answer within 300 ms"
+    );
+    // The session goes on: a late answer is dropped (202), and a ping is answered.
+    let late = alice.post(
+        &json!({ "jsonrpc": "2.0", "id": messages[0]["id"], "result": {
+        "role": "assistant", "model": "m", "content": { "type": "text", "text": "late" } } }),
+    );
+    assert_eq!(late.status, 202);
+    assert_eq!(alice.request(2, "ping", json!({}))["result"], json!({}));
 }
