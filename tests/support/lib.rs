@@ -253,13 +253,23 @@ impl Drop for ServerProcess {
 /// When cargo finds the build fresh it does not link the binary again, and in a target dir
 /// shared by several checkouts the file at that path may be another checkout's: it is removed
 /// then, and cargo links this checkout's build.
+///
+/// Built once per test process: tests running in parallel share the path, so none spawns the
+/// binary while another replaces it.
 pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
-    let (exe, fresh) = cargo_build(package, bin);
-    if !fresh {
-        return exe;
+    static BUILT: Mutex<Vec<((String, String), PathBuf)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (package.to_owned(), bin.to_owned());
+    if let Some((_, path)) = built.iter().find(|(k, _)| *k == key) {
+        return path.clone();
     }
-    let _ = std::fs::remove_file(&exe);
-    cargo_build(package, bin).0
+    let (mut exe, fresh) = cargo_build(package, bin);
+    if fresh {
+        let _ = std::fs::remove_file(&exe);
+        exe = cargo_build(package, bin).0;
+    }
+    built.push((key, exe.clone()));
+    exe
 }
 
 /// `cargo build -p package --bin bin`: the executable's path, and whether cargo found it fresh.

@@ -721,10 +721,15 @@ pub fn main(
         let local = listener.local_addr().map_or(addr, |a| a);
         // The one line a supervisor (or a test) reads to find the port.
         eprintln!("beam_mcp: listening on http://{local}/mcp");
-        match serve(listener, http).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
+        // On a worker, not under `block_on` (as the stdio loop; see docs/architecture.md).
+        match tokio::spawn(serve(listener, http)).await {
+            Ok(Ok(())) => ExitCode::SUCCESS,
+            Ok(Err(e)) => {
                 tracing::error!("the server stopped: {e}");
+                ExitCode::FAILURE
+            }
+            Err(e) => {
+                tracing::error!("the accept loop failed: {e}");
                 ExitCode::FAILURE
             }
         }
