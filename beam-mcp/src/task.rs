@@ -194,17 +194,34 @@ impl Task {
         format!("{prefix}-{}", self.asks.fetch_add(1, Ordering::Relaxed) + 1)
     }
 
-    /// Parks the task on an ask; `None` when the key already waits or the task ended.
-    pub(crate) fn ask(&self, key: String, request: Value) -> Option<oneshot::Receiver<Value>> {
+    /// Parks the task on an ask; refused when the task ended or the key already waits.
+    pub(crate) fn ask(
+        &self,
+        key: String,
+        request: Value,
+    ) -> Result<oneshot::Receiver<Value>, Parked> {
         let mut state = self.lock();
-        if state.status.terminal() || state.waiting.contains_key(&key) {
-            return None;
+        if state.status.terminal() {
+            return Err(Parked::Ended);
+        }
+        if state.waiting.contains_key(&key) {
+            return Err(Parked::Duplicate);
         }
         let (tx, rx) = oneshot::channel();
         state.waiting.insert(key, (request, tx));
         state.status = Status::InputRequired;
         state.updated = SystemTime::now();
-        Some(rx)
+        Ok(rx)
+    }
+
+    /// Forgets an ask nobody answered in time; the task works again once nothing waits.
+    pub(crate) fn give_up(&self, key: &str) {
+        let mut state = self.lock();
+        state.waiting.remove(key);
+        if state.status == Status::InputRequired && state.waiting.is_empty() {
+            state.status = Status::Working;
+            state.updated = SystemTime::now();
+        }
     }
 
     /// Delivers the client's answers (`tasks/update`): each to the ask waiting under its key;
@@ -230,6 +247,15 @@ impl Task {
                 .elapsed()
                 .is_ok_and(|elapsed| elapsed > self.ttl)
     }
+}
+
+/// Why an ask could not park a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parked {
+    /// The task ended (cancelled, or its result is in).
+    Ended,
+    /// Another ask of this task waits under the same key.
+    Duplicate,
 }
 
 /// A server's tasks.
@@ -348,8 +374,9 @@ mod tests {
         let b = task
             .ask("b".into(), json!({ "method": "roots/list" }))
             .unwrap();
-        assert!(
-            task.ask("a".into(), json!({})).is_none(),
+        assert_eq!(
+            task.ask("a".into(), json!({})).err(),
+            Some(Parked::Duplicate),
             "a key waits once"
         );
         let detailed = task.detailed();

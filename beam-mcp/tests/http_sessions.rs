@@ -349,20 +349,26 @@ fn a_stream_resumes_with_exactly_the_missed_events_and_a_too_old_id_is_refused()
 }
 
 #[test]
-fn the_session_get_stream_is_one_at_a_time() {
+fn a_new_get_stream_takes_over_from_the_old_one() {
     let addr = start(builder().build().unwrap());
     let mut alice = Client::new(addr, "alice");
     alice.initialize(json!({}));
-    let (mut get, head) = alice.open("GET", None, &[]);
+    let (mut first, head) = alice.open("GET", None, &[]);
     assert_eq!(head.status, 200);
     assert_eq!(head.header("content-type"), Some("text/event-stream"));
-    let (priming, data) = get.next_event_with_id().unwrap();
+    let (priming, data) = first.next_event_with_id().unwrap();
     assert_eq!((priming.as_deref(), data.as_str()), (Some("0-0"), ""));
-    let (_, second) = alice.open("GET", None, &[]);
-    assert_eq!(second.status, 409);
-    // DELETE ends the session, and with it the stream.
+    // A client whose connection died without a word reconnects: never refused (no 409).
+    let (mut second, head) = alice.open("GET", None, &[]);
+    assert_eq!(head.status, 200);
+    assert_eq!(
+        second.next_event_with_id().unwrap().0.as_deref(),
+        Some("0-0")
+    );
+    // DELETE ends the session, and with it every stream.
     assert_eq!(alice.delete(), 200);
-    assert_eq!(get.next_event_with_id(), None);
+    assert_eq!(second.next_event_with_id(), None);
+    assert_eq!(first.next_event_with_id(), None);
 }
 
 #[test]
@@ -434,4 +440,26 @@ fn a_sampling_request_the_client_never_answers_times_out_on_the_session() {
     );
     assert_eq!(late.status, 202);
     assert_eq!(alice.request(2, "ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn a_stream_resumed_before_its_first_event_still_gets_every_event() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({}));
+    let message = json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+        "name": "steps", "arguments": { "steps": 2, "delay_ms": 300 }, "_meta": { "progressToken": "p" } } });
+    let (mut first, _) = alice.open("POST", Some(&message), &[]);
+    let (priming, _) = first.next_event_with_id().unwrap();
+    let priming = priming.unwrap();
+    assert!(priming.ends_with("-0"), "{priming}");
+    drop(first); // gone before the call said anything
+    let (mut resumed, head) = alice.open("GET", None, &[("last-event-id", &priming)]);
+    assert_eq!(head.status, 200);
+    let mut messages = Vec::new();
+    while let Some((_, data)) = resumed.next_event_with_id() {
+        messages.push(serde_json::from_str::<Value>(&data).unwrap());
+    }
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert_eq!(messages[2]["result"]["content"][0]["text"], "2 steps");
 }

@@ -81,16 +81,22 @@ fn meta(tasks: bool) -> Value {
 
 impl Harness {
     fn new() -> Self {
+        Self::with(
+            Server::builder()
+                .crate_items(module_path!())
+                .build()
+                .unwrap(),
+        )
+    }
+
+    fn with(server: Server) -> Self {
         Harness {
             runtime: tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()
                 .build()
                 .unwrap(),
-            server: Server::builder()
-                .crate_items(module_path!())
-                .build()
-                .unwrap(),
+            server,
         }
     }
 
@@ -335,4 +341,27 @@ fn the_extension_is_required_where_declared_and_tasks_are_their_callers() {
     assert!(
         h.send(&alice, "tasks/get", json!({ "taskId": id }), true)["result"]["status"].is_string()
     );
+}
+
+#[test]
+fn an_ask_in_a_task_nobody_answers_times_out_and_the_task_ends() {
+    let h = Harness::with(
+        Server::builder()
+            .crate_items(module_path!())
+            .ask_time_limit(Duration::from_millis(200))
+            .build()
+            .unwrap(),
+    );
+    let created = h.call("two_questions", json!({}), true)["result"].clone();
+    let id = created["taskId"].as_str().unwrap();
+    let mut done = Value::Null;
+    for _ in 0..300 {
+        done = h.get(&Session::new(), id);
+        if done["status"] == "completed" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "false false");
 }

@@ -13,7 +13,7 @@ use crate::ask::{
     AskError, Elicit, Elicited, Lookup, Needs, Root, Sampled, SamplingRequest, read_form,
     read_roots, read_sampled, read_url,
 };
-use crate::task::Task;
+use crate::task::{Parked, Task};
 
 /// One ask, awaited to get its answer. Made by [`Context::elicit`], [`Context::elicit_url`],
 /// [`Context::sample`] and [`Context::roots`].
@@ -65,14 +65,24 @@ impl<'a, T: Send + 'a> IntoFuture for Ask<'a, T> {
 impl<T> Ask<'_, T> {
     /// In a task: the task waits in `input_required` until `tasks/update` answers this ask
     /// (one of the wrong shape is asked again).
+    /// Within `ask_time_limit`, like an ask on a 2025-11-25 session: a task nobody answers
+    /// does not wait for ever.
     async fn park(self, task: &Arc<Task>) -> Result<T, AskError> {
         let key = self.key.unwrap_or_else(|| task.next_key(self.prefix));
+        let limit = self.context.ask_time_limit();
         loop {
-            let Some(answer) = task.ask(key.clone(), self.request.clone()) else {
-                return Err(AskError::DuplicateKey(key));
+            let answer = match task.ask(key.clone(), self.request.clone()) {
+                Ok(answer) => answer,
+                Err(Parked::Duplicate) => return Err(AskError::DuplicateKey(key)),
+                Err(Parked::Ended) => return Err(AskError::Unavailable("the task ended")),
             };
-            let Ok(answer) = answer.await else {
-                return Err(AskError::Unavailable("the task ended"));
+            let answer = match tokio::time::timeout(limit, answer).await {
+                Ok(Ok(answer)) => answer,
+                Ok(Err(_)) => return Err(AskError::Unavailable("the task ended")),
+                Err(_) => {
+                    task.give_up(&key);
+                    return Err(AskError::TimedOut(limit));
+                }
             };
             if let Some(value) = (self.read)(&answer) {
                 return Ok(value);

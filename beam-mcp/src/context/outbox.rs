@@ -91,6 +91,15 @@ impl Outbox {
         state.dropped
     }
 
+    /// Wakes one waiter of [`pushed`](Self::pushed) (a reader handing its turn to another).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn nudge(&self) {
+        self.wake.notify_one();
+    }
+
     /// Completes when a push may have happened since the last call.
     pub(crate) async fn pushed(&self) {
         self.wake.notified().await;

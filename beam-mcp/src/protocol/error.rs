@@ -185,6 +185,9 @@ pub enum ProtocolError {
     /// A `requestState` this server did not issue for this request, or no longer accepts.
     #[error("Invalid params: {0}")]
     RequestState(crate::ask::StateError),
+    /// Answers too large to seal into the next round's `requestState`.
+    #[error("Invalid params: the answers given exceed the 65536-byte requestState bound")]
+    AnswersTooLarge,
     /// `inputResponses` that is not an object.
     #[error("Invalid params: inputResponses must be an object")]
     InputResponsesNotObject,
@@ -206,9 +209,9 @@ pub enum ProtocolError {
     /// A GET whose `Accept` does not take `text/event-stream`.
     #[error("Not Acceptable: a GET stream is text/event-stream")]
     NotAcceptable,
-    /// A second GET stream for one session.
-    #[error("Conflict: this session already has a GET stream open")]
-    StreamOpen,
+    /// A 2025-11-25 session already running as many requests as a connection may.
+    #[error("Too many requests running in this session: try again later")]
+    SessionBusy,
     /// A `Last-Event-ID` that cannot be resumed (why is the second field).
     #[error("Last-Event-ID {0} {1}")]
     LastEventId(String, &'static str),
@@ -268,7 +271,7 @@ impl ProtocolError {
             | Self::SessionIdMissing
             | Self::SessionNotFound
             | Self::NotAcceptable
-            | Self::StreamOpen
+            | Self::SessionBusy
             | Self::LastEventId(..) => -32600,
             Self::HeaderMismatch(_) => -32020,
             Self::MissingClientCapability(_) | Self::MissingExtension(_) => -32021,
@@ -305,6 +308,7 @@ impl ProtocolError {
             | Self::TaskIdMissing(_)
             | Self::UnknownTask(_)
             | Self::InputResponsesNotObject
+            | Self::AnswersTooLarge
             | Self::Malformed(_) => -32602,
             Self::MethodNotFound(_) => -32601,
             Self::UnsupportedVersion { .. } => -32022,

@@ -104,10 +104,10 @@ pub(crate) fn input_required(server: &Server, context: &Context) -> Result<Value
         .round()
         .and_then(Round::input_required)
         .ok_or(ProtocolError::Internal)?;
-    asked.into_result(&server.inner.state_keys).ok_or_else(|| {
-        tracing::error!("the answers gathered exceed the requestState bound");
-        ProtocolError::Internal
-    })
+    // Answers too large to carry to the next round are the client's to shorten.
+    asked
+        .into_result(&server.inner.state_keys)
+        .ok_or(ProtocolError::AnswersTooLarge)
 }
 
 /// The cursor's key for the list `kind`, or the refusal.

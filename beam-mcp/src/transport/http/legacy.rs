@@ -137,10 +137,20 @@ pub(super) async fn post(
                 return response;
             }
             let id = message.get("id").cloned();
-            let entry = match find(sessions, parts, &principal, id) {
+            let entry = match find(sessions, parts, &principal, id.clone()) {
                 Ok(entry) => entry,
                 Err(refused) => return *refused,
             };
+            // A disconnect does not cancel a request of this era, so the work one session
+            // keeps running is bounded here.
+            if is_request && entry.session.running() >= server.inner.limits.in_flight {
+                let mut refused = reply(503, id, ProtocolError::SessionBusy, false);
+                refused.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from_static(RETRY_AFTER_SECONDS),
+                );
+                return refused;
+            }
             answer(server, &entry.session, message, Some(&entry), Some(store)).await
         }
     }
@@ -203,7 +213,14 @@ async fn answer(
     entry: Option<&Arc<Entry>>,
     store: Option<&Arc<dyn EventStore>>,
 ) -> HttpResponse {
-    match server.handle_value_through(session, message, &LegacyRules) {
+    let answered = server.handle_value_through(session, message, &LegacyRules);
+    // A DELETE that ended the session while this request was being read: the request is
+    // dropped (cancelling it), as the session's others were.
+    if entry.is_some_and(|e| e.is_gone()) {
+        drop(answered);
+        return reply(404, None, ProtocolError::SessionNotFound, false);
+    }
+    match answered {
         Reply::Silent => empty(202),
         Reply::Ready(response) => respond(&response),
         Reply::Pending(exchange) if exchange.streams() => match (entry, store) {
@@ -246,15 +263,21 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
             let mut data = Vec::with_capacity(256);
             message.write_to(&mut data);
             let data = Bytes::from(data);
-            store.store(
-                &entry.id,
-                StoredEvent {
-                    stream: number,
-                    seq,
-                    data: data.clone(),
-                },
-            );
+            // An ended session's events are forgotten, not kept again.
+            if !entry.is_gone() {
+                store.store(
+                    &entry.id,
+                    StoredEvent {
+                        stream: number,
+                        seq,
+                        data: data.clone(),
+                    },
+                );
+                entry.touch();
+            }
             entry.stored.notify_waiters();
+            // A resumption took the stream over: this connection sends nothing more.
+            connected = connected && entry.holds(number, 0);
             if connected {
                 connected = tx
                     .send(Event::message(Some((number, seq)), &data))
@@ -312,7 +335,9 @@ pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> Http
         Some(_) if stream != 0 => return resume(entry, Arc::clone(store), stream, after),
         Some(_) => {}
     }
-    // The session's own stream: replay what was missed, then live.
+    // The session's own stream, taken over from any earlier GET (which may be a connection
+    // that died without a word): claimed first, so no event falls between the two.
+    let reader = entry.claim(0);
     let missed = match resume_from {
         None => Vec::new(),
         Some((_, after)) => match held(store.as_ref(), &entry, 0, after) {
@@ -320,14 +345,15 @@ pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> Http
             Err(refused) => return *refused,
         },
     };
-    if entry.listening.swap(true, Ordering::AcqRel) {
-        return reply(409, None, ProtocolError::StreamOpen, false);
-    }
+    // Resuming, the priming event is the resume point itself; otherwise the newest event.
+    let primed = resume_from.map_or_else(|| entry.get_seq(), |(_, after)| after);
+    entry.listening.fetch_add(1, Ordering::AcqRel);
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     let store = Arc::clone(store);
     tokio::spawn(async move {
-        listen(&entry, store.as_ref(), missed, &tx).await;
-        entry.listening.store(false, Ordering::Release);
+        listen(&entry, store.as_ref(), reader, primed, missed, &tx).await;
+        entry.listening.fetch_sub(1, Ordering::AcqRel);
+        entry.touch();
     });
     sse::stream_response(rx)
 }
@@ -337,10 +363,12 @@ pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> Http
 async fn listen(
     entry: &Entry,
     store: &dyn EventStore,
+    reader: u64,
+    primed: u64,
     missed: Vec<StoredEvent>,
     tx: &mpsc::Sender<Bytes>,
 ) {
-    if tx.send(Event::priming(0, entry.get_seq())).await.is_err() {
+    if tx.send(Event::priming(0, primed)).await.is_err() {
         return;
     }
     for event in missed {
@@ -357,6 +385,11 @@ async fn listen(
     let mut keep_alive = tokio::time::interval(sse::KEEP_ALIVE);
     keep_alive.tick().await;
     loop {
+        // A newer GET took the stream over: this one ends, and hands on any wake it took.
+        if !entry.holds(0, reader) {
+            outbox.nudge();
+            return;
+        }
         while let Some(message) = outbox.pop() {
             let seq = entry.next_get_seq();
             let data = Bytes::from(serde_json::to_vec(&message).unwrap_or_default());
@@ -415,6 +448,9 @@ fn held(
 /// Resumes a POST's stream after `after`: the held events, then the rest as the request
 /// produces them, until it ends.
 fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64) -> HttpResponse {
+    // This reader takes the stream over first: the connection it replaces sends nothing more,
+    // so no event goes out twice.
+    let reader = entry.claim(stream);
     let first = match held(store.as_ref(), &entry, stream, after) {
         Ok(events) => events,
         Err(refused) => return *refused,
@@ -429,10 +465,11 @@ fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64
             woken.as_mut().enable();
             for event in batch.drain(..) {
                 last = event.seq;
-                if tx
-                    .send(Event::message(Some((stream, event.seq)), &event.data))
-                    .await
-                    .is_err()
+                if !entry.holds(stream, reader)
+                    || tx
+                        .send(Event::message(Some((stream, event.seq)), &event.data))
+                        .await
+                        .is_err()
                 {
                     return;
                 }
@@ -440,7 +477,9 @@ fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64
             let ended = entry.stream_state(stream) != Some(false);
             let more = match store.after(&entry.id, stream, last) {
                 Ok(more) => more,
-                Err(_) => return,
+                // Nothing kept for it yet: the request has not said anything since.
+                Err(ResumeError::Unknown) => Vec::new(),
+                Err(ResumeError::Evicted) => return,
             };
             if more.is_empty() {
                 if ended {
@@ -474,12 +513,11 @@ fn parse_event_id(id: &str) -> Option<(u64, u64)> {
 
 /// DELETE with a session id: the session ends, its running requests are cancelled.
 pub(super) fn delete(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
-    let (sessions, store, entry) = match named_session(legacy, parts, principal, "DELETE") {
+    let (sessions, _, entry) = match named_session(legacy, parts, principal, "DELETE") {
         Ok(named) => named,
         Err(refused) => return *refused,
     };
     sessions.remove(&entry.id);
-    store.forget(&entry.id);
     empty(200)
 }
 

@@ -310,11 +310,12 @@ impl HttpBuilder {
                 if self.stateless_legacy {
                     Legacy::Stateless
                 } else {
+                    let store: Arc<dyn EventStore> = self
+                        .event_store
+                        .unwrap_or_else(|| Arc::new(MemoryEventStore::default()));
                     Legacy::Sessions {
-                        sessions: Sessions::new(limits),
-                        store: self
-                            .event_store
-                            .unwrap_or_else(|| Arc::new(MemoryEventStore::default())),
+                        sessions: Sessions::new(limits, Arc::clone(&store)),
+                        store,
                     }
                 }
             });

@@ -2,12 +2,13 @@
 //! `Mcp-Session-Id`, bound to the principal that opened them, bounded in number and idle time.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
+use super::events::EventStore;
 use crate::protocol::Session;
 
 /// The bounds of an endpoint's sessions.
@@ -32,24 +33,62 @@ pub(crate) struct Entry {
     pub(crate) session: Arc<Session>,
     principal: Option<[u8; 32]>,
     last_seen: Mutex<Instant>,
-    /// True while a GET stream is open (one at a time).
-    pub(crate) listening: AtomicBool,
+    /// GET streams open now (a new one takes over from the old, which then ends).
+    pub(crate) listening: AtomicUsize,
+    /// Set once the session ended (deleted or expired): nothing more is stored for it.
+    gone: AtomicBool,
     /// The next stream number (0 is the GET stream).
     next_stream: AtomicU64,
     /// The last event number of the GET stream (its ids continue across connections).
     get_seq: AtomicU64,
-    /// Streams opened, and whether each has ended.
-    streams: Mutex<HashMap<u64, bool>>,
+    /// Streams opened: whether each has ended, and which reader holds it now (a resumption
+    /// takes a stream over, so no message goes out on two connections).
+    streams: Mutex<HashMap<u64, StreamState>>,
     /// Woken when an event is stored or a stream ends (for resumed readers).
     pub(crate) stored: Notify,
 }
 
+/// One stream of a session.
+#[derive(Clone, Copy, Default)]
+struct StreamState {
+    ended: bool,
+    reader: u64,
+}
+
+/// Streams of one session remembered at most: older ended ones are forgotten (a resumption of
+/// one is then refused, as one whose events are gone).
+const STREAMS_KEPT: u64 = 4096;
+
 impl Entry {
-    /// A new stream number for a POST's event stream.
+    /// A new stream number for a POST's event stream, held by reader 0.
     pub(crate) fn open_stream(&self) -> u64 {
         let stream = self.next_stream.fetch_add(1, Ordering::Relaxed) + 1;
-        self.lock_streams().insert(stream, false);
+        let mut streams = self.lock_streams();
+        if streams.len() as u64 >= STREAMS_KEPT {
+            streams.retain(|n, s| !s.ended || *n + STREAMS_KEPT > stream);
+        }
+        streams.insert(stream, StreamState::default());
         stream
+    }
+
+    /// Takes `stream` over for a new reader; the reader that held it stops.
+    pub(crate) fn claim(&self, stream: u64) -> u64 {
+        let mut streams = self.lock_streams();
+        let state = streams.entry(stream).or_default();
+        state.reader += 1;
+        state.reader
+    }
+
+    /// True while `reader` holds `stream`.
+    pub(crate) fn holds(&self, stream: u64, reader: u64) -> bool {
+        self.lock_streams()
+            .get(&stream)
+            .is_some_and(|s| s.reader == reader)
+    }
+
+    /// True once the session ended.
+    pub(crate) fn is_gone(&self) -> bool {
+        self.gone.load(Ordering::Acquire)
     }
 
     /// The last event number of the GET stream.
@@ -63,7 +102,11 @@ impl Entry {
     }
 
     pub(crate) fn end_stream(&self, stream: u64) {
-        self.lock_streams().insert(stream, true);
+        if let Some(state) = self.lock_streams().get_mut(&stream) {
+            state.ended = true;
+        }
+        // A long call that just ended counts as activity: its client may come back for it.
+        self.touch();
         self.stored.notify_waiters();
     }
 
@@ -72,10 +115,10 @@ impl Entry {
         if stream == 0 {
             return Some(false);
         }
-        self.lock_streams().get(&stream).copied()
+        self.lock_streams().get(&stream).map(|s| s.ended)
     }
 
-    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<u64, bool>> {
+    fn lock_streams(&self) -> std::sync::MutexGuard<'_, HashMap<u64, StreamState>> {
         self.streams.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -93,7 +136,7 @@ impl Entry {
     /// Idle: nothing running, no GET stream, and no request for `limit`.
     fn expired(&self, limit: Duration) -> bool {
         self.session.running() == 0
-            && !self.listening.load(Ordering::Relaxed)
+            && self.listening.load(Ordering::Relaxed) == 0
             && self.idle_for() >= limit
     }
 }
@@ -106,18 +149,30 @@ pub(crate) enum Lookup {
     NotFound,
 }
 
-/// The table of sessions.
+/// The table of sessions, and the store of their streams' events (forgotten with them).
 pub(crate) struct Sessions {
     limits: SessionLimits,
     table: Mutex<HashMap<String, Arc<Entry>>>,
+    store: Arc<dyn EventStore>,
 }
 
 impl Sessions {
-    pub(crate) fn new(limits: SessionLimits) -> Self {
+    pub(crate) fn new(limits: SessionLimits, store: Arc<dyn EventStore>) -> Self {
         Sessions {
             limits,
             table: Mutex::new(HashMap::new()),
+            store,
         }
+    }
+
+    /// The end of a session, however it ends: its requests are cancelled, its streams end and
+    /// its events are forgotten.
+    fn end(&self, entry: &Entry) {
+        entry.gone.store(true, Ordering::Release);
+        entry.session.end();
+        entry.session.cancel_all();
+        self.store.forget(&entry.id);
+        entry.stored.notify_waiters();
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Entry>>> {
@@ -137,7 +192,7 @@ impl Sessions {
                 .collect();
             for id in expired {
                 if let Some(entry) = table.remove(&id) {
-                    entry.session.end();
+                    self.end(&entry);
                 }
             }
             if table.len() >= self.limits.max {
@@ -150,7 +205,8 @@ impl Sessions {
             session: Arc::new(session),
             principal,
             last_seen: Mutex::new(Instant::now()),
-            listening: AtomicBool::new(false),
+            listening: AtomicUsize::new(0),
+            gone: AtomicBool::new(false),
             next_stream: AtomicU64::new(0),
             get_seq: AtomicU64::new(0),
             streams: Mutex::new(HashMap::new()),
@@ -168,7 +224,7 @@ impl Sessions {
         };
         if entry.expired(self.limits.idle) {
             if let Some(entry) = table.remove(id) {
-                entry.session.end();
+                self.end(&entry);
             }
             return Err(Lookup::NotFound);
         }
@@ -182,9 +238,7 @@ impl Sessions {
     /// Ends a session: its running requests are cancelled and its id forgotten.
     pub(crate) fn remove(&self, id: &str) -> Option<Arc<Entry>> {
         let entry = self.lock().remove(id)?;
-        entry.session.end();
-        entry.session.cancel_all();
-        entry.stored.notify_waiters();
+        self.end(&entry);
         Some(entry)
     }
 
@@ -204,14 +258,19 @@ fn new_id() -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::events::{EventStore, MemoryEventStore, StoredEvent};
     use super::*;
 
     #[test]
     fn sessions_are_bounded_bound_to_their_principal_and_expire_when_idle() {
-        let sessions = Sessions::new(SessionLimits {
-            max: 2,
-            idle: Duration::from_millis(50),
-        });
+        let store = Arc::new(MemoryEventStore::default());
+        let sessions = Sessions::new(
+            SessionLimits {
+                max: 2,
+                idle: Duration::from_millis(50),
+            },
+            store.clone(),
+        );
         let a = sessions.open(Session::new(), Some([1; 32])).unwrap();
         let b = sessions.open(Session::new(), None).unwrap();
         assert_eq!(a.id.len(), 64);
@@ -234,7 +293,17 @@ mod tests {
             sessions.find(&a.id, Some([1; 32])).err(),
             Some(Lookup::NotFound)
         );
+        // The events of a session go with it, however it ends.
+        let event = |seq| StoredEvent {
+            stream: 1,
+            seq,
+            data: "x".into(),
+        };
+        store.store(&c.id, event(1));
         assert!(sessions.remove(&c.id).is_some());
+        assert!(c.is_gone());
         assert_eq!(sessions.find(&c.id, None).err(), Some(Lookup::NotFound));
+        assert!(store.after(&c.id, 1, 0).is_err(), "forgotten");
+        assert!(a.is_gone(), "expired, then ended");
     }
 }
