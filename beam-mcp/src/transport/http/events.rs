@@ -103,6 +103,15 @@ impl EventStore for MemoryEventStore {
                 held.evicted.insert(old.stream, old.seq);
             }
         }
+        // Remember evictions for the newest streams only: an older stream is one the session
+        // forgot too, and a resumption of it is refused either way.
+        if held.evicted.len() > 4096 {
+            let mut streams: Vec<u64> = held.evicted.keys().copied().collect();
+            streams.sort_unstable();
+            for stream in &streams[..streams.len() - 4096] {
+                held.evicted.remove(stream);
+            }
+        }
     }
 
     fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError> {
