@@ -41,6 +41,9 @@ mod pending;
 mod round;
 pub(crate) mod state;
 
+use std::any::TypeId;
+use std::sync::{Arc, RwLock};
+
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
@@ -223,7 +226,30 @@ pub trait ElicitChoice {}
 /// The `requestedSchema` of the form `T`: its portable schema in the shapes clients render
 /// (SEP-1330): a titled choice is `oneOf` of `{const, title}` with `type: "string"` beside it,
 /// and a titled multi-select's `items` are `anyOf` of them.
-pub(crate) fn requested_schema<T: Elicit>() -> Value {
+///
+/// Computed once per type (an ask and every answer to it read the same schema).
+pub(crate) fn requested_schema<T: Elicit>() -> Arc<Value> {
+    static FORMS: RwLock<Vec<(TypeId, Arc<Value>)>> = RwLock::new(Vec::new());
+    let id = TypeId::of::<T>();
+    let cached = |forms: &[(TypeId, Arc<Value>)]| {
+        forms
+            .iter()
+            .find(|(t, _)| *t == id)
+            .map(|(_, s)| Arc::clone(s))
+    };
+    if let Some(schema) = cached(&FORMS.read().unwrap_or_else(|e| e.into_inner())) {
+        return schema;
+    }
+    let schema = Arc::new(form_schema::<T>());
+    let mut forms = FORMS.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(schema) = cached(&forms) {
+        return schema;
+    }
+    forms.push((id, Arc::clone(&schema)));
+    schema
+}
+
+fn form_schema<T: Elicit>() -> Value {
     let mut schema = crate::schemagen::schema_for::<T>();
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         for field in properties.values_mut() {

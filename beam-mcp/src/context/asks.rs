@@ -132,7 +132,7 @@ impl Context {
     pub fn elicit<T: Elicit>(&self, message: impl Into<String>) -> Ask<'_, Elicited<T>> {
         let params = json!({
             "message": message.into(),
-            "requestedSchema": crate::ask::requested_schema::<T>(),
+            "requestedSchema": crate::ask::requested_schema::<T>().as_ref().clone(),
         });
         self.ask(
             "elicit",

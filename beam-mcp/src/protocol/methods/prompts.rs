@@ -33,24 +33,20 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let id = request.id.clone();
     let era = request.era;
     let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
-    // Only a 2026-07-28 request has rounds: no lookup for the others.
-    let may_ask = era.is_stateless()
-        && match request.params.get("name") {
-            Some(Value::String(name)) => server
-                .catalog()
-                .prompt(name)
-                .is_some_and(|p| p.takes_context),
-            _ => false,
-        };
-    if let Err(error) = request.open_round(server, may_ask) {
+    // One lookup, before any field is taken: the round binds the params as sent.
+    let catalog = server.catalog();
+    let found = match request.params.get("name") {
+        Some(Value::String(name)) => catalog.prompt(name),
+        _ => None,
+    };
+    if let Err(error) = request.open_round(server, found.is_some_and(|p| p.takes_context)) {
         return refuse(error);
     }
     let params = &mut request.params;
     let Some(Value::String(name)) = params.remove("name") else {
         return refuse(ProtocolError::PromptNameMissing);
     };
-    let catalog = server.catalog();
-    let Some(prompt) = catalog.prompt(&name) else {
+    let Some(prompt) = found else {
         return refuse(ProtocolError::UnknownPrompt(name));
     };
     let arguments = match params.remove("arguments") {

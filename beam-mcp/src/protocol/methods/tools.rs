@@ -37,22 +37,20 @@ pub(crate) fn list_tools(
 pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let id = std::mem::take(&mut request.id);
     let era = request.era;
-    // Only a 2026-07-28 request has rounds: no lookup for the others.
-    let may_ask = era.is_stateless()
-        && match request.params.get("name") {
-            Some(Value::String(name)) => {
-                server.catalog().tool(name).is_some_and(|t| t.takes_context)
-            }
-            _ => false,
-        };
+    // One lookup, before any field is taken: the round binds the params as sent.
+    let catalog = server.catalog();
+    let found = match request.params.get("name") {
+        Some(Value::String(name)) => catalog.tool(name),
+        _ => None,
+    };
+    let may_ask = found.is_some_and(|t| t.takes_context);
     if let Err(error) = request.open_round(server, may_ask) {
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
     let Some(Value::String(name)) = request.params.remove("name") else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::ToolNameMissing)));
     };
-    let catalog = server.catalog();
-    let Some(tool) = catalog.tool(&name) else {
+    let Some(tool) = found else {
         return Reply::Ready(server.respond(id, era, Err(ProtocolError::UnknownTool(name))));
     };
     // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
