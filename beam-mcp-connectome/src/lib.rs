@@ -1,0 +1,17 @@
+//! # beam-mcp-connectome
+//!
+//! The connectome of a beam-mcp server: the call graph of the composed system, declared (read
+//! from the code at build time) and observed (seen at dispatch), as one typed model with one
+//! canonical byte form and its digest.
+//!
+//! This crate never computes a sign, holds a key or signs anything: it writes only
+//! [`Sign::Unset`], and a consumer that gives verdicts rebuilds the graph with its own.
+#![forbid(unsafe_code)]
+
+mod graph;
+mod id;
+mod vocab;
+
+pub use graph::{Edge, Graph, GraphError, Labels, Node};
+pub use id::Identity;
+pub use vocab::{Algorithm, EdgeKind, Level, NodeKind, Provenance, SCHEMA_VERSION, Sign};
