@@ -83,7 +83,12 @@ impl Node {
     }
 }
 
-fn check_label_value(node: &str, label: &str, whole: &Value, value: &Value) -> Result<(), GraphError> {
+fn check_label_value(
+    node: &str,
+    label: &str,
+    whole: &Value,
+    value: &Value,
+) -> Result<(), GraphError> {
     match value {
         Value::Number(n) if n.is_f64() => Err(GraphError::FloatLabel {
             node: node.to_owned(),
@@ -281,7 +286,9 @@ pub enum GraphError {
         missing: String,
     },
     /// A node's level does not fit its kind.
-    #[error("node {id:?} is of kind {kind} but at level {level}: code sits at mfa, module or boundary, everything else at server")]
+    #[error(
+        "node {id:?} is of kind {kind} but at level {level}: code sits at mfa, module or boundary, everything else at server"
+    )]
     LevelMismatch {
         /// The node's id.
         id: String,
@@ -291,7 +298,9 @@ pub enum GraphError {
         level: Level,
     },
     /// A label holds a float, which has no canonical bytes.
-    #[error("label {label:?} of node {node:?} holds a float ({value}); labels hold integers, strings, booleans, null, arrays and objects")]
+    #[error(
+        "label {label:?} of node {node:?} holds a float ({value}); labels hold integers, strings, booleans, null, arrays and objects"
+    )]
     FloatLabel {
         /// The node's id.
         node: String,

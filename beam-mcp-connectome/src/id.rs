@@ -100,7 +100,10 @@ impl Identity {
             Identity::Process { name, .. } => vec![server, "process", name],
             Identity::Module { path, .. } => vec![server, "module", path],
             Identity::Function {
-                module, name, arity, ..
+                module,
+                name,
+                arity,
+                ..
             } => {
                 return join(&[server, "module", module, name, &arity.to_string()]);
             }
@@ -182,7 +185,13 @@ mod tests {
             name: "%2F".into(),
         };
         assert_eq!(tricky.id(), "s/tool/%252F");
-        assert_eq!(Identity::Server { server: "srv".into() }.id(), "srv/server");
+        assert_eq!(
+            Identity::Server {
+                server: "srv".into()
+            }
+            .id(),
+            "srv/server"
+        );
         let boundary = Identity::Boundary {
             server: "srv".into(),
             group: "crate".into(),

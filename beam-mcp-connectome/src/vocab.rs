@@ -124,20 +124,16 @@ vocabulary! {
 }
 
 vocabulary! {
-    /// The digest named in canonical bytes and computed over them.
+    /// The digest named in canonical bytes and computed over them; [`Default`] is SHA-256.
+    #[derive(Default)]
     Algorithm, "algorithm" {
         /// SHA-256, the default (forever).
+        #[default]
         Sha256 => "sha256",
         /// SHA-384.
         Sha384 => "sha384",
         /// SHA-512.
         Sha512 => "sha512",
-    }
-}
-
-impl Default for Algorithm {
-    fn default() -> Self {
-        Algorithm::Sha256
     }
 }
 
