@@ -1,14 +1,12 @@
 //! The typed model of a `#[tool]` function, with every refusal spanned on its culprit.
 
+use beam_mcp_rules::attributes::{ToolAttr, description, doc_text, item_name};
 use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{
-    Attribute, Expr, ExprLit, FnArg, GenericArgument, Ident, ItemFn, Lit, LitStr, Meta, Pat,
-    PathArguments, ReturnType, Signature, Type,
+    FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Signature, Type,
 };
-
-use crate::attr::ToolAttr;
 
 /// A parsed, checked tool function.
 pub(crate) struct ToolFn {
@@ -53,14 +51,10 @@ impl ToolFn {
         let mut item: ItemFn = syn::parse2(tokens)?;
         check_signature(&item.sig, "tool")?;
         let sig = &item.sig;
-        let name = match &attr.name {
-            Some(lit) => lit.value(),
-            None => fn_name(sig),
-        };
+        let (name, name_span) = item_name(attr.name.as_ref(), sig);
         if !valid_tool_name(&name) {
-            let span = attr.name.as_ref().map_or(sig.ident.span(), LitStr::span);
             return Err(syn::Error::new(
-                span,
+                name_span,
                 Message::InvalidToolName { name }.to_string(),
             ));
         }
@@ -78,10 +72,6 @@ impl ToolFn {
         check_params(&params)?;
         check_headers(&params)?;
         let output = parse_output(&item.sig.output);
-        let name_span = attr
-            .name
-            .as_ref()
-            .map_or(item.sig.ident.span(), LitStr::span);
         Ok(ToolFn {
             attr,
             item,
@@ -136,20 +126,6 @@ pub(crate) fn plain_name(pat: &Pat, refusal: &str) -> syn::Result<Ident> {
     match pat {
         Pat::Ident(p) if p.subpat.is_none() => Ok(p.ident.clone()),
         other => Err(syn::Error::new(other.span(), refusal)),
-    }
-}
-
-/// The function's name without `r#`.
-pub(crate) fn fn_name(sig: &Signature) -> String {
-    let ident = sig.ident.to_string();
-    ident.strip_prefix("r#").unwrap_or(&ident).to_owned()
-}
-
-/// The description: the attribute's, else the doc comment, trimmed.
-pub(crate) fn description(attr: Option<&LitStr>, attrs: &[Attribute]) -> String {
-    match attr {
-        Some(lit) => lit.value().trim().to_owned(),
-        None => doc_text(attrs).trim().to_owned(),
     }
 }
 
@@ -382,21 +358,4 @@ fn result_ok_type(ty: &Type) -> Option<&Type> {
         GenericArgument::Type(ok) => Some(ok),
         _ => None,
     }
-}
-
-/// The text of the `///` comments (or `#[doc = "..."]`), one leading space per line removed.
-pub(crate) fn doc_text(attrs: &[Attribute]) -> String {
-    let mut lines = Vec::new();
-    for attr in attrs {
-        if let Meta::NameValue(nv) = &attr.meta
-            && nv.path.is_ident("doc")
-            && let Expr::Lit(ExprLit {
-                lit: Lit::Str(s), ..
-            }) = &nv.value
-        {
-            let line = s.value();
-            lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
-        }
-    }
-    lines.join("\n")
 }

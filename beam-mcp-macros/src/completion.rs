@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::attr::Completer;
+use beam_mcp_rules::attributes::Completer;
 
 /// A `&'static [CompletionDef]` expression; each completer is type-checked where it is named.
 pub(crate) fn defs(completers: &[Completer]) -> TokenStream {

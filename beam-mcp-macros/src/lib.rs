@@ -2,14 +2,14 @@
 //! (`#[beam_mcp::tool]`, `#[beam_mcp::resource]`, `#[beam_mcp::prompt]`); the generated code
 //! names only `::beam_mcp::...` paths.
 //!
-//! One pipeline per item, one file per stage: `attr.rs` parses the attribute; `ast.rs`
+//! One pipeline per item, one file per stage: `beam_mcp_rules::attributes` parses the
+//! attribute (the one parser, shared with the build-time scan of `beam-mcp-build`); `ast.rs`
 //! (tools), `resource.rs` and `prompt.rs` build the typed model of the function and refuse
 //! what cannot be that item, with a span on the culprit and the wording of `beam_mcp_rules`;
 //! `expand.rs` (tools), `resource.rs` and `prompt.rs` write the definition and the typed
 //! dispatch; `unique.rs` makes a repeated name a compile error across the whole crate.
 
 mod ast;
-mod attr;
 mod completion;
 mod elicit;
 mod expand;
@@ -18,6 +18,7 @@ mod resource;
 mod skeleton;
 mod unique;
 
+use beam_mcp_rules::attributes::{PromptAttr, ResourceAttr, ToolAttr};
 use proc_macro::TokenStream;
 
 /// Turns a free function into an MCP tool.
@@ -33,7 +34,7 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = attr::ToolAttr::parse(attr.into())
+    let expanded = ToolAttr::parse(attr.into())
         .and_then(|attr| ast::ToolFn::parse(attr, item2.clone()))
         .map(|model| expand::tool(&model));
     finish(expanded, item2)
@@ -49,7 +50,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = attr::ResourceAttr::parse(attr.into())
+    let expanded = ResourceAttr::parse(attr.into())
         .and_then(|attr| resource::ResourceFn::parse(attr, item2.clone()))
         .map(|model| model.expand());
     finish(expanded, item2)
@@ -63,7 +64,7 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = attr::PromptAttr::parse(attr.into())
+    let expanded = PromptAttr::parse(attr.into())
         .and_then(|attr| prompt::PromptFn::parse(attr, item2.clone()))
         .map(|model| model.expand());
     finish(expanded, item2)

@@ -2,15 +2,13 @@
 //! expands to.
 
 use beam_mcp_rules::Message;
+use beam_mcp_rules::attributes::{PromptAttr, description, doc_text, item_name};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, LitStr, Type};
 
-use crate::ast::{
-    check_signature, description, doc_text, fn_name, last_ident, plain_name, wrapper_inner,
-};
-use crate::attr::PromptAttr;
+use crate::ast::{check_signature, last_ident, plain_name, wrapper_inner};
 use crate::completion;
 use crate::resource::optional;
 use crate::skeleton::{Binding, Kind, registered};
@@ -43,14 +41,7 @@ impl PromptFn {
     pub(crate) fn parse(attr: PromptAttr, tokens: TokenStream) -> syn::Result<Self> {
         let mut item: ItemFn = syn::parse2(tokens)?;
         check_signature(&item.sig, "prompt")?;
-        let name = attr
-            .name
-            .as_ref()
-            .map_or_else(|| fn_name(&item.sig), LitStr::value);
-        let name_span = attr
-            .name
-            .as_ref()
-            .map_or(item.sig.ident.span(), LitStr::span);
+        let (name, name_span) = item_name(attr.name.as_ref(), &item.sig);
         if name.is_empty() {
             let message = Message::EmptyName { kind: "prompt" };
             return Err(syn::Error::new(name_span, message.to_string()));

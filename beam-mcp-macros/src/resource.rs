@@ -1,14 +1,14 @@
 //! `#[resource]`: the model of a reader function (checked against its URI template) and the
 //! definition it expands to.
 
+use beam_mcp_rules::attributes::{ResourceAttr, description, item_name};
 use beam_mcp_rules::{Message, UriTemplate, uri_defect};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Type};
 
-use crate::ast::{check_signature, description, fn_name, plain_name, wrapper_inner};
-use crate::attr::ResourceAttr;
+use crate::ast::{check_signature, plain_name, wrapper_inner};
 use crate::completion;
 use crate::skeleton::{Binding, Kind, registered};
 
@@ -112,11 +112,7 @@ impl ResourceFn {
     pub(crate) fn expand(&self) -> TokenStream {
         let item = &self.item;
         let uri = &self.attr.uri;
-        let name = self
-            .attr
-            .name
-            .as_ref()
-            .map_or_else(|| fn_name(&item.sig), |n| n.value());
+        let (name, _) = item_name(self.attr.name.as_ref(), &item.sig);
         let description = description(self.attr.description.as_ref(), &item.attrs);
         let description = optional((!description.is_empty()).then_some(description));
         let title = optional(self.attr.title.as_ref().map(|t| t.value()));

@@ -8,7 +8,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ItemFn;
 use syn::spanned::Spanned;
 
-use crate::ast::fn_name;
+use beam_mcp_rules::attributes::fn_name;
 
 /// What differs between the kinds of item.
 pub(crate) struct Kind {

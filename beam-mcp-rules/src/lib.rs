@@ -2,7 +2,9 @@
 //! `beam-mcp-macros`) and the startup checks (in `beam-mcp`) refuse the same things with the
 //! same words.
 //!
-//! Use them through `beam_mcp`; this crate has no dependencies and no runtime state.
+//! Use them through `beam_mcp`; this crate has no runtime state, and no dependencies unless
+//! its `attributes` feature is on: then it also holds the one parser of the item attributes
+//! (`attributes`), shared by the macros and the build-time scan.
 //!
 //! ```
 //! use beam_mcp_rules::{UriTemplate, valid_tool_name};
@@ -11,6 +13,8 @@
 //! assert_eq!(t.variables().collect::<Vec<_>>(), ["path"]);
 //! ```
 
+#[cfg(feature = "attributes")]
+pub mod attributes;
 mod message;
 mod names;
 mod template;

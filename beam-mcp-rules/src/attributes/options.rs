@@ -1,52 +1,113 @@
-//! Parses the attributes: every option by name, each refused with a span when unknown or
-//! given twice.
+//! Parses the options of each attribute: every option by name, each refused with a span when
+//! unknown or given twice.
 
 use proc_macro2::TokenStream;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaNameValue, Path, Token};
 
-/// The options of `#[tool(...)]`.
+/// The options of `#[tool(...)]`, each as written (with its span).
+///
+/// ```
+/// use beam_mcp_rules::attributes::ToolAttr;
+///
+/// let tokens = r#"read_only, name = "get_weather""#.parse().unwrap();
+/// let attr = ToolAttr::parse(tokens)?;
+/// assert_eq!(attr.read_only, Some(true));
+/// assert_eq!(attr.name.map(|n| n.value()).as_deref(), Some("get_weather"));
+/// assert!(ToolAttr::parse("fast".parse().unwrap()).is_err());
+/// # Ok::<(), syn::Error>(())
+/// ```
 #[derive(Default)]
-pub(crate) struct ToolAttr {
-    pub(crate) name: Option<LitStr>,
-    pub(crate) title: Option<LitStr>,
-    pub(crate) description: Option<LitStr>,
-    pub(crate) read_only: Option<bool>,
-    pub(crate) destructive: Option<bool>,
-    pub(crate) idempotent: Option<bool>,
-    pub(crate) open_world: Option<bool>,
+#[non_exhaustive]
+pub struct ToolAttr {
+    /// `name = "..."`: the tool's name, if not the function's.
+    pub name: Option<LitStr>,
+    /// `title = "..."`.
+    pub title: Option<LitStr>,
+    /// `description = "..."`, if not the doc comment.
+    pub description: Option<LitStr>,
+    /// The `read_only` hint, when set (bare is `true`).
+    pub read_only: Option<bool>,
+    /// The `destructive` hint, when set.
+    pub destructive: Option<bool>,
+    /// The `idempotent` hint, when set.
+    pub idempotent: Option<bool>,
+    /// The `open_world` hint, when set.
+    pub open_world: Option<bool>,
     /// `requires(sampling, ...)`: client capabilities a call needs.
-    pub(crate) requires: Vec<LitStr>,
+    pub requires: Vec<LitStr>,
     /// `time_limit_ms = 500`: the call's time limit.
-    pub(crate) time_limit_ms: Option<syn::LitInt>,
-    /// `task = "optional"`: whether a call may become a task.
-    pub(crate) task: Option<syn::Ident>,
+    pub time_limit_ms: Option<syn::LitInt>,
+    /// `task = "optional"`: whether a call may become a task (the `TaskSupport` variant).
+    pub task: Option<syn::Ident>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
-pub(crate) struct ResourceAttr {
-    pub(crate) uri: LitStr,
-    pub(crate) name: Option<LitStr>,
-    pub(crate) title: Option<LitStr>,
-    pub(crate) description: Option<LitStr>,
-    pub(crate) mime_type: Option<LitStr>,
-    pub(crate) complete: Vec<Completer>,
+///
+/// ```
+/// use beam_mcp_rules::attributes::ResourceAttr;
+///
+/// let attr = ResourceAttr::parse(r#""app://notes/{id}", mime_type = "text/plain""#.parse().unwrap())?;
+/// assert_eq!(attr.uri.value(), "app://notes/{id}");
+/// assert!(ResourceAttr::parse(Default::default()).is_err());
+/// # Ok::<(), syn::Error>(())
+/// ```
+#[non_exhaustive]
+pub struct ResourceAttr {
+    /// The URI or URI template, as written.
+    pub uri: LitStr,
+    /// `name = "..."`, if not the function's.
+    pub name: Option<LitStr>,
+    /// `title = "..."`.
+    pub title: Option<LitStr>,
+    /// `description = "..."`, if not the doc comment.
+    pub description: Option<LitStr>,
+    /// `mime_type = "..."`.
+    pub mime_type: Option<LitStr>,
+    /// `complete(variable = function)`, in the order written.
+    pub complete: Vec<Completer>,
 }
 
 /// The options of `#[prompt(...)]`.
+///
+/// ```
+/// use beam_mcp_rules::attributes::PromptAttr;
+///
+/// let attr = PromptAttr::parse("complete(place = complete_place)".parse().unwrap())?;
+/// assert_eq!(attr.complete[0].argument, "place");
+/// # Ok::<(), syn::Error>(())
+/// ```
 #[derive(Default)]
-pub(crate) struct PromptAttr {
-    pub(crate) name: Option<LitStr>,
-    pub(crate) title: Option<LitStr>,
-    pub(crate) description: Option<LitStr>,
-    pub(crate) complete: Vec<Completer>,
+#[non_exhaustive]
+pub struct PromptAttr {
+    /// `name = "..."`, if not the function's.
+    pub name: Option<LitStr>,
+    /// `title = "..."`.
+    pub title: Option<LitStr>,
+    /// `description = "..."`, if not the doc comment.
+    pub description: Option<LitStr>,
+    /// `complete(argument = function)`, in the order written.
+    pub complete: Vec<Completer>,
 }
 
 /// `complete(argument = path::to::completer)`.
-pub(crate) struct Completer {
-    pub(crate) argument: Ident,
-    pub(crate) function: Path,
+///
+/// ```
+/// use beam_mcp_rules::attributes::PromptAttr;
+///
+/// let attr = PromptAttr::parse("complete(topic = crate::done::topics)".parse().unwrap())?;
+/// let completer = &attr.complete[0];
+/// assert_eq!(completer.argument, "topic");
+/// assert_eq!(completer.function.segments.len(), 3);
+/// # Ok::<(), syn::Error>(())
+/// ```
+#[non_exhaustive]
+pub struct Completer {
+    /// The argument (or template variable) it completes.
+    pub argument: Ident,
+    /// The completer function, by its path as written.
+    pub function: Path,
 }
 
 const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\"";
@@ -55,7 +116,16 @@ const PROMPT_OPTIONS: &str =
     "name = \"...\", title = \"...\", description = \"...\", complete(argument = function)";
 
 impl ToolAttr {
-    pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
+    /// The options from the attribute's tokens (inside the parentheses), or the first mistake,
+    /// spanned on its culprit.
+    ///
+    /// ```
+    /// use beam_mcp_rules::attributes::ToolAttr;
+    /// let attr = ToolAttr::parse(r#"title = "Weather", open_world = false"#.parse().unwrap())?;
+    /// assert_eq!(attr.open_world, Some(false));
+    /// # Ok::<(), syn::Error>(())
+    /// ```
+    pub fn parse(tokens: TokenStream) -> syn::Result<Self> {
         let mut attr = ToolAttr::default();
         for meta in Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens)? {
             match key(&meta).as_str() {
@@ -77,7 +147,16 @@ impl ToolAttr {
 }
 
 impl ResourceAttr {
-    pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
+    /// The URI and options from the attribute's tokens, or the first mistake, spanned on its
+    /// culprit.
+    ///
+    /// ```
+    /// use beam_mcp_rules::attributes::ResourceAttr;
+    /// let attr = ResourceAttr::parse(r#""app://readme", title = "Readme""#.parse().unwrap())?;
+    /// assert_eq!(attr.title.unwrap().value(), "Readme");
+    /// # Ok::<(), syn::Error>(())
+    /// ```
+    pub fn parse(tokens: TokenStream) -> syn::Result<Self> {
         let parser = |input: ParseStream| {
             if !input.peek(LitStr) {
                 const MESSAGE: &str = "a #[resource] starts with its URI or URI template: #[resource(\"app://notes/{id}\")]";
@@ -115,7 +194,15 @@ impl ResourceAttr {
 }
 
 impl PromptAttr {
-    pub(crate) fn parse(tokens: TokenStream) -> syn::Result<Self> {
+    /// The options from the attribute's tokens, or the first mistake, spanned on its culprit.
+    ///
+    /// ```
+    /// use beam_mcp_rules::attributes::PromptAttr;
+    /// let attr = PromptAttr::parse(r#"name = "plan""#.parse().unwrap())?;
+    /// assert_eq!(attr.name.unwrap().value(), "plan");
+    /// # Ok::<(), syn::Error>(())
+    /// ```
+    pub fn parse(tokens: TokenStream) -> syn::Result<Self> {
         let mut attr = PromptAttr::default();
         for meta in Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens)? {
             match key(&meta).as_str() {
@@ -271,7 +358,7 @@ fn requires(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
     for name in names {
         let text = name.to_string();
         if !["sampling", "elicitation", "roots"].contains(&text.as_str()) {
-            let message = beam_mcp_rules::Message::ClientCapability { name: text };
+            let message = crate::Message::ClientCapability { name: text };
             return Err(syn::Error::new(name.span(), message.to_string()));
         }
         if out.iter().any(|l| l.value() == text) {

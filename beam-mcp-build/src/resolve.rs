@@ -1,0 +1,274 @@
+//! Path resolution through the module tree and `use` items, as rustc resolves a path that
+//! compiles: the module's own items, then its imports, then its glob imports, then (for a
+//! first segment) another crate, the prelude or a primitive type.
+//!
+//! A name a glob from another crate (or an item-level macro) could also provide is
+//! ambiguous: the scan says so rather than pick.
+
+use std::collections::BTreeMap;
+
+use crate::index::{FnId, Index, Ns, Owner, Res, TypeId, TypeKind};
+use crate::loader::ModId;
+
+/// The outcome of a lookup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    Found(Res),
+    NotFound,
+    Ambiguous,
+}
+
+/// Prelude values that are constructors, not calls.
+const PRELUDE_CTORS: &[&str] = &["Some", "None", "Ok", "Err"];
+/// Prelude functions.
+const PRELUDE_FNS: &[&str] = &["drop"];
+/// How deep resolution follows imports, globs and aliases before giving up on a cycle.
+const MAX_DEPTH: usize = 64;
+
+pub(crate) struct Resolver<'a> {
+    pub(crate) index: &'a Index,
+    /// The crate's inherent functions by their type and name.
+    inherent: BTreeMap<(TypeId, String), Vec<FnId>>,
+}
+
+impl<'a> Resolver<'a> {
+    pub(crate) fn new(index: &'a Index) -> Resolver<'a> {
+        let mut resolver = Resolver {
+            index,
+            inherent: BTreeMap::new(),
+        };
+        let mut inherent: BTreeMap<(TypeId, String), Vec<FnId>> = BTreeMap::new();
+        for (id, f) in index.fns.iter().enumerate() {
+            let Owner::Impl {
+                self_ty,
+                of_trait: false,
+            } = &f.owner
+            else {
+                continue;
+            };
+            if let Lookup::Found(Res::Type(t)) = resolver.self_type(f.module, self_ty) {
+                let name = f.name.rsplit("::").next().unwrap_or_default().to_owned();
+                inherent.entry((t, name)).or_default().push(id);
+            }
+        }
+        resolver.inherent = inherent;
+        resolver
+    }
+
+    /// Resolves `path` as written in module `module`, its last segment in `ns`.
+    pub(crate) fn resolve(&self, module: ModId, path: &[String], ns: Ns) -> Lookup {
+        self.resolve_at(module, path, ns, &mut Vec::new())
+    }
+
+    fn resolve_at(&self, module: ModId, path: &[String], ns: Ns, stack: &mut Stack) -> Lookup {
+        let Some((first, rest)) = path.split_first() else {
+            return Lookup::NotFound;
+        };
+        let first_ns = if rest.is_empty() { ns } else { Ns::Type };
+        let start = match first.as_str() {
+            "::" => return Lookup::Found(Res::External(rest.to_vec())),
+            "crate" => Res::Module(0),
+            "self" => Res::Module(module),
+            "super" => match self.parent(module) {
+                Some(parent) => Res::Module(parent),
+                None => return Lookup::NotFound,
+            },
+            name => match self.lookup_at(module, name, first_ns, stack) {
+                Lookup::Found(res) => res,
+                Lookup::Ambiguous => return Lookup::Ambiguous,
+                Lookup::NotFound => return outside(path, ns),
+            },
+        };
+        self.descend_at(start, rest, ns, stack)
+    }
+
+    /// Follows `rest` from `res`.
+    pub(crate) fn descend(&self, start: Res, rest: &[String], ns: Ns) -> Lookup {
+        self.descend_at(start, rest, ns, &mut Vec::new())
+    }
+
+    fn descend_at(&self, start: Res, rest: &[String], ns: Ns, stack: &mut Stack) -> Lookup {
+        let mut res = start;
+        for (i, segment) in rest.iter().enumerate() {
+            let last = i + 1 == rest.len();
+            let segment_ns = if last { ns } else { Ns::Type };
+            res = match res {
+                Res::Module(m) => match segment.as_str() {
+                    "super" => match self.parent(m) {
+                        Some(parent) => Res::Module(parent),
+                        None => return Lookup::NotFound,
+                    },
+                    "self" => Res::Module(m),
+                    name => match self.lookup_at(m, name, segment_ns, stack) {
+                        Lookup::Found(res) => res,
+                        other => return other,
+                    },
+                },
+                Res::Type(t) => match self.ty(t, stack) {
+                    Lookup::Found(Res::Type(t)) => self.member(t, segment),
+                    Lookup::Found(Res::External(mut path)) => {
+                        path.push(segment.clone());
+                        Res::External(path)
+                    }
+                    Lookup::Ambiguous => return Lookup::Ambiguous,
+                    _ => return Lookup::NotFound,
+                },
+                Res::External(mut path) => {
+                    path.push(segment.clone());
+                    Res::External(path)
+                }
+                _ => return Lookup::NotFound,
+            };
+        }
+        Lookup::Found(res)
+    }
+
+    /// `Type::segment`: a variant, a trait's item, or something associated with the type.
+    fn member(&self, t: TypeId, segment: &str) -> Res {
+        match self.index.types.get(t).map(|d| &d.kind) {
+            Some(TypeKind::Enum(variants)) if variants.iter().any(|v| v == segment) => Res::Ctor,
+            Some(TypeKind::Trait) => Res::TraitItem(t, segment.to_owned()),
+            _ => Res::Assoc(t, segment.to_owned()),
+        }
+    }
+
+    /// A type with its aliases followed: another of the crate's types, or another crate's.
+    fn ty(&self, t: TypeId, stack: &mut Stack) -> Lookup {
+        let Some(def) = self.index.types.get(t) else {
+            return Lookup::NotFound;
+        };
+        let TypeKind::Alias(target) = &def.kind else {
+            return Lookup::Found(Res::Type(t));
+        };
+        if stack.len() > MAX_DEPTH {
+            return Lookup::NotFound;
+        }
+        let syn::Type::Path(path) = &**target else {
+            return Lookup::NotFound;
+        };
+        if path.qself.is_some() {
+            return Lookup::NotFound;
+        }
+        let segments = segments(&path.path);
+        stack.push((def.module, format!("type {t}"), Ns::Type));
+        let found = self.resolve_at(def.module, &segments, Ns::Type, stack);
+        stack.pop();
+        match found {
+            Lookup::Found(Res::Type(next)) => self.ty(next, stack),
+            other => other,
+        }
+    }
+
+    /// A type path resolved to one of the crate's types, aliases followed.
+    pub(crate) fn type_of(&self, module: ModId, path: &[String]) -> Lookup {
+        match self.resolve(module, path, Ns::Type) {
+            Lookup::Found(Res::Type(t)) => self.ty(t, &mut Vec::new()),
+            other => other,
+        }
+    }
+
+    /// `name` in module `module`: its items, its imports, its globs.
+    fn lookup_at(&self, module: ModId, name: &str, ns: Ns, stack: &mut Stack) -> Lookup {
+        let key = (module, name.to_owned(), ns);
+        if stack.contains(&key) || stack.len() > MAX_DEPTH {
+            return Lookup::NotFound;
+        }
+        let Some(scope) = self.index.scopes.get(module) else {
+            return Lookup::NotFound;
+        };
+        let table = match ns {
+            Ns::Type => &scope.types,
+            Ns::Value => &scope.values,
+        };
+        if let Some(res) = table.get(name) {
+            return Lookup::Found(res.clone());
+        }
+        stack.push(key);
+        let found = self.imported(module, name, ns, stack);
+        stack.pop();
+        found
+    }
+
+    fn imported(&self, module: ModId, name: &str, ns: Ns, stack: &mut Stack) -> Lookup {
+        let Some(scope) = self.index.scopes.get(module) else {
+            return Lookup::NotFound;
+        };
+        for import in scope.imports.iter().filter(|i| i.name == name) {
+            match self.resolve_at(module, &import.path, ns, stack) {
+                Lookup::NotFound => {} // it imports the name in the other namespace
+                found => return found,
+            }
+        }
+        let mut ambiguous = scope.opaque;
+        for glob in &scope.globs {
+            match self.resolve_at(module, glob, Ns::Type, stack) {
+                Lookup::Found(Res::Module(source)) => match self.lookup_at(source, name, ns, stack)
+                {
+                    Lookup::Found(res) => return Lookup::Found(res),
+                    Lookup::Ambiguous => ambiguous = true,
+                    Lookup::NotFound => {}
+                },
+                Lookup::Found(Res::Type(t)) => {
+                    if let Some(TypeKind::Enum(variants)) = self.index.types.get(t).map(|d| &d.kind)
+                        && ns == Ns::Value
+                        && variants.iter().any(|v| v == name)
+                    {
+                        return Lookup::Found(Res::Ctor);
+                    }
+                }
+                _ => ambiguous = true,
+            }
+        }
+        if ambiguous {
+            Lookup::Ambiguous
+        } else {
+            Lookup::NotFound
+        }
+    }
+
+    fn parent(&self, module: ModId) -> Option<ModId> {
+        self.index.tree.modules.get(module).and_then(|m| m.parent)
+    }
+
+    /// The crate's inherent functions named `name` on type `t`.
+    pub(crate) fn inherent(&self, t: TypeId, name: &str) -> &[FnId] {
+        self.inherent
+            .get(&(t, name.to_owned()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// An impl's self type, resolved from the module the impl is in.
+    pub(crate) fn self_type(&self, module: ModId, ty: &syn::Type) -> Lookup {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => self.type_of(module, &segments(&p.path)),
+            syn::Type::Paren(p) => self.self_type(module, &p.elem),
+            syn::Type::Group(g) => self.self_type(module, &g.elem),
+            _ => Lookup::NotFound,
+        }
+    }
+}
+
+type Stack = Vec<(ModId, String, Ns)>;
+
+/// A path whose first segment names nothing in the crate's scope: another crate (or the
+/// prelude, or a primitive type) when more segments follow; a prelude value when alone.
+fn outside(path: &[String], ns: Ns) -> Lookup {
+    match (path, ns) {
+        ([name], Ns::Value) if PRELUDE_CTORS.contains(&name.as_str()) => Lookup::Found(Res::Ctor),
+        ([name], Ns::Value) if PRELUDE_FNS.contains(&name.as_str()) => {
+            Lookup::Found(Res::External(path.to_vec()))
+        }
+        ([_], Ns::Value) => Lookup::NotFound,
+        _ => Lookup::Found(Res::External(path.to_vec())),
+    }
+}
+
+/// A path's segments, without generic arguments and `r#`.
+pub(crate) fn segments(path: &syn::Path) -> Vec<String> {
+    let mut out = Vec::with_capacity(path.segments.len() + 1);
+    if path.leading_colon.is_some() {
+        out.push("::".to_owned());
+    }
+    out.extend(path.segments.iter().map(|s| crate::names::ident(&s.ident)));
+    out
+}

@@ -1,0 +1,72 @@
+//! The weather example, scanned as its build script scans it: its declared items (the runtime
+//! test compares them with the items it links).
+
+use std::path::PathBuf;
+
+use beam_mcp_build::{Cfg, ItemKind, Level, connectome};
+
+fn weather() -> beam_mcp_build::Connectome {
+    connectome("weather")
+        .manifest_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/weather"))
+        .crate_name("weather")
+        .cfg(Cfg::new().name("unix"))
+}
+
+#[test]
+fn declares_the_examples_catalog() {
+    let declared = weather().scan().unwrap();
+    assert_eq!(
+        declared.keys(ItemKind::Tool),
+        ["book_trip", "forecast", "get_weather", "reading"].into()
+    );
+    assert_eq!(
+        declared.keys(ItemKind::Resource),
+        [
+            "weather://icon.png",
+            "weather://station/{place}",
+            "weather://stations"
+        ]
+        .into()
+    );
+    assert_eq!(declared.keys(ItemKind::Prompt), ["plan_trip"].into());
+    let functions: Vec<(&str, &str)> = declared
+        .items
+        .iter()
+        .map(|i| (i.key.as_str(), i.function.as_str()))
+        .collect();
+    assert!(functions.contains(&("weather://station/{place}", "weather::resources::station")));
+    assert!(functions.contains(&("get_weather", "weather::get_weather")));
+    let sources: Vec<&str> = declared.bound.sources.iter().map(String::as_str).collect();
+    assert_eq!(
+        sources,
+        ["src/main.rs", "src/prompts.rs", "src/resources.rs"]
+    );
+}
+
+#[test]
+fn tools_carry_their_hints_and_items_their_completers() {
+    let declared = weather().level(Level::Mfa).scan().unwrap();
+    let labels =
+        |id: &str| serde_json::to_value(declared.graph.node(id).unwrap().labels()).unwrap();
+    assert_eq!(
+        labels("weather/tool/get_weather"),
+        serde_json::json!({"read_only": true})
+    );
+    assert_eq!(
+        labels("weather/tool/forecast"),
+        serde_json::json!({"read_only": true, "idempotent": true})
+    );
+    assert_eq!(labels("weather/tool/book_trip"), serde_json::json!({}));
+    let edges: Vec<(String, String)> = declared
+        .graph
+        .edges()
+        .iter()
+        .map(|e| (e.from.clone(), e.to.clone()))
+        .collect();
+    let completer = "weather/module/weather::resources/complete_place/1".to_owned();
+    assert!(edges.contains(&("weather/prompt/plan_trip".to_owned(), completer.clone())));
+    assert!(edges.contains(&(
+        "weather/resource/weather:%2F%2Fstation%2F{place}".to_owned(),
+        completer
+    )));
+}
