@@ -19,3 +19,6 @@ for kind in modern legacy; do
   one=$(count "$kind" "$n"); two=$(count "$kind" $((2 * n)))
   echo "$kind: $(( (two - one) / n )) instructions per tools/call ($n and $((2 * n)) calls: $one, $two)"
 done
+# The observed connectome's hook: the modern call again with a started observer.
+one=$(OBSERVE=on count modern "$n"); two=$(OBSERVE=on count modern $((2 * n)))
+echo "modern, observer recording: $(( (two - one) / n )) instructions per tools/call ($n and $((2 * n)) calls: $one, $two)"

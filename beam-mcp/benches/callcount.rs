@@ -3,7 +3,8 @@
 //! call, with start-up subtracted. Run by `bench/callcount.sh`.
 //!
 //! `CALLS` (default 1000) sets N; `KIND` is `modern` (structured, async tool, 2026-07-28) or
-//! `legacy` (text, sync tool, no `_meta`).
+//! `legacy` (text, sync tool, no `_meta`). `OBSERVE=on` counts every call in a started
+//! observer (the observed connectome's hook).
 
 #![allow(missing_docs)]
 
@@ -19,7 +20,11 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1000);
     let kind = std::env::var("KIND").unwrap_or_else(|_| "modern".into());
-    let server = common::server();
+    let server = if std::env::var("OBSERVE").is_ok_and(|v| v == "on") {
+        common::observed_server()
+    } else {
+        common::server()
+    };
     let session = Session::new();
     let input = if kind == "legacy" {
         common::LEGACY

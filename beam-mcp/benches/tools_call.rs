@@ -41,6 +41,22 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+    // The observed connectome's hook alone: the same call, observer off and recording.
+    let observed = common::observed_server();
+    let mut group = c.benchmark_group("observer");
+    group.bench_function("modern_off", |b| {
+        b.iter(|| {
+            answer(&server, &session, black_box(modern), &mut out);
+            black_box(&out);
+        })
+    });
+    group.bench_function("modern_on", |b| {
+        b.iter(|| {
+            answer(&observed, &session, black_box(modern), &mut out);
+            black_box(&out);
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument as _;
 use tracing::field::Empty;
 
+use crate::connectome::Counter;
 use crate::context::Context;
 use crate::panic::CatchUnwind;
 
@@ -43,6 +44,8 @@ pub(crate) struct Call {
     pub(crate) kind: &'static str,
     pub(crate) name: Arc<str>,
     pub(crate) limit: Option<Duration>,
+    /// The observed connectome's counter for this item, when an observer records.
+    pub(crate) observed: Option<Arc<Counter>>,
 }
 
 /// Runs host code that returns a boxed future, handing it the request's context: a panic while
@@ -63,7 +66,7 @@ pub(crate) async fn run<T>(
         traceparent = text("traceparent"),
         tracestate = text("tracestate"),
     );
-    let started = (!span.is_disabled()).then(Instant::now);
+    let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
     // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
     let on_timeout = call.limit.map(|_| context.clone());
     let asking = context.clone();
@@ -94,8 +97,12 @@ pub(crate) async fn run<T>(
     .instrument(span.clone())
     .await;
     if let Some(started) = started {
+        let elapsed = started.elapsed();
+        if let Some(counter) = &call.observed {
+            counter.record(elapsed);
+        }
         span.record("outcome", ran.label());
-        span.record("duration_us", started.elapsed().as_micros() as u64);
+        span.record("duration_us", elapsed.as_micros() as u64);
     }
     ran
 }

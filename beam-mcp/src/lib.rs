@@ -22,9 +22,11 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod advertised;
 pub mod ask;
 mod catalog;
 pub mod completion;
+pub mod connectome;
 mod context;
 mod dispatch;
 pub mod json;
@@ -41,6 +43,7 @@ mod task;
 pub mod tool;
 pub mod transport;
 
+pub use advertised::{Advertised, AdvertisedError, PIN_ENV};
 pub use ask::{
     AskError, Elicit, ElicitChoice, ElicitField, Elicited, Root, Sampled, SamplingRequest,
 };
@@ -148,6 +151,23 @@ macro_rules! serve_http {
                 endpoint
             })
         }
+    };
+}
+
+/// The declared connectome the crate's build step wrote (`beam_mcp_build` in `build.rs`), as
+/// `&'static [u8]`, for [`ServerBuilder::declared_connectome`]: it includes
+/// `$OUT_DIR/connectome.json`, so it compiles only in a crate whose `build.rs` emits it.
+///
+/// ```ignore
+/// let server = beam_mcp::Server::builder()
+///     .name("weather")
+///     .declared_connectome(beam_mcp::declared_connectome!())
+///     .build()?;
+/// ```
+#[macro_export]
+macro_rules! declared_connectome {
+    () => {
+        ::core::include_bytes!(::core::concat!(::core::env!("OUT_DIR"), "/connectome.json"))
     };
 }
 

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::ask::state::StateKeys;
 use crate::catalog::{Catalog, CatalogError, Definitions};
+use crate::connectome::{self, Declared, DeclaredError, Surface};
 use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
@@ -70,6 +71,9 @@ pub enum BuildError {
     /// `supported_versions` named a revision twice.
     #[error("supported_versions names {0} more than once")]
     RepeatedRevision(Revision),
+    /// The declared connectome was refused.
+    #[error(transparent)]
+    Connectome(#[from] DeclaredError),
     /// `page_size` was zero.
     #[error("page_size must be at least 1")]
     ZeroPageSize,
@@ -124,6 +128,9 @@ pub struct ServerBuilder {
     state_key: Option<Vec<u8>>,
     previous_state_key: Option<Vec<u8>>,
     state_lifetime: Option<Duration>,
+    declared: Option<&'static [u8]>,
+    connectome_resources: bool,
+    connectome_tool: bool,
 }
 
 /// The bounds of a running server; each has a builder setting (listed in `docs/security.md`).
@@ -211,6 +218,46 @@ impl ServerBuilder {
         let registered = &crate::__private::PROMPTS;
         defs.prompts
             .extend(registered.iter().filter(|d| ours(d.module_path)));
+        self
+    }
+
+    /// Counts calls per catalog item into `observer`'s observed connectome once it is
+    /// [started](crate::connectome::Observer::start); see [`Observer`](crate::connectome::Observer).
+    pub fn observer(mut self, observer: crate::connectome::Observer) -> Self {
+        self.definitions.observer = Some(observer);
+        self
+    }
+
+    /// The declared connectome the host's build step emitted (`beam_mcp_build`), as
+    /// [`declared_connectome!`](crate::declared_connectome) includes it. At
+    /// [`build`](Self::build) it must read as a canonical graph emitted for this server's name.
+    ///
+    /// ```ignore
+    /// let server = Server::builder()
+    ///     .name("weather")
+    ///     .declared_connectome(beam_mcp::declared_connectome!())
+    ///     .connectome_resources()
+    ///     .build()?;
+    /// ```
+    pub fn declared_connectome(mut self, bytes: &'static [u8]) -> Self {
+        self.declared = Some(bytes);
+        self
+    }
+
+    /// Adds three read-only resources, `connectome://declared`, `connectome://observed` and
+    /// `connectome://diff` (the diff of the two over the observer's window), each answering
+    /// the canonical bytes. Reading one the server cannot answer (no declared connectome, no
+    /// started [`observer`](Self::observer)) is "not found" with the reason.
+    pub fn connectome_resources(mut self) -> Self {
+        self.connectome_resources = true;
+        self
+    }
+
+    /// Adds the read-only tool `connectome`: `{"graph": "declared" | "observed" | "diff"}` in,
+    /// `{graph, bytes, sha256}` out (the bytes verbatim, their digest in the declared file's
+    /// algorithm). For hosts whose clients use tools only.
+    pub fn connectome_tool(mut self) -> Self {
+        self.connectome_tool = true;
         self
     }
 
@@ -329,7 +376,7 @@ impl ServerBuilder {
     }
 
     /// Checks the catalog and the options, and builds the server.
-    pub fn build(self) -> Result<Server, BuildError> {
+    pub fn build(mut self) -> Result<Server, BuildError> {
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
         if revisions.is_empty() {
             return Err(BuildError::NoRevisions);
@@ -366,6 +413,28 @@ impl ServerBuilder {
         if let Some(lifetime) = self.state_lifetime {
             state_keys.lifetime = lifetime;
         }
+        let name = self.name.unwrap_or_else(|| "beam_mcp".into());
+        if let Some(observer) = &self.definitions.observer {
+            observer.bind(&name);
+        }
+        let declared = match self.declared {
+            Some(bytes) => Some(Arc::new(Declared::read(bytes, &name)?)),
+            None => None,
+        };
+        if self.connectome_resources || self.connectome_tool {
+            self.states.insert(Surface {
+                declared: declared.clone(),
+                observer: self.definitions.observer.clone(),
+            });
+        }
+        if self.connectome_resources {
+            self.definitions
+                .resources
+                .extend(connectome::wire::resources());
+        }
+        if self.connectome_tool {
+            self.definitions.tools.push(connectome::wire::tool());
+        }
         let defs = &self.definitions;
         let emits = defs.tools.iter().any(|d| d.takes_context)
             || defs.resources.iter().any(|d| d.takes_context)
@@ -374,7 +443,7 @@ impl ServerBuilder {
         let states = Arc::new(self.states);
         let live = self.live.is_some();
         let info = json!({
-            "name": self.name.unwrap_or_else(|| "beam_mcp".into()),
+            "name": name,
             "version": self.version.unwrap_or_else(|| env!("CARGO_PKG_VERSION").into()),
         });
         let mut capabilities = Map::new();
@@ -439,6 +508,7 @@ impl ServerBuilder {
                 page_size,
                 limits,
                 state_keys,
+                declared,
             }),
         })
     }
@@ -478,6 +548,8 @@ pub(crate) struct Inner {
     pub(crate) page_size: usize,
     pub(crate) limits: Limits,
     pub(crate) state_keys: StateKeys,
+    /// The declared connectome, when the host gave one.
+    pub(crate) declared: Option<Arc<Declared>>,
 }
 
 /// Where requests find the catalog: fixed at build, or swapped by a live handle.
@@ -515,6 +587,11 @@ impl Server {
     /// A builder with the default options and an empty catalog.
     pub fn builder() -> ServerBuilder {
         ServerBuilder::default()
+    }
+
+    /// The declared connectome given to the builder, as a graph.
+    pub fn declared_connectome(&self) -> Option<&crate::connectome::Graph> {
+        self.inner.declared.as_ref().map(|d| &d.graph)
     }
 
     /// The revisions this server serves, in advertised order.

@@ -34,6 +34,18 @@ pub(crate) fn server() -> Server {
         .expect("valid catalog")
 }
 
+/// The same server with a started observer: every call counted in the observed connectome.
+pub(crate) fn observed_server() -> Server {
+    let observer = beam_mcp::connectome::Observer::new();
+    let server = Server::builder()
+        .crate_items(module_path!())
+        .observer(observer.clone())
+        .build()
+        .expect("valid catalog");
+    observer.start();
+    server
+}
+
 /// Drives a reply to its bytes; the tools here finish on their first poll.
 pub(crate) fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
     out.clear();

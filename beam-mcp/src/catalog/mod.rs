@@ -17,6 +17,7 @@ pub(crate) use resources::{Readable, Resource, Template};
 pub(crate) use tools::HeaderParameter;
 pub(crate) use tools::Tool;
 
+use crate::connectome::{ItemCounter, NodeKind, Observer};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
 use crate::tool::{StateMap, StateRequirement, ToolDef};
@@ -63,13 +64,31 @@ pub(crate) struct Definitions {
     pub(crate) tools: Vec<ToolDef>,
     pub(crate) resources: Vec<ResourceDef>,
     pub(crate) prompts: Vec<PromptDef>,
+    /// Counts calls per item for the observed connectome.
+    pub(crate) observer: Option<Observer>,
 }
 
 impl Catalog {
     pub(crate) fn build(defs: &Definitions, states: &StateMap) -> Result<Self, CatalogError> {
         let tools = tools::build(&defs.tools, states)?;
         let (resources, templates) = resources::build(&defs.resources, states)?;
-        let prompts = prompts::build(&defs.prompts, states)?;
+        let mut prompts = prompts::build(&defs.prompts, states)?;
+        let (mut tools, mut resources, mut templates) = (tools, resources, templates);
+        if let Some(observer) = &defs.observer {
+            let counter = |kind, key: &str| Some(ItemCounter::new(observer, kind, key));
+            tools
+                .iter_mut()
+                .for_each(|t| t.observed = counter(NodeKind::Tool, &t.name));
+            prompts
+                .iter_mut()
+                .for_each(|p| p.observed = counter(NodeKind::Prompt, &p.name));
+            resources
+                .iter_mut()
+                .for_each(|r| r.observed = counter(NodeKind::Resource, &r.uri));
+            templates
+                .iter_mut()
+                .for_each(|t| t.observed = counter(NodeKind::Resource, &t.source));
+        }
         Ok(Catalog {
             tools,
             resources,

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::{CatalogError, Message};
 use crate::completion::CompletionDef;
+use crate::connectome::ItemCounter;
 use crate::prompt::{PromptDef, PromptHandler};
 use crate::schema::CompiledSchema;
 use crate::tool::StateMap;
@@ -20,6 +21,8 @@ pub(crate) struct Prompt {
     pub(crate) takes_context: bool,
     pub(crate) completions: &'static [CompletionDef],
     pub(crate) argument_names: Vec<&'static str>,
+    /// Its counter in the observed connectome, when the server has an observer.
+    pub(crate) observed: Option<ItemCounter>,
 }
 
 pub(crate) fn build(defs: &[PromptDef], states: &StateMap) -> Result<Vec<Prompt>, CatalogError> {
@@ -111,5 +114,6 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
         takes_context: def.takes_context,
         completions: def.completions,
         argument_names: def.arguments.iter().map(|a| a.name).collect(),
+        observed: None,
     })
 }

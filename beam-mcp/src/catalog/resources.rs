@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{CatalogError, Message};
 use crate::completion::CompletionDef;
+use crate::connectome::ItemCounter;
 use crate::resource::{ResourceDef, ResourceReader};
 use crate::tool::StateMap;
 
@@ -17,6 +18,8 @@ pub(crate) struct Resource {
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) reader: ResourceReader,
     pub(crate) takes_context: bool,
+    /// Its counter in the observed connectome, when the server has an observer.
+    pub(crate) observed: Option<ItemCounter>,
 }
 
 /// One URI template as the server serves it.
@@ -28,6 +31,8 @@ pub(crate) struct Template {
     pub(crate) reader: ResourceReader,
     pub(crate) takes_context: bool,
     pub(crate) completions: &'static [CompletionDef],
+    /// Its counter in the observed connectome, when the server has an observer.
+    pub(crate) observed: Option<ItemCounter>,
 }
 
 /// What `resources/read` may read for a URI: the reader, the declared MIME type, and the
@@ -37,6 +42,8 @@ pub(crate) struct Readable<'c, 'u> {
     pub(crate) takes_context: bool,
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) variables: Vec<(&'c str, &'u str)>,
+    /// The counter of the resource or template read.
+    pub(crate) observed: Option<&'c ItemCounter>,
 }
 
 pub(crate) fn build(
@@ -56,6 +63,7 @@ pub(crate) fn build(
                 mime_type: def.mime_type,
                 reader: def.reader,
                 takes_context: def.takes_context,
+                observed: None,
             });
         } else {
             templates.push(Template {
@@ -66,6 +74,7 @@ pub(crate) fn build(
                 reader: def.reader,
                 takes_context: def.takes_context,
                 completions: def.completions,
+                observed: None,
             });
         }
     }
@@ -163,6 +172,7 @@ pub(crate) fn readable<'c, 'u>(
             takes_context: resource.takes_context,
             mime_type: resource.mime_type,
             variables: Vec::new(),
+            observed: resource.observed.as_ref(),
         });
     }
     templates.iter().find_map(|t| {
@@ -171,6 +181,7 @@ pub(crate) fn readable<'c, 'u>(
             takes_context: t.takes_context,
             mime_type: t.mime_type,
             variables,
+            observed: t.observed.as_ref(),
         })
     })
 }

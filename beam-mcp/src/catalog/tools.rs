@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use beam_mcp_rules::valid_tool_name;
 
 use super::{CatalogError, Message};
+use crate::connectome::ItemCounter;
 use crate::schema::CompiledSchema;
 use crate::schemagen::portability_defect;
 use crate::tool::{StateMap, ToolDef, ToolHandler};
@@ -53,6 +54,8 @@ pub(crate) struct Tool {
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Whether a call may become a task.
     pub(crate) task_support: crate::task::TaskSupport,
+    /// Its counter in the observed connectome, when the server has an observer.
+    pub(crate) observed: Option<ItemCounter>,
 }
 
 pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
@@ -150,6 +153,7 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         takes_context: def.takes_context,
         time_limit: def.time_limit,
         task_support: def.task_support,
+        observed: None,
     })
 }
 

@@ -34,6 +34,8 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
         kind: "completer",
         name: Arc::from(item.as_str()),
         limit: None,
+        // A completion is not an item of the catalog: no node of the connectome.
+        observed: None,
     };
     let complete = def.complete;
     let responder = server.clone();

@@ -79,6 +79,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
         kind: "prompt",
         name: Arc::clone(&prompt.name),
         limit: None,
+        observed: prompt.observed.as_ref().and_then(|c| c.recording()),
     };
     let responder = server.clone();
     let context = begun.context.clone();

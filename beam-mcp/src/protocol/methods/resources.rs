@@ -89,6 +89,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
         kind: "resource",
         name: Arc::from(uri.as_str()),
         limit: None,
+        observed: readable.observed.and_then(|c| c.recording()),
     };
     let responder = server.clone();
     let context = begun.context.clone();

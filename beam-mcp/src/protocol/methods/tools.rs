@@ -110,6 +110,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
         kind: "tool",
         name: Arc::clone(&tool.name),
         limit: tool.time_limit.or(server.inner.limits.call_time_limit),
+        observed: tool.observed.as_ref().and_then(|c| c.recording()),
     };
     let handler = tool.handler;
     let responder = server.clone();
