@@ -198,29 +198,116 @@ async fn book_trip(
     })
 }
 
-/// `weather` serves stdio; `weather --http 127.0.0.1:8080` serves Streamable HTTP at `/mcp`
-/// (loopback origins, no authorization: a local demo; a real deployment checks a token in
-/// `authorize`).
-fn main() -> std::process::ExitCode {
-    let builder = beam_mcp::Server::builder()
+/// The server: this crate's items, its state, and the declared connectome its `build.rs`
+/// wrote (checked against the name at `build()`).
+fn builder() -> beam_mcp::ServerBuilder {
+    beam_mcp::Server::builder()
         .name(env!("CARGO_PKG_NAME"))
         .version(env!("CARGO_PKG_VERSION"))
         .crate_items(module_path!())
         .instructions("Weather for a few European cities. Call get_weather with a city name.")
-        .state(Stations::default());
+        .state(Stations::default())
+        .declared_connectome(beam_mcp::declared_connectome!())
+}
+
+/// `weather` serves stdio; `weather --http 127.0.0.1:8080` serves Streamable HTTP at `/mcp`
+/// (loopback origins, no authorization: a local demo; a real deployment checks a token in
+/// `authorize`).
+fn main() -> std::process::ExitCode {
+    let configured = builder();
     let mut args = std::env::args().skip(1);
     match (args.next().as_deref(), args.next()) {
-        (None, _) => beam_mcp::transport::stdio::main(builder),
-        (Some("--http"), Some(bind)) => beam_mcp::transport::http::main(&bind, builder, |server| {
-            beam_mcp::transport::http::Http::builder(server)
-                .authorize(|_| Ok(()))
-                .allowed_origins(beam_mcp::transport::http::Origins::Loopback)
-        }),
+        (None, _) => beam_mcp::transport::stdio::main(configured),
+        (Some("--http"), Some(bind)) => {
+            beam_mcp::transport::http::main(&bind, configured, |server| {
+                beam_mcp::transport::http::Http::builder(server)
+                    .authorize(|_| Ok(()))
+                    .allowed_origins(beam_mcp::transport::http::Origins::Loopback)
+            })
+        }
         _ => {
             eprintln!(
                 "usage: weather            (stdio)\n       weather --http ADDR  (Streamable HTTP at http://ADDR/mcp)"
             );
             std::process::ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use beam_mcp::Advertised;
+    use beam_mcp::connectome::NodeKind;
+    use beam_mcp::protocol::Revision;
+    use serde_json::Value;
+
+    /// The ids of what the server advertises, derived as the connectome derives them.
+    fn advertised_ids(advertised: &Advertised) -> BTreeSet<String> {
+        use beam_mcp::connectome::Identity;
+        let listing: Value = serde_json::from_slice(advertised.bytes()).unwrap();
+        let server = || "weather".to_owned();
+        let mut ids = BTreeSet::new();
+        for (member, key) in [
+            ("tools", "name"),
+            ("resources", "uri"),
+            ("resourceTemplates", "uriTemplate"),
+            ("prompts", "name"),
+        ] {
+            for entry in listing[member].as_array().unwrap() {
+                let key = entry[key].as_str().unwrap().to_owned();
+                let identity = match member {
+                    "tools" => Identity::Tool {
+                        server: server(),
+                        name: key,
+                    },
+                    "prompts" => Identity::Prompt {
+                        server: server(),
+                        name: key,
+                    },
+                    _ => Identity::Resource {
+                        server: server(),
+                        uri: key,
+                    },
+                };
+                ids.insert(identity.id());
+            }
+        }
+        ids
+    }
+
+    #[test]
+    fn the_declared_items_are_the_linked_catalog() {
+        let server = super::builder()
+            .build()
+            .expect("the declared connectome is this server's");
+        let declared = server.declared_connectome().expect("given to the builder");
+        let items: BTreeSet<String> = declared
+            .nodes()
+            .iter()
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    NodeKind::Tool | NodeKind::Resource | NodeKind::Prompt
+                )
+            })
+            .map(|n| n.id().to_owned())
+            .collect();
+        let linked = Advertised::of(&server, Revision::V2026_07_28).unwrap();
+        assert_eq!(items, advertised_ids(&linked));
+        assert_eq!(items.len(), 8, "{items:?}");
+    }
+
+    #[test]
+    fn the_advertised_catalog_is_pinned_at_each_revision() {
+        let server = super::builder().build().unwrap();
+        for revision in Revision::ALL {
+            let path = format!("{}/advertised/{revision}.json", env!("CARGO_MANIFEST_DIR"));
+            Advertised::of(&server, revision)
+                .unwrap()
+                .check_pinned(path)
+                .unwrap();
         }
     }
 }
