@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use beam_mcp_connectome::{Algorithm, canonical};
 use serde_json::{Map, Value, json};
 
-use crate::Server;
 use crate::protocol::{Reply, Revision, Session};
+use crate::server::Server;
 
 /// The four list methods and the member of the export each fills.
 const LISTS: [(&str, &str); 4] = [

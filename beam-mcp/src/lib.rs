@@ -25,6 +25,7 @@
 mod advertised;
 pub mod ask;
 mod catalog;
+mod clock;
 pub mod completion;
 pub mod connectome;
 mod context;

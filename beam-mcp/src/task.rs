@@ -6,9 +6,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use serde_json::{Map, Value};
+
+use crate::clock::{Fraction, rfc3339};
 use tokio::sync::{Notify, oneshot};
 
 /// The extension's key under `capabilities.extensions`.
@@ -130,8 +132,14 @@ impl Task {
         let mut map = Map::new();
         map.insert("taskId".into(), Value::from(self.id.as_str()));
         map.insert("status".into(), Value::from(state.status.name()));
-        map.insert("createdAt".into(), Value::from(rfc3339(self.created)));
-        map.insert("lastUpdatedAt".into(), Value::from(rfc3339(state.updated)));
+        map.insert(
+            "createdAt".into(),
+            Value::from(rfc3339(self.created, Fraction::Millis)),
+        );
+        map.insert(
+            "lastUpdatedAt".into(),
+            Value::from(rfc3339(state.updated, Fraction::Millis)),
+        );
         map.insert("ttlMs".into(), Value::from(millis(self.ttl)));
         map.insert("pollIntervalMs".into(), Value::from(millis(self.poll)));
         map
@@ -325,43 +333,10 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC), from the days since 1970 by the civil calendar.
-fn rfc3339(time: SystemTime) -> String {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs();
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_millis()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn timestamps_are_rfc3339_in_utc() {
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let t = UNIX_EPOCH + Duration::from_millis(1_796_121_545_123);
-        assert_eq!(rfc3339(t), "2026-12-01T10:39:05.123Z");
-        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
-        assert_eq!(rfc3339(leap), "2000-02-29T00:00:00.000Z");
-    }
 
     #[tokio::test]
     async fn asks_park_the_task_until_every_one_is_answered() {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::error::CanonicalError;
 use super::text::{nfc, pointer, write_str};
 use super::value::{Floats, sorted_entries, write_value};
-use crate::graph::Graph;
+use crate::graph::{Graph, GraphError};
 use crate::vocab::{Algorithm, SCHEMA_VERSION};
 
 /// The canonical bytes of `graph` in the version-3 envelope naming `algorithm`:
@@ -209,11 +209,12 @@ fn write_labels(out: &mut Vec<u8>, node: &RawNode<'_>) -> Result<(), CanonicalEr
         write_str(out, key);
         out.push(b':');
         write_value(out, value, &pointer("", label), Floats::Refuse).map_err(|e| match e {
-            CanonicalError::Float { .. } => CanonicalError::FloatLabel {
+            // A graph holds no float (`Node::from_parts` refuses one); said the same way if it did.
+            CanonicalError::Float { .. } => CanonicalError::Graph(GraphError::FloatLabel {
                 node: node.id.to_owned(),
                 label: (*label).to_owned(),
                 value: value.to_string(),
-            },
+            }),
             CanonicalError::KeyCollision {
                 path,
                 first,

@@ -66,18 +66,6 @@ pub enum CanonicalError {
         /// The limit.
         max: usize,
     },
-    /// A label holds a float.
-    #[error(
-        "label {label:?} of node {node:?} holds a float ({value}); labels hold integers, strings, booleans, null, arrays and objects"
-    )]
-    FloatLabel {
-        /// The node's id, as written.
-        node: String,
-        /// The label's name.
-        label: String,
-        /// The label's whole value, as JSON.
-        value: String,
-    },
     /// A label's value cannot be written for a reason other than a float (nesting depth, a
     /// malformed number).
     #[error("label {label:?} of node {node:?}: {reason}")]

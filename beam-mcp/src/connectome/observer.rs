@@ -91,7 +91,7 @@ pub struct Observed {
     /// seen at least once.
     pub graph: Graph,
     /// From [`Observer::start`] to this read.
-    pub window: super::Window,
+    pub window: super::window::Window,
 }
 
 /// The latency of one observed edge (never part of any digest).
@@ -225,7 +225,7 @@ impl Observer {
     }
 
     /// Every edge seen at least once, and the window up to now.
-    fn rows(&self) -> Result<(Vec<Row>, super::Window), ObserveError> {
+    fn rows(&self) -> Result<(Vec<Row>, super::window::Window), ObserveError> {
         let Some(started_at) = self.inner.started_at.get().copied() else {
             return Err(ObserveError::NotStarted);
         };
@@ -276,7 +276,7 @@ impl Observer {
             rows.push(Row::of(from.clone(), to.clone(), *kind, counter));
         }
         rows.retain(|row| row.count > 0);
-        let window = super::Window::between(started_at, SystemTime::now());
+        let window = super::window::Window::between(started_at, SystemTime::now());
         Ok((rows, window))
     }
 

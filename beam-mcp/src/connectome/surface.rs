@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use beam_mcp_connectome::{Algorithm, Canonical, diff};
 
-use super::{Declared, Observer};
+use super::declared::Declared;
+use super::observer::Observer;
 use crate::resource::{ReadRequest, ResourceContents, ResourceDef, ResourceError};
 use crate::tool::{
     BoxFuture, CallToolResult, Content, StateRequirement, ToolAnnotations, ToolContext, ToolDef,

@@ -15,11 +15,11 @@ use super::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     ProtocolError, Reply, Response, Revision, Session,
 };
-use crate::Server;
 use crate::ask::{Round, RoundError};
 use crate::context::{Client, Outbox, Parts as ContextParts};
 use crate::context::{Context, LogLevel};
 use crate::json::{self, kind_name};
+use crate::server::Server;
 
 /// How a request chose its revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,11 +4,11 @@ use serde_json::{Map, Value};
 
 use std::sync::Arc;
 
-use crate::Server;
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
+use crate::server::Server;
 
 /// Checks the reference and the argument now; runs the completer later (it may wait).
 pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {

@@ -19,12 +19,12 @@ pub(crate) use tools::{call_tool, list_tools};
 
 use super::cursor::{self, CursorError};
 use super::{ProtocolError, Revision, Session};
-use crate::Server;
 use crate::ask::Round;
 use crate::context::Context;
 use crate::context::Hello;
 use crate::context::LogLevel;
 use crate::server::CacheHint;
+use crate::server::Server;
 
 pub(crate) fn discover(server: &Server) -> Value {
     let inner = &server.inner;

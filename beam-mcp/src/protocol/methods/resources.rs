@@ -5,12 +5,12 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{ListSpec, input_required, list};
-use crate::Server;
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::resource::{ReadRequest, ResourceError};
+use crate::server::Server;
 
 pub(crate) fn list_resources(
     server: &Server,

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::Server;
 use crate::live::{Filter, Listener};
 use crate::protocol::core::Request;
 use crate::protocol::session::{MAX_SUBSCRIPTIONS, Unsubscribable};
 use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Reply, Session};
+use crate::server::Server;
 
 /// Reads `params.notifications`: the filter, and the part of it this server honours (every
 /// part it recognises, since a live catalog serves them all).

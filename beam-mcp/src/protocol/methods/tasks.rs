@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::Server;
 use crate::protocol::ProtocolError;
 use crate::protocol::core::Request;
+use crate::server::Server;
 use crate::task::{self, Task};
 
 /// The task a `tasks/*` request names.

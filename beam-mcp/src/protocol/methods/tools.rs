@@ -7,13 +7,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{ListSpec, input_required, list};
-use crate::Server;
 use crate::catalog::Tool;
 use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::protocol::Revision;
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
+use crate::server::Server;
 use crate::task::{self, Status, TaskSupport};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
 
