@@ -155,10 +155,7 @@ impl Advertised {
             source,
         };
         if std::env::var(PIN_ENV).is_ok_and(|v| v == "overwrite") {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(io)?;
-            }
-            return std::fs::write(path, &self.bytes).map_err(io);
+            return self.write_pin(path);
         }
         let pinned = match std::fs::read(path) {
             Ok(bytes) => bytes,
@@ -179,6 +176,22 @@ impl Advertised {
             digest: self.digest_hex.clone(),
             summary: summarize(&pinned, &self.bytes),
         })
+    }
+
+    /// Writes the bytes to `path` (creating its folder): the pin [`check_pinned`] compares
+    /// with. What `BEAM_MCP_PIN=overwrite` does.
+    ///
+    /// [`check_pinned`]: Advertised::check_pinned
+    pub fn write_pin(&self, path: impl AsRef<Path>) -> Result<(), AdvertisedError> {
+        let path = path.as_ref();
+        let io = |source| AdvertisedError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        std::fs::write(path, &self.bytes).map_err(io)
     }
 }
 

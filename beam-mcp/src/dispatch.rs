@@ -67,6 +67,10 @@ pub(crate) async fn run<T>(
         tracestate = text("tracestate"),
     );
     let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
+    let _counted = Counted {
+        counter: call.observed.as_deref(),
+        started,
+    };
     // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
     let on_timeout = call.limit.map(|_| context.clone());
     let asking = context.clone();
@@ -97,14 +101,25 @@ pub(crate) async fn run<T>(
     .instrument(span.clone())
     .await;
     if let Some(started) = started {
-        let elapsed = started.elapsed();
-        if let Some(counter) = &call.observed {
-            counter.record(elapsed);
-        }
         span.record("outcome", ran.label());
-        span.record("duration_us", elapsed.as_micros() as u64);
+        span.record("duration_us", started.elapsed().as_micros() as u64);
     }
     ran
+}
+
+/// Counts a call in the observed connectome when it ends, however it ends: a cancelled call's
+/// future is dropped mid-way, and is counted then.
+struct Counted<'c> {
+    counter: Option<&'c Counter>,
+    started: Option<Instant>,
+}
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        if let (Some(counter), Some(started)) = (self.counter, self.started) {
+            counter.record(started.elapsed());
+        }
+    }
 }
 
 /// How a call that may become a task went on its first poll.

@@ -74,6 +74,14 @@ pub enum BuildError {
     /// The declared connectome was refused.
     #[error(transparent)]
     Connectome(#[from] DeclaredError),
+    /// The observer already counts for a server of another name: its ids would mix the two.
+    #[error("the observer counts for server {observer:?}; give server {server:?} an observer of its own")]
+    ObserverOfAnotherServer {
+        /// The server the observer counts for.
+        observer: String,
+        /// The server being built.
+        server: String,
+    },
     /// `page_size` was zero.
     #[error("page_size must be at least 1")]
     ZeroPageSize,
@@ -254,8 +262,8 @@ impl ServerBuilder {
     }
 
     /// Adds the read-only tool `connectome`: `{"graph": "declared" | "observed" | "diff"}` in,
-    /// `{graph, bytes, sha256}` out (the bytes verbatim, their digest in the declared file's
-    /// algorithm). For hosts whose clients use tools only.
+    /// `{graph, bytes, <algorithm>: hex}` out: the bytes verbatim, their digest under the name of
+    /// the declared file's algorithm (`sha256` unless the build step chose another). For hosts whose clients use tools only.
     pub fn connectome_tool(mut self) -> Self {
         self.connectome_tool = true;
         self
@@ -414,8 +422,14 @@ impl ServerBuilder {
             state_keys.lifetime = lifetime;
         }
         let name = self.name.unwrap_or_else(|| "beam_mcp".into());
-        if let Some(observer) = &self.definitions.observer {
-            observer.bind(&name);
+        if let Some(observer) = &self.definitions.observer
+            && let Some(counted) = observer.server()
+            && counted != name
+        {
+            return Err(BuildError::ObserverOfAnotherServer {
+                observer: counted.to_owned(),
+                server: name,
+            });
         }
         let declared = match self.declared {
             Some(bytes) => Some(Arc::new(Declared::read(bytes, &name)?)),
@@ -479,6 +493,9 @@ impl ServerBuilder {
             let mut extensions = Map::new();
             extensions.insert(crate::task::EXTENSION.into(), json!({}));
             discover_capabilities.insert("extensions".into(), Value::Object(extensions));
+        }
+        if let Some(observer) = &self.definitions.observer {
+            observer.bind(&name);
         }
         let catalog = match self.live {
             Some(handle) => {

@@ -124,10 +124,7 @@ fn a_pin_fails_on_any_change_and_names_it() {
         matches!(missing, AdvertisedError::NotPinned { .. }),
         "{missing}"
     );
-    // SAFETY: this is the only test of this binary that reads or writes the variable.
-    unsafe { std::env::set_var(beam_mcp::PIN_ENV, "overwrite") };
-    export.check_pinned(&path).unwrap();
-    unsafe { std::env::remove_var(beam_mcp::PIN_ENV) };
+    export.write_pin(&path).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), export.bytes());
     export.check_pinned(&path).unwrap();
 

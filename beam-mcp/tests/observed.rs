@@ -4,6 +4,8 @@
 use beam_mcp::Server;
 use beam_mcp::connectome::{EdgeKind, Identity, ObserveError, Observer, Provenance, Sign};
 use beam_mcp::protocol::{Outbound, Reply, Session};
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 /// Answers pong.
@@ -167,6 +169,85 @@ async fn host_edges_are_recorded_by_identity_and_bounded() {
     );
     // A known edge still counts past the bound.
     observer.observe(&tool, &worker, EdgeKind::Message).unwrap();
+    let graph = observer.graph().unwrap().graph;
+    let counted = graph
+        .edges()
+        .iter()
+        .find(|e| e.to == "obs/process/worker")
+        .unwrap();
+    assert_eq!(counted.weight, Some(3));
+    assert_eq!(graph.edges().len(), beam_mcp::connectome::MAX_HOST_EDGES);
+}
+
+#[tokio::test]
+async fn a_host_edge_the_dispatch_also_counts_is_one_edge() {
+    let observer = Observer::new();
+    let server = server(&observer);
+    observer.start();
+    let server_node = Identity::Server {
+        server: "obs".into(),
+    };
+    let ping = Identity::Tool {
+        server: "obs".into(),
+        name: "ping".into(),
+    };
+    observer
+        .observe_timed(&server_node, &ping, EdgeKind::Invoke, Duration::from_millis(50))
+        .unwrap();
+    call(&server, "tools/call", json!({ "name": "ping" })).await;
+    let graph = observer.graph().unwrap().graph;
+    assert_eq!(graph.edges().len(), 1);
+    assert_eq!(graph.edges()[0].weight, Some(2));
+    let latency = observer.latency().unwrap();
+    assert_eq!((latency[0].count, latency[0].max_us), (2, 50_000));
+}
+
+/// Waits until cancelled.
+#[beam_mcp::tool]
+async fn stall(ctx: beam_mcp::Context) -> String {
+    ctx.cancelled().await;
+    "cancelled".into()
+}
+
+#[tokio::test]
+async fn a_cancelled_call_is_counted_when_it_is_dropped() {
+    let observer = Observer::new();
+    let server = server(&observer);
+    observer.start();
+    let session = Session::new();
+    let message = json!({ "jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": { "name": "stall" } });
+    let Reply::Pending(mut exchange) = server.handle(&session, message.to_string().as_bytes())
+    else {
+        panic!("host code runs later")
+    };
+    // Poll once so the tool runs, then cancel it as a client would.
+    let first = tokio::time::timeout(Duration::from_millis(50), exchange.next()).await;
+    assert!(first.is_err(), "the tool waits");
+    let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": "s" } });
+    assert!(matches!(server.handle(&session, cancel.to_string().as_bytes()), Reply::Silent));
+    assert!(exchange.next().await.is_none(), "never answered");
+    drop(exchange);
+    let graph = observer.graph().unwrap().graph;
+    let stalled = graph.edges().iter().find(|e| e.to == "obs/tool/stall").unwrap();
+    assert_eq!(stalled.weight, Some(1));
+}
+
+#[test]
+fn one_observer_for_two_servers_is_refused() {
+    let observer = Observer::new();
+    let _first = server(&observer);
+    let second = Server::builder()
+        .name("other")
+        .tool(ping::DEF)
+        .observer(observer.clone())
+        .build();
+    let Err(refused) = second else {
+        panic!("built")
+    };
+    assert!(refused.to_string().contains("\"obs\""), "{refused}");
+    assert_eq!(observer.server(), Some("obs"));
+    // The same name again is the same server rebuilt: allowed.
+    server(&observer);
 }
 
 #[tokio::test]

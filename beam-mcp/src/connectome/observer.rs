@@ -276,11 +276,29 @@ impl Observer {
             rows.push(Row::of(from.clone(), to.clone(), *kind, counter));
         }
         rows.retain(|row| row.count > 0);
+        // A host may report an edge the dispatch also counts (server -> tool): one edge.
+        let mut merged: BTreeMap<(String, String, EdgeKind), Row> = BTreeMap::new();
+        for row in rows {
+            let key = (row.from.id(), row.to.id(), row.kind);
+            match merged.get_mut(&key) {
+                Some(seen) => seen.add(&row),
+                None => {
+                    merged.insert(key, row);
+                }
+            }
+        }
+        let rows = merged.into_values().collect();
         let window = super::window::Window::between(started_at, SystemTime::now());
         Ok((rows, window))
     }
 
-    /// Ties the observer to the server being built; a second server keeps the first name.
+    /// The name of the server the observer counts for, once one was built with it.
+    pub fn server(&self) -> Option<&str> {
+        self.inner.server.get().map(String::as_str)
+    }
+
+    /// Ties the observer to the server just built. The builder refused it before if it
+    /// counts for another server, so a second `set` can only repeat the name.
     pub(crate) fn bind(&self, server: &str) {
         let _ = self.inner.server.set(server.to_owned());
     }
@@ -313,6 +331,12 @@ struct Row {
 }
 
 impl Row {
+    fn add(&mut self, other: &Row) {
+        self.count = self.count.saturating_add(other.count);
+        self.latency_sum_ns = self.latency_sum_ns.saturating_add(other.latency_sum_ns);
+        self.latency_max_ns = self.latency_max_ns.max(other.latency_max_ns);
+    }
+
     fn of(from: Identity, to: Identity, kind: EdgeKind, counter: &Counter) -> Row {
         let (count, latency_sum_ns, latency_max_ns) = counter.read();
         Row {
