@@ -75,7 +75,9 @@ pub enum BuildError {
     #[error(transparent)]
     Connectome(#[from] DeclaredError),
     /// The observer already counts for a server of another name: its ids would mix the two.
-    #[error("the observer counts for server {observer:?}; give server {server:?} an observer of its own")]
+    #[error(
+        "the observer counts for server {observer:?}; give server {server:?} an observer of its own"
+    )]
     ObserverOfAnotherServer {
         /// The server the observer counts for.
         observer: String,

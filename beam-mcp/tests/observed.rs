@@ -192,7 +192,12 @@ async fn a_host_edge_the_dispatch_also_counts_is_one_edge() {
         name: "ping".into(),
     };
     observer
-        .observe_timed(&server_node, &ping, EdgeKind::Invoke, Duration::from_millis(50))
+        .observe_timed(
+            &server_node,
+            &ping,
+            EdgeKind::Invoke,
+            Duration::from_millis(50),
+        )
         .unwrap();
     call(&server, "tools/call", json!({ "name": "ping" })).await;
     let graph = observer.graph().unwrap().graph;
@@ -224,11 +229,18 @@ async fn a_cancelled_call_is_counted_when_it_is_dropped() {
     let first = tokio::time::timeout(Duration::from_millis(50), exchange.next()).await;
     assert!(first.is_err(), "the tool waits");
     let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": "s" } });
-    assert!(matches!(server.handle(&session, cancel.to_string().as_bytes()), Reply::Silent));
+    assert!(matches!(
+        server.handle(&session, cancel.to_string().as_bytes()),
+        Reply::Silent
+    ));
     assert!(exchange.next().await.is_none(), "never answered");
     drop(exchange);
     let graph = observer.graph().unwrap().graph;
-    let stalled = graph.edges().iter().find(|e| e.to == "obs/tool/stall").unwrap();
+    let stalled = graph
+        .edges()
+        .iter()
+        .find(|e| e.to == "obs/tool/stall")
+        .unwrap();
     assert_eq!(stalled.weight, Some(1));
 }
 

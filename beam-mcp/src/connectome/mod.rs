@@ -16,7 +16,7 @@ pub use beam_mcp_connectome::*;
 pub(crate) use declared::Declared;
 pub use declared::DeclaredError;
 pub(crate) use observer::{Counter, ItemCounter};
-pub use observer::{EdgeLatency, MAX_HOST_EDGES, ObserveError, Observed, Observer};
+pub use observer::{EdgeLatency, HostEdge, MAX_HOST_EDGES, ObserveError, Observed, Observer};
 pub(crate) use surface::Surface;
 pub use window::Window;
 

@@ -80,7 +80,7 @@ struct Shared {
     /// Catalog items by (kind, key): a rebuilt catalog finds its items' counters here.
     items: Mutex<BTreeMap<(NodeKind, String), Arc<Counter>>>,
     /// Edges the host reported, by identity.
-    host: Mutex<HashMap<(Identity, Identity, EdgeKind), Counter>>,
+    host: Mutex<HashMap<(Identity, Identity, EdgeKind), Arc<Counter>>>,
 }
 
 /// The observed graph and the window it covers.
@@ -169,20 +169,46 @@ impl Observer {
         kind: EdgeKind,
         latency: Duration,
     ) -> Result<(), ObserveError> {
-        if !self.is_started() {
-            return Err(ObserveError::NotStarted);
-        }
+        self.edge(from, to, kind)?.record(latency)
+    }
+
+    /// A handle on one host edge, to record it many times without a lookup (a hot path keeps
+    /// it). Counts only from [`start`](Observer::start) on; the edge counts against
+    /// [`MAX_HOST_EDGES`] from its first handle.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use beam_mcp::connectome::{EdgeKind, Identity, Observer};
+    ///
+    /// let observer = Observer::new();
+    /// let _server = beam_mcp::Server::builder().name("srv").observer(observer.clone()).build()?;
+    /// let tool = Identity::Tool { server: "srv".into(), name: "index".into() };
+    /// let store = Identity::Process { server: "srv".into(), name: "store".into() };
+    /// let writes = observer.edge(&tool, &store, EdgeKind::Message)?;
+    /// observer.start();
+    /// for _ in 0..3 {
+    ///     writes.record(Duration::from_micros(40))?;
+    /// }
+    /// assert_eq!(observer.graph()?.graph.edges()[0].weight, Some(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn edge(
+        &self,
+        from: &Identity,
+        to: &Identity,
+        kind: EdgeKind,
+    ) -> Result<HostEdge, ObserveError> {
         let mut host = self.inner.host.lock().unwrap_or_else(|e| e.into_inner());
         let key = (from.clone(), to.clone(), kind);
-        if let Some(counter) = host.get(&key) {
-            counter.record(latency);
-            return Ok(());
-        }
-        if host.len() >= MAX_HOST_EDGES {
-            return Err(ObserveError::TooManyEdges);
-        }
-        host.entry(key).or_default().record(latency);
-        Ok(())
+        let counter = match host.get(&key) {
+            Some(counter) => Arc::clone(counter),
+            None if host.len() >= MAX_HOST_EDGES => return Err(ObserveError::TooManyEdges),
+            None => Arc::clone(host.entry(key).or_default()),
+        };
+        Ok(HostEdge {
+            observer: self.clone(),
+            counter,
+        })
     }
 
     /// The observed graph now, with its window.
@@ -316,6 +342,34 @@ impl std::fmt::Debug for Observer {
         f.debug_struct("Observer")
             .field("started", &self.is_started())
             .field("server", &self.inner.server.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One host edge, recorded without a lookup: see [`Observer::edge`].
+#[derive(Clone)]
+pub struct HostEdge {
+    observer: Observer,
+    counter: Arc<Counter>,
+}
+
+impl HostEdge {
+    /// Records one crossing of the edge that took `latency`; before the observer starts it
+    /// is [`ObserveError::NotStarted`] and nothing is counted.
+    pub fn record(&self, latency: Duration) -> Result<(), ObserveError> {
+        if !self.observer.is_started() {
+            return Err(ObserveError::NotStarted);
+        }
+        self.counter.record(latency);
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for HostEdge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (count, _, _) = self.counter.read();
+        f.debug_struct("HostEdge")
+            .field("count", &count)
             .finish_non_exhaustive()
     }
 }
