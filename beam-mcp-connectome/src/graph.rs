@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
+use crate::canonical::MAX_LABEL_DEPTH;
 use crate::id::Identity;
 use crate::vocab::{EdgeKind, Level, NodeKind, Provenance, Sign};
 
@@ -36,8 +37,31 @@ impl Node {
     }
 
     /// A node from its parts, as read from a file: the id is taken as written (ids are never
-    /// parsed back); labels with a float are refused, and a `module` node must sit at a code
-    /// level (`mfa`, `module`, `boundary`) while every other kind sits at `server`.
+    /// parsed back); a `module` node must sit at a code level (`mfa`, `module`, `boundary`)
+    /// while every other kind sits at `server`; a label whose value nests more than
+    /// [`MAX_LABEL_DEPTH`](crate::canonical::MAX_LABEL_DEPTH) arrays and objects is refused
+    /// ([`GraphError::LabelTooDeep`]: deeper, the envelope holding it would be more than a
+    /// reader takes, so what [`encode`](crate::canonical::encode) writes would not
+    /// [`parse`](crate::canonical::parse) back), and then a label holding a float
+    /// ([`GraphError::FloatLabel`]).
+    ///
+    /// ```
+    /// use beam_mcp_connectome::{GraphError, Level, Node, NodeKind, canonical::MAX_LABEL_DEPTH};
+    ///
+    /// let nest = |depth: usize| (0..depth).fold(serde_json::json!(0), |v, _| serde_json::json!([v]));
+    /// let labels = |depth| [("deep".to_owned(), nest(depth))].into();
+    /// let node = |depth| Node::from_parts("s/tool/t".into(), NodeKind::Tool, Level::Server, labels(depth));
+    /// assert!(node(MAX_LABEL_DEPTH).is_ok());
+    /// assert_eq!(
+    ///     node(MAX_LABEL_DEPTH + 1),
+    ///     Err(GraphError::LabelTooDeep {
+    ///         node: "s/tool/t".into(),
+    ///         label: "deep".into(),
+    ///         depth: MAX_LABEL_DEPTH + 1,
+    ///         max: MAX_LABEL_DEPTH,
+    ///     })
+    /// );
+    /// ```
     pub fn from_parts(
         id: String,
         kind: NodeKind,
@@ -52,6 +76,16 @@ impl Node {
             return Err(GraphError::LevelMismatch { id, kind, level });
         }
         for (label, value) in &labels {
+            let depth = depth(value);
+            if depth > MAX_LABEL_DEPTH {
+                return Err(GraphError::LabelTooDeep {
+                    node: id,
+                    label: label.clone(),
+                    depth,
+                    max: MAX_LABEL_DEPTH,
+                });
+            }
+            // Bounded recursion: the depth is checked first.
             check_label_value(&id, label, value, value)?;
         }
         Ok(Node {
@@ -81,6 +115,24 @@ impl Node {
     pub fn labels(&self) -> &Labels {
         &self.labels
     }
+}
+
+/// How many arrays and objects nest in `value` along its deepest path (a scalar: 0, `[]`: 1),
+/// found without recursion, so a value built in code nested arbitrarily deep is measured
+/// without exhausting the stack.
+pub(crate) fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0)];
+    while let Some((value, above)) = pending.pop() {
+        let here = above + 1;
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|item| (item, here))),
+            Value::Object(members) => pending.extend(members.values().map(|member| (member, here))),
+            _ => continue,
+        }
+        deepest = deepest.max(here);
+    }
+    deepest
 }
 
 fn check_label_value(
@@ -251,7 +303,21 @@ impl Graph {
     }
 }
 
-/// Why a graph, or a file holding one, was refused. Each names the culprit.
+/// Why a graph, or a file holding one, was refused. Each names the culprit; a refusal of the
+/// file's structure (`UnknownKey`, `MissingKey`, `BadWord`, `WrongType`) also says where in
+/// the file, as a JSON Pointer (RFC 6901).
+///
+/// ```
+/// use beam_mcp_connectome::{CanonicalError, GraphError, canonical::parse};
+///
+/// let bytes = br#"{"schema_version":3,"algorithm":"sha256","nodes":[{"id":"s/server","kind":"server","labels":{},"level":"app"}],"edges":[]}"#;
+/// let Err(CanonicalError::Graph(refused)) = parse(bytes) else { panic!("refused") };
+/// assert_eq!(
+///     refused,
+///     GraphError::BadWord { what: "level", word: "app".into(), path: "/nodes/0/level".into() }
+/// );
+/// assert_eq!(refused.to_string(), r#"at "/nodes/0/level": level "app" is not one of its vocabulary"#);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
@@ -309,32 +375,55 @@ pub enum GraphError {
         /// The label's whole value, as JSON.
         value: String,
     },
+    /// A label's value nests deeper than
+    /// [`MAX_LABEL_DEPTH`](crate::canonical::MAX_LABEL_DEPTH) arrays and objects: the
+    /// envelope holding it would nest deeper than a reader takes (127 levels, 4 of them the
+    /// envelope's own).
+    #[error(
+        "label {label:?} of node {node:?} nests {depth} arrays and objects deep; at most {max} fit in an envelope a reader takes"
+    )]
+    LabelTooDeep {
+        /// The node's id.
+        node: String,
+        /// The label's name.
+        label: String,
+        /// How deep its value nests (a scalar: 0, `[]`: 1, `[[0]]`: 2).
+        depth: usize,
+        /// The most allowed.
+        max: usize,
+    },
     /// A member a graph file must not have.
-    #[error("{object} has a member {key:?} it must not have")]
+    #[error("at {path:?}: {object} has a member {key:?} it must not have")]
     UnknownKey {
         /// Which object (`envelope`, `node`, `edge`).
         object: &'static str,
         /// The member's name.
         key: String,
+        /// Where the member is, as a JSON Pointer into the file (`/nodes/4711/labelz`).
+        path: String,
     },
     /// A member a graph file must have.
-    #[error("{object} lacks the member {key:?}")]
+    #[error("at {path:?}: {object} lacks the member {key:?}")]
     MissingKey {
         /// Which object.
         object: &'static str,
         /// The member's name.
         key: &'static str,
+        /// Where the member belongs, as a JSON Pointer into the file (`/nodes/4711/level`).
+        path: String,
     },
     /// A word outside its vocabulary (kind, level, provenance, sign, algorithm).
-    #[error("{what} {word:?} is not one of its vocabulary")]
+    #[error("at {path:?}: {what} {word:?} is not one of its vocabulary")]
     BadWord {
         /// Which vocabulary.
         what: &'static str,
         /// The word as written.
         word: String,
+        /// Where the word is, as a JSON Pointer into the file (`/edges/7/kind`).
+        path: String,
     },
     /// A member of the wrong JSON type.
-    #[error("{object} member {key:?} has the wrong type: {expected} expected")]
+    #[error("at {path:?}: {object} member {key:?} has the wrong type: {expected} expected")]
     WrongType {
         /// Which object.
         object: &'static str,
@@ -342,6 +431,9 @@ pub enum GraphError {
         key: String,
         /// What it should be.
         expected: &'static str,
+        /// Where the value is, as a JSON Pointer into the file (`/nodes/4711/labels`; an
+        /// element of `nodes` or `edges` that is not an object: `/nodes/4711`).
+        path: String,
     },
     /// A schema version this library does not build graphs of.
     #[error("schema_version {found} is not 3, the only version a graph is built at")]

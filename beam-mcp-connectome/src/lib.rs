@@ -17,7 +17,7 @@ mod reach;
 mod vocab;
 
 pub use canonical::{Canonical, CanonicalError, Verified, encode_value, encode_value_with_floats};
-pub use diff::{Classes, Coverage, Diff, DiffError, Label, Side, SignChange, diff};
+pub use diff::{Classes, Coverage, Diff, DiffError, EdgeLabel, Side, SignChange, diff};
 pub use export::{ExportError, to_dot, to_graphml};
 pub use graph::{Edge, Graph, GraphError, Labels, Node};
 pub use id::Identity;

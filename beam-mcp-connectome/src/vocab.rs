@@ -125,7 +125,23 @@ vocabulary! {
 
 vocabulary! {
     /// The digest named in canonical bytes and computed over them; [`Default`] is SHA-256.
+    /// More may come: match with a wildcard arm, or go through [`Algorithm::ALL`] and
+    /// [`Algorithm::parse`].
+    ///
+    /// ```
+    /// use beam_mcp_connectome::Algorithm;
+    ///
+    /// let bits = |a: Algorithm| match a {
+    ///     Algorithm::Sha256 => Some(256),
+    ///     Algorithm::Sha384 => Some(384),
+    ///     Algorithm::Sha512 => Some(512),
+    ///     _ => None,
+    /// };
+    /// assert_eq!(Algorithm::parse("sha384").and_then(bits), Some(384));
+    /// assert_eq!(Algorithm::ALL.len(), 3);
+    /// ```
     #[derive(Default)]
+    #[non_exhaustive]
     Algorithm, "algorithm" {
         /// SHA-256, the default (forever).
         #[default]

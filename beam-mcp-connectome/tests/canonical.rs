@@ -1,11 +1,11 @@
 //! Canonical bytes: the published vectors byte for byte, and rules 1–9 of the canonical page.
 
 use beam_mcp_connectome::canonical::{
-    MAX_DEPTH, encode, hash, hash_hex, sidecar, verify, verify_digest,
+    MAX_DEPTH, MAX_LABEL_DEPTH, encode, hash, hash_hex, parse, sidecar, verify, verify_digest,
 };
 use beam_mcp_connectome::{
     Algorithm, Canonical, CanonicalError, Edge, EdgeKind, Graph, GraphError, Identity, Labels,
-    Node, Provenance, Sign, encode_value, encode_value_with_floats,
+    Level, Node, NodeKind, Provenance, Sign, encode_value, encode_value_with_floats,
 };
 use serde_json::{Value, json};
 
@@ -452,6 +452,83 @@ fn nesting_is_bounded() {
             assert_eq!(path, "/0".repeat(MAX_DEPTH));
         }
         other => panic!("expected TooDeep, got {other:?}"),
+    }
+}
+
+/// A value nesting `depth` arrays and objects, alternately, around `0`.
+fn nested(depth: usize) -> Value {
+    (0..depth).fold(json!(0), |inner, level| {
+        if level % 2 == 0 {
+            json!([inner])
+        } else {
+            json!({ "k": inner })
+        }
+    })
+}
+
+#[test]
+fn every_label_a_node_holds_reads_back_from_its_envelope() {
+    let deepest = tool("t", labels(&[("deep", nested(MAX_LABEL_DEPTH))]));
+    let graph = Graph::new(vec![server("s"), deepest], vec![]).unwrap();
+    for algorithm in Algorithm::ALL {
+        let bytes = encode(&graph, *algorithm).unwrap();
+        let (read, named) = parse(&bytes).unwrap();
+        assert_eq!((&read, named), (&graph, *algorithm));
+        assert_eq!(encode(&read, named).unwrap(), bytes);
+        assert_eq!(verify(&bytes).unwrap().algorithm, *algorithm);
+    }
+
+    // One level deeper would make an envelope no reader takes: refused when the node is made.
+    let refused = Node::new(
+        Identity::Tool {
+            server: "s".into(),
+            name: "t".into(),
+        },
+        labels(&[("fine", json!(1)), ("deep", nested(MAX_LABEL_DEPTH + 1))]),
+    );
+    assert_eq!(
+        refused,
+        Err(GraphError::LabelTooDeep {
+            node: "s/tool/t".into(),
+            label: "deep".into(),
+            depth: MAX_LABEL_DEPTH + 1,
+            max: MAX_LABEL_DEPTH,
+        })
+    );
+    let message = refused.unwrap_err().to_string();
+    assert!(
+        message.contains("\"s/tool/t\"") && message.contains("\"deep\"") && message.contains("124"),
+        "{message}"
+    );
+    let from_parts = Node::from_parts(
+        "s/tool/t".into(),
+        NodeKind::Tool,
+        Level::Server,
+        labels(&[("deep", json!([nested(MAX_LABEL_DEPTH)]))]),
+    );
+    assert!(matches!(
+        from_parts,
+        Err(GraphError::LabelTooDeep { depth, .. }) if depth == MAX_LABEL_DEPTH + 1
+    ));
+    // Far deeper, built in code: measured without recursion, and said before a float in it.
+    let far = (0..1_000).fold(json!(0.5), |inner, _| json!([inner]));
+    assert!(matches!(
+        Node::new(
+            Identity::Server { server: "s".into() },
+            labels(&[("far", far)])
+        ),
+        Err(GraphError::LabelTooDeep { depth: 1_000, .. })
+    ));
+    // The label bound sits exactly where the reader's is: the same envelope one level deeper
+    // (written by hand, since no node holds it) is refused as JSON.
+    let bytes = String::from_utf8(encode(&graph, Algorithm::Sha256).unwrap()).unwrap();
+    let end = bytes.rfind("},\"level\"").unwrap();
+    let deeper = format!("{}]{}", &bytes[..end], &bytes[end..]).replace("\"deep\":", "\"deep\":[");
+    match verify(deeper.as_bytes()) {
+        Err(CanonicalError::NotJson { message }) => {
+            assert!(message.contains("recursion limit"), "{message}");
+        }
+        other => panic!("expected the reader's depth refusal, got {other:?}"),
     }
 }
 

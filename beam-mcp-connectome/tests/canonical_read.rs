@@ -14,21 +14,36 @@ fn graph_error(result: Result<impl std::fmt::Debug, CanonicalError>) -> GraphErr
     }
 }
 
-fn unknown(object: &'static str, key: &str) -> GraphError {
+fn unknown(object: &'static str, key: &str, path: &str) -> GraphError {
     GraphError::UnknownKey {
         object,
         key: key.into(),
+        path: path.into(),
     }
 }
 
-fn missing(object: &'static str, key: &'static str) -> GraphError {
-    GraphError::MissingKey { object, key }
+fn missing(object: &'static str, key: &'static str, path: &str) -> GraphError {
+    GraphError::MissingKey {
+        object,
+        key,
+        path: path.into(),
+    }
 }
 
-fn bad(what: &'static str, word: &str) -> GraphError {
+fn bad(what: &'static str, word: &str, path: &str) -> GraphError {
     GraphError::BadWord {
         what,
         word: word.into(),
+        path: path.into(),
+    }
+}
+
+fn wrong_type(object: &'static str, key: &str, expected: &'static str, path: &str) -> GraphError {
+    GraphError::WrongType {
+        object,
+        key: key.into(),
+        expected,
+        path: path.into(),
     }
 }
 
@@ -59,19 +74,19 @@ fn unknown_members_are_refused_by_name() {
     let cases = [
         (
             V3.replace("\"edges\"", "\"edgez\""),
-            unknown("envelope", "edgez"),
+            unknown("envelope", "edgez", "/edgez"),
         ),
         (
             V3.replace("\"level\":\"server\"}]", "\"level\":\"server\",\"x\":1}]"),
-            unknown("node", "x"),
+            unknown("node", "x", "/nodes/1/x"),
         ),
         (
             V3.replace("\"sign\"", "\"verdict\""),
-            unknown("edge", "verdict"),
+            unknown("edge", "verdict", "/edges/0/verdict"),
         ),
         (
             V3.replace("\"labels\":{}", "\"labelz\":{}"),
-            unknown("node", "labelz"),
+            unknown("node", "labelz", "/nodes/0/labelz"),
         ),
     ];
     for (bytes, expected) in cases {
@@ -83,11 +98,11 @@ fn unknown_members_are_refused_by_name() {
 #[test]
 fn missing_members_are_refused_by_name() {
     let cases = [
-        (V3.replace(",\"edges\":[{\"from\":\"s/server\",\"kind\":\"invoke\",\"provenance\":\"declared\",\"sign\":\"unset\",\"to\":\"s/tool/t\"}]", ""), missing("envelope", "edges")),
-        (V3.replace("{\"id\":\"s/server\",", "{"), missing("node", "id")),
-        (V3.replace(",\"to\":\"s/tool/t\"", ""), missing("edge", "to")),
-        (V3.replace("\"provenance\":\"declared\",", ""), missing("edge", "provenance")),
-        (V3.replace("\"schema_version\":3,", ""), missing("envelope", "schema_version")),
+        (V3.replace(",\"edges\":[{\"from\":\"s/server\",\"kind\":\"invoke\",\"provenance\":\"declared\",\"sign\":\"unset\",\"to\":\"s/tool/t\"}]", ""), missing("envelope", "edges", "/edges")),
+        (V3.replace("{\"id\":\"s/server\",", "{"), missing("node", "id", "/nodes/0/id")),
+        (V3.replace(",\"to\":\"s/tool/t\"", ""), missing("edge", "to", "/edges/0/to")),
+        (V3.replace("\"provenance\":\"declared\",", ""), missing("edge", "provenance", "/edges/0/provenance")),
+        (V3.replace("\"schema_version\":3,", ""), missing("envelope", "schema_version", "/schema_version")),
     ];
     for (bytes, expected) in cases {
         assert_eq!(graph_error(parse(bytes.as_bytes())), expected, "{bytes}");
@@ -100,28 +115,31 @@ fn words_outside_their_vocabulary_are_refused() {
     let cases = [
         (
             V3.replace("\"kind\":\"tool\"", "\"kind\":\"Tool\""),
-            bad("node kind", "Tool"),
+            bad("node kind", "Tool", "/nodes/1/kind"),
         ),
         (
             V3.replace("\"level\":\"server\"}]", "\"level\":\"app\"}]"),
-            bad("level", "app"),
+            bad("level", "app", "/nodes/1/level"),
         ),
         (
             V3.replace("\"kind\":\"invoke\"", "\"kind\":\"call\""),
-            bad("edge kind", "call"),
+            bad("edge kind", "call", "/edges/0/kind"),
         ),
         (
             V3.replace("\"declared\"", "\"inferred\""),
-            bad("provenance", "inferred"),
+            bad("provenance", "inferred", "/edges/0/provenance"),
         ),
         (
             V3.replace("\"sign\":\"unset\"", "\"sign\":\"unknown\""),
-            bad("sign", "unknown"),
+            bad("sign", "unknown", "/edges/0/sign"),
         ),
-        (V3.replace("\"sha256\"", "\"md5\""), bad("algorithm", "md5")),
+        (
+            V3.replace("\"sha256\"", "\"md5\""),
+            bad("algorithm", "md5", "/algorithm"),
+        ),
         (
             V3.replace("\"sha256\"", "\"SHA256\""),
-            bad("algorithm", "SHA256"),
+            bad("algorithm", "SHA256", "/algorithm"),
         ),
     ];
     for (bytes, expected) in cases {
@@ -142,11 +160,12 @@ fn parse_builds_only_version_3() {
     );
     assert_eq!(
         graph_error(parse(V3.replace(":3,", ":\"3\",").as_bytes())),
-        GraphError::WrongType {
-            object: "envelope",
-            key: "schema_version".into(),
-            expected: "a non-negative integer"
-        }
+        wrong_type(
+            "envelope",
+            "schema_version",
+            "a non-negative integer",
+            "/schema_version"
+        )
     );
 }
 
@@ -186,11 +205,7 @@ fn the_graph_inside_is_checked() {
     let labels_array = V3.replace("\"labels\":{}", "\"labels\":[]");
     assert_eq!(
         graph_error(parse(labels_array.as_bytes())),
-        GraphError::WrongType {
-            object: "node",
-            key: "labels".into(),
-            expected: "an object"
-        }
+        wrong_type("node", "labels", "an object", "/nodes/0/labels")
     );
 }
 
@@ -277,13 +292,13 @@ fn verifier_reads_versions_by_rule_9() {
     let v2_named = V2.replace(":2,", ":2,\"algorithm\":\"sha256\",");
     assert_eq!(
         graph_error(verify(v2_named.as_bytes())),
-        unknown("envelope", "algorithm")
+        unknown("envelope", "algorithm", "/algorithm")
     );
     // ...and so is its absence at 3.
     let v3_unnamed = V3.replace("\"algorithm\":\"sha256\",", "");
     assert_eq!(
         graph_error(verify(v3_unnamed.as_bytes())),
-        missing("envelope", "algorithm")
+        missing("envelope", "algorithm", "/algorithm")
     );
     // Versions other than 1, 2, 3.
     for version in ["0", "4", "18446744073709551615"] {
@@ -297,11 +312,12 @@ fn verifier_reads_versions_by_rule_9() {
     }
     assert_eq!(
         graph_error(verify(V2.replace(":2,", ":-1,").as_bytes())),
-        GraphError::WrongType {
-            object: "envelope",
-            key: "schema_version".into(),
-            expected: "a non-negative integer"
-        }
+        wrong_type(
+            "envelope",
+            "schema_version",
+            "a non-negative integer",
+            "/schema_version"
+        )
     );
 }
 
@@ -321,7 +337,7 @@ fn verifier_keeps_each_version_sign_vocabulary() {
             .replace("\"unset\"", &format!("\"{sign}\""));
         assert_eq!(
             graph_error(verify(bytes.as_bytes())),
-            bad("version-1 sign", sign)
+            bad("version-1 sign", sign, "/edges/0/sign")
         );
     }
     for sign in ["allow", "deny", "hold"] {
@@ -335,7 +351,7 @@ fn verifier_keeps_each_version_sign_vocabulary() {
         let unknown_sign = base.replace("\"unset\"", "\"unknown\"");
         assert_eq!(
             graph_error(verify(unknown_sign.as_bytes())),
-            bad("sign", "unknown")
+            bad("sign", "unknown", "/edges/0/sign")
         );
         let ungoverned = base.replace("\"unset\"", "\"ungoverned\"");
         verify(ungoverned.as_bytes()).unwrap();
@@ -404,4 +420,157 @@ fn hostile_bytes_are_refused_without_panicking() {
             "prefix of {end} bytes"
         );
     }
+}
+
+#[test]
+fn the_algorithm_member_is_checked_before_any_other_member() {
+    let extra = |envelope: &str| envelope.replacen("{", "{\"x\":1,", 1);
+    let v3 =
+        |algorithm: &str| format!(r#"{{"schema_version":3,{algorithm}"nodes":[],"edges":[]}}"#);
+    let cases = [
+        // An unknown name, beside a member the envelope must not have.
+        (
+            extra(&v3(r#""algorithm":"md5","#)),
+            bad("algorithm", "md5", "/algorithm"),
+        ),
+        // Missing at 3.
+        (
+            extra(&v3("")),
+            missing("envelope", "algorithm", "/algorithm"),
+        ),
+        // Not a string.
+        (
+            extra(&v3(r#""algorithm":256,"#)),
+            wrong_type("envelope", "algorithm", "a string", "/algorithm"),
+        ),
+        // Present below 3, beside a member whose name sorts before it.
+        (
+            V2.replace(":2,", ":2,\"a\":1,\"algorithm\":\"sha256\","),
+            unknown("envelope", "algorithm", "/algorithm"),
+        ),
+    ];
+    for (bytes, expected) in cases {
+        assert_eq!(graph_error(verify(bytes.as_bytes())), expected, "{bytes}");
+        if bytes.contains("\"schema_version\":3") {
+            assert_eq!(graph_error(parse(bytes.as_bytes())), expected, "{bytes}");
+        }
+    }
+}
+
+#[test]
+fn each_object_is_checked_whole_in_file_order() {
+    let server = r#"{"id":"s/server","kind":"server","labels":{},"level":"server"}"#;
+    let tool = r#"{"id":"s/tool/t","kind":"tool","labels":{"mode":"read_only"},"level":"server"}"#;
+    let edge = r#"{"from":"s/server","kind":"invoke","provenance":"declared","sign":"unset","to":"s/tool/t"}"#;
+    let envelope = |server: &str, tool: &str, edge: &str| {
+        format!(
+            r#"{{"schema_version":3,"algorithm":"sha256","nodes":[{server},{tool}],"edges":[{edge}]}}"#
+        )
+    };
+    assert_eq!(envelope(server, tool, edge), V3);
+    let cases = [
+        // Within an object: a member it must not have, before one it lacks...
+        (
+            envelope(
+                server,
+                &tool.replace("\"id\":\"s/tool/t\",", "\"x\":1,"),
+                edge,
+            ),
+            unknown("node", "x", "/nodes/1/x"),
+        ),
+        // ...a member it lacks, before one of the wrong type...
+        (
+            envelope(
+                server,
+                &tool
+                    .replace(",\"level\":\"server\"", "")
+                    .replace("\"tool\"", "7"),
+                edge,
+            ),
+            missing("node", "level", "/nodes/1/level"),
+        ),
+        // ...every type before any word, whatever the member order.
+        (
+            envelope(
+                server,
+                tool,
+                &edge
+                    .replace("\"unset\"", "\"maybe\"")
+                    .replace("\"s/tool/t\"", "5"),
+            ),
+            wrong_type("edge", "to", "a string", "/edges/0/to"),
+        ),
+        (
+            envelope(
+                server,
+                &tool.replace("\"tool\"", "\"Tool\""),
+                &edge.replace("\"s/server\"", "[]"),
+            ),
+            bad("node kind", "Tool", "/nodes/1/kind"),
+        ),
+        // Objects in file order: the envelope, then node 0, node 1, then the edges.
+        (
+            envelope(
+                &server.replace("\"level\":\"server\"", "\"level\":\"app\""),
+                &tool.replace("\"labels\"", "\"labelz\""),
+                &edge.replace("\"sign\"", "\"verdict\""),
+            ),
+            bad("level", "app", "/nodes/0/level"),
+        ),
+        (
+            envelope(server, tool, &edge.replace("\"sign\"", "\"verdict\""))
+                .replace("\"nodes\":[", "\"nodes\":[3,"),
+            wrong_type("envelope", "nodes", "an array of objects", "/nodes/0"),
+        ),
+        (
+            envelope(server, &tool.replace("\"tool\"", "\"Tool\""), edge)
+                .replace(",\"edges\"", ",\"edgez\""),
+            unknown("envelope", "edgez", "/edgez"),
+        ),
+        (
+            envelope(server, &tool.replace("\"tool\"", "\"Tool\""), edge)
+                .replace("\"edges\":[", "\"edges\":{\"e\":[")
+                .replace("}]}", "}]}}"),
+            wrong_type("envelope", "edges", "an array", "/edges"),
+        ),
+    ];
+    for (bytes, expected) in cases {
+        assert_eq!(graph_error(parse(bytes.as_bytes())), expected, "{bytes}");
+        assert_eq!(graph_error(verify(bytes.as_bytes())), expected, "{bytes}");
+    }
+}
+
+#[test]
+fn structural_refusals_say_where_in_the_file() {
+    // A graph of many nodes: the refusal points at the one at fault.
+    let node = |i: usize, level: &str| {
+        format!(r#"{{"id":"s/tool/t{i:04}","kind":"tool","labels":{{}},"level":"{level}"}}"#)
+    };
+    let mut nodes: Vec<String> = (0..4800).map(|i| node(i, "server")).collect();
+    nodes[4711] = node(4711, "app");
+    let bytes = format!(
+        r#"{{"schema_version":3,"algorithm":"sha256","nodes":[{}],"edges":[]}}"#,
+        nodes.join(",")
+    );
+    let refused = graph_error(parse(bytes.as_bytes()));
+    assert_eq!(refused, bad("level", "app", "/nodes/4711/level"));
+    assert_eq!(
+        refused.to_string(),
+        r#"at "/nodes/4711/level": level "app" is not one of its vocabulary"#
+    );
+    // Member names are escaped as JSON Pointer steps.
+    let slashed = V3.replace("\"labels\":{}", "\"labels\":{},\"a/b~c\":0");
+    let refused = graph_error(verify(slashed.as_bytes()));
+    assert_eq!(refused, unknown("node", "a/b~c", "/nodes/0/a~1b~0c"));
+    assert!(
+        refused.to_string().contains("/nodes/0/a~1b~0c"),
+        "{refused}"
+    );
+    let missing_level = V3.replace(",\"level\":\"server\"}]", "}]");
+    let refused = graph_error(verify(missing_level.as_bytes()));
+    assert_eq!(refused, missing("node", "level", "/nodes/1/level"));
+    assert_eq!(
+        refused.to_string(),
+        r#"at "/nodes/1/level": node lacks the member "level""#
+    );
 }

@@ -260,21 +260,15 @@ fn endpoint_coverage_counts_ends_among_the_other_sides_nodes() {
         ],
     );
     let diff = diff(&declared, &observed, &window()).expect("a diff");
-    assert_eq!(
-        *diff.coverage(),
-        Coverage {
-            declared_edges: 2,
-            observed_edges: 2,
-            declared_and_observed: 0,
-            declared_endpoint_covered: 1,
-            observed_endpoint_declared: 1,
-            declared_nodes: 4,
-            observed_nodes: 4,
-            nodes_in_both: 3,
-            declared_sign_only: 0,
-            observed_sign_only: 0,
-        }
-    );
+    let mut expected = Coverage::default();
+    expected.declared_edges = 2;
+    expected.observed_edges = 2;
+    expected.declared_endpoint_covered = 1;
+    expected.observed_endpoint_declared = 1;
+    expected.declared_nodes = 4;
+    expected.observed_nodes = 4;
+    expected.nodes_in_both = 3;
+    assert_eq!(*diff.coverage(), expected);
 }
 
 #[test]
@@ -338,6 +332,31 @@ fn refusals_come_in_order_and_name_the_side() {
             ..
         })
     ));
+    // Within one side, colliding ids come before a wrong provenance...
+    let refused = diff(&colliding(Observed), &good_observed, &Value::Null);
+    assert!(
+        matches!(
+            refused,
+            Err(DiffError::Uncanonical {
+                side: Side::Declared,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+    // ...and the declared side is checked completely before the observed one: its wrong
+    // provenance comes before the observed side's colliding ids.
+    let refused = diff(&good_observed, &colliding(Observed), &Value::Null);
+    assert!(
+        matches!(
+            refused,
+            Err(DiffError::WrongProvenance {
+                side: Side::Declared,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
 
     assert_eq!(
         diff(&good_declared, &good_observed, &Value::Null),
@@ -468,7 +487,7 @@ fn labels_of(graph: &Graph) -> BTreeSet<(String, String, EdgeKind)> {
 }
 
 fn class_labels(classes: &Classes) -> [Vec<(String, String, EdgeKind)>; 4] {
-    let plain = |list: &Vec<beam_mcp_connectome::Label>| {
+    let plain = |list: &Vec<beam_mcp_connectome::EdgeLabel>| {
         list.iter()
             .map(|l| (l.from.clone(), l.to.clone(), l.kind))
             .collect::<Vec<_>>()
@@ -545,4 +564,34 @@ proptest! {
         }
         prop_assert!(diff.to_canonical_bytes(Algorithm::Sha256).is_ok());
     }
+}
+
+#[test]
+fn a_window_the_record_could_not_read_back_is_refused() {
+    use beam_mcp_connectome::{Algorithm, DiffError, canonical};
+    let server = Identity::Server {
+        server: "srv".into(),
+    };
+    let node = Node::new(server, Default::default()).unwrap();
+    let declared = Graph::new(vec![node], vec![]).unwrap();
+    let observed = declared.clone();
+    let nest = |levels: usize| {
+        let mut value = serde_json::json!({});
+        for _ in 1..levels {
+            value = serde_json::json!({ "w": value });
+        }
+        value
+    };
+    // The deepest window allowed: the record reads back and verifies as a value.
+    let record = diff(&declared, &observed, &nest(126)).unwrap();
+    let bytes = record.to_canonical_bytes(Algorithm::Sha256).unwrap();
+    let read: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(canonical::encode_value(&read).unwrap(), bytes);
+    assert!(matches!(
+        diff(&declared, &observed, &nest(127)),
+        Err(DiffError::WindowTooDeep {
+            depth: 127,
+            max: 126
+        })
+    ));
 }

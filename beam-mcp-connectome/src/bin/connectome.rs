@@ -7,7 +7,13 @@
 //! connectome dot FILE                          DOT on stdout (render: | dot -Tsvg > graph.svg)
 //! connectome graphml FILE                      GraphML on stdout
 //! ```
+//!
+//! Each subcommand takes only its own options (`verify`: `--digest`; `diff`: `--window`,
+//! `--algorithm`; `dot`, `graphml`: none); any other option is refused, naming it and the
+//! subcommand. A reader that stops early (`connectome dot big.json | head -1`) ends the
+//! command quietly with exit status 0.
 
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use beam_mcp_connectome::{Algorithm, Graph, canonical, diff, to_dot, to_graphml};
@@ -22,23 +28,45 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                // The reader has what it wanted (`| head`): that is no failure.
+                Err(e) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => fail(&format!("writing stdout: {e}")),
+                Ok(()) => ExitCode::SUCCESS,
+            }
         }
-        Err(message) => {
-            eprintln!("connectome: {message}");
-            ExitCode::FAILURE
-        }
+        Err(message) => fail(&message),
+    }
+}
+
+/// Says why on stderr (if stderr is still there) and fails.
+fn fail(message: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr().lock(), "connectome: {message}");
+    ExitCode::FAILURE
+}
+
+/// The options each subcommand takes; any other is refused.
+fn options_of(command: &str) -> Option<&'static [&'static str]> {
+    match command {
+        "verify" => Some(&["--digest"]),
+        "diff" => Some(&["--window", "--algorithm"]),
+        "dot" | "graphml" => Some(&[]),
+        _ => None,
     }
 }
 
 fn run(args: &[String]) -> Result<String, String> {
     let (command, rest) = args.split_first().ok_or(USAGE)?;
-    let (files, options) = split(rest)?;
+    let allowed = options_of(command).ok_or(USAGE)?;
+    let (files, options) = split(command, allowed, rest)?;
     match (command.as_str(), files.as_slice()) {
         ("verify", [file]) => {
             let bytes = read(file)?;
-            let verified = match option(&options, "--digest")? {
+            let verified = match option(&options, "--digest") {
                 Some(hex) => canonical::verify_digest(&bytes, hex),
                 None => canonical::verify(&bytes),
             }
@@ -51,11 +79,11 @@ fn run(args: &[String]) -> Result<String, String> {
             ))
         }
         ("diff", [declared, observed]) => {
-            let window = option(&options, "--window")?
+            let window = option(&options, "--window")
                 .ok_or("diff needs --window '{\"started_at\": .., \"ended_at\": ..}'")?;
             let window: serde_json::Value =
                 serde_json::from_str(window).map_err(|e| format!("--window: {e}"))?;
-            let algorithm = match option(&options, "--algorithm")? {
+            let algorithm = match option(&options, "--algorithm") {
                 Some(name) => Algorithm::parse(name)
                     .ok_or_else(|| format!("--algorithm {name:?}: sha256, sha384 or sha512"))?,
                 None => Algorithm::default(),
@@ -75,30 +103,41 @@ fn run(args: &[String]) -> Result<String, String> {
 /// `--name value` pairs.
 type Options<'a> = Vec<(&'a str, &'a str)>;
 
-/// Positional arguments, and `--name value` pairs (each name once).
-fn split(args: &[String]) -> Result<(Vec<&str>, Options<'_>), String> {
-    let (mut files, mut options) = (Vec::new(), Vec::<(&str, &str)>::new());
+/// Positional arguments, and `--name value` pairs: each name one that `command` takes
+/// (checked before its value is looked for), and given once.
+fn split<'a>(
+    command: &str,
+    allowed: &[&str],
+    args: &'a [String],
+) -> Result<(Vec<&'a str>, Options<'a>), String> {
+    let (mut files, mut options) = (Vec::new(), Options::new());
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        if arg.starts_with("--") {
-            let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
-            if options.iter().any(|(name, _)| name == arg) {
-                return Err(format!("{arg} is given twice"));
-            }
-            options.push((arg, value));
-        } else {
+        if !arg.starts_with("--") {
             files.push(arg.as_str());
+            continue;
         }
+        if !allowed.contains(&arg.as_str()) {
+            let takes = match allowed {
+                [] => "takes no option".to_owned(),
+                [one] => format!("takes only {one}"),
+                many => format!("takes only {}", many.join(" and ")),
+            };
+            return Err(format!(
+                "`{command}` does not take {arg} (`{command}` {takes})\n{USAGE}"
+            ));
+        }
+        let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
+        if options.iter().any(|(name, _)| name == arg) {
+            return Err(format!("{arg} is given twice"));
+        }
+        options.push((arg, value));
     }
     Ok((files, options))
 }
 
-fn option<'a>(options: &[(&str, &'a str)], name: &str) -> Result<Option<&'a str>, String> {
-    const KNOWN: [&str; 3] = ["--digest", "--window", "--algorithm"];
-    if let Some((unknown, _)) = options.iter().find(|(n, _)| !KNOWN.contains(n)) {
-        return Err(format!("unknown option {unknown}\n{USAGE}"));
-    }
-    Ok(options.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+fn option<'a>(options: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
+    options.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
 }
 
 fn read(file: &str) -> Result<Vec<u8>, String> {

@@ -105,7 +105,8 @@ pub enum CanonicalError {
         /// The id both normalise to.
         normalised: String,
     },
-    /// The bytes are not JSON (or not UTF-8, or nest deeper than serde_json's limit of 128).
+    /// The bytes are not JSON (or not UTF-8, or nest deeper than the 127 arrays and objects
+    /// serde_json reads).
     #[error("not JSON: {message}")]
     NotJson {
         /// serde_json's account, with line and column.

@@ -23,7 +23,7 @@ mod parse;
 mod reader;
 mod sidecar;
 pub(crate) mod text;
-mod value;
+pub(crate) mod value;
 mod verify;
 
 pub use bytes::Canonical;
@@ -32,5 +32,5 @@ pub use envelope::encode;
 pub use error::CanonicalError;
 pub use parse::parse;
 pub use sidecar::sidecar;
-pub use value::{MAX_DEPTH, encode_value, encode_value_with_floats};
+pub use value::{MAX_DEPTH, MAX_LABEL_DEPTH, encode_value, encode_value_with_floats};
 pub use verify::{Verified, verify, verify_digest};

@@ -11,8 +11,11 @@ use crate::vocab::{Algorithm, SCHEMA_VERSION};
 /// Refused, by name: bytes that are not JSON; a `schema_version` other than 3
 /// ([`GraphError::WrongSchemaVersion`]; versions 1 and 2 are for [`verify`](super::verify)
 /// only); an unknown or missing member of the envelope, a node or an edge
-/// ([`GraphError::UnknownKey`], [`GraphError::MissingKey`]); a word outside its vocabulary
-/// ([`GraphError::BadWord`]); a member of the wrong type; every defect [`Graph::new`] refuses.
+/// ([`GraphError::UnknownKey`], [`GraphError::MissingKey`]); a member of the wrong type
+/// ([`GraphError::WrongType`]); a word outside its vocabulary ([`GraphError::BadWord`]);
+/// these four name where in the file, as a JSON Pointer, in the order of
+/// `docs/connectome-canonical.md` §8; then every defect [`Node::from_parts`](crate::Node::from_parts) and
+/// [`Graph::new`] refuse.
 /// Finally the bytes must be **exactly canonical**: the graph read is encoded again and the
 /// bytes must match ([`CanonicalError::NotCanonical`] names the first byte that differs), so
 /// a graph read from a file always hashes to the digest of that file. Weights are not in the
@@ -30,7 +33,11 @@ use crate::vocab::{Algorithm, SCHEMA_VERSION};
 /// let typo = br#"{"schema_version":3,"algorithm":"sha256","nodes":[],"edgez":[]}"#;
 /// assert_eq!(
 ///     parse(typo),
-///     Err(CanonicalError::Graph(GraphError::UnknownKey { object: "envelope", key: "edgez".into() }))
+///     Err(CanonicalError::Graph(GraphError::UnknownKey {
+///         object: "envelope",
+///         key: "edgez".into(),
+///         path: "/edgez".into(),
+///     }))
 /// );
 /// # Ok::<(), CanonicalError>(())
 /// ```
@@ -45,14 +52,14 @@ pub fn parse(bytes: &[u8]) -> Result<(Graph, Algorithm), CanonicalError> {
         .into());
     }
     let envelope = read(top, version)?;
-    let algorithm =
-        envelope
-            .algorithm
-            .and_then(Algorithm::parse)
-            .ok_or(GraphError::MissingKey {
-                object: "envelope",
-                key: "algorithm",
-            })?;
+    let algorithm = envelope
+        .algorithm
+        .and_then(Algorithm::parse)
+        .ok_or_else(|| GraphError::MissingKey {
+            object: "envelope",
+            key: "algorithm",
+            path: "/algorithm".into(),
+        })?;
     let graph = graph_of(&envelope)?;
     let canonical = encode(&graph, algorithm)?;
     if let Some(offset) = first_difference(bytes, &canonical) {

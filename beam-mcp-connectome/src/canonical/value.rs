@@ -9,8 +9,9 @@ use super::error::CanonicalError;
 use super::float;
 use super::text::{nfc, pointer, utf16_cmp, write_str};
 
-/// How deeply arrays and objects may nest in a value written under the labels-object rules
-/// (the same bound serde_json puts on what it parses).
+/// How deeply arrays and objects may nest in a value written under the labels-object rules:
+/// 128 levels. serde_json reads one level fewer (127), so a value written at the full depth
+/// does not read back; node labels are bounded sooner, by [`MAX_LABEL_DEPTH`].
 ///
 /// ```
 /// use beam_mcp_connectome::{CanonicalError, canonical::MAX_DEPTH, encode_value};
@@ -22,6 +23,28 @@ use super::text::{nfc, pointer, utf16_cmp, write_str};
 /// assert!(matches!(encode_value(&deep), Err(CanonicalError::TooDeep { .. })));
 /// ```
 pub const MAX_DEPTH: usize = 128;
+
+/// How deeply serde_json, and so every reader of this crate, reads nested arrays and objects:
+/// 127 levels (its recursion limit of 128 counts the outermost value too).
+pub(crate) const READ_DEPTH: usize = 127;
+
+/// The arrays and objects of the envelope above a label's value: the top level, `nodes`, the
+/// node and its `labels`.
+const ENVELOPE_LEVELS: usize = 4;
+
+/// How deeply a node label's value may nest arrays and objects: **123**, so that the envelope
+/// holding it nests at most the 127 levels a reader takes and everything
+/// [`encode`](crate::canonical::encode) writes, [`parse`](crate::canonical::parse) reads back.
+/// [`Node::new`](crate::Node::new) and [`Node::from_parts`](crate::Node::from_parts) refuse a
+/// deeper label ([`GraphError::LabelTooDeep`](crate::GraphError::LabelTooDeep)). A scalar
+/// nests 0 levels, `[]` 1, `{"a":[0]}` 2.
+///
+/// ```
+/// use beam_mcp_connectome::canonical::MAX_LABEL_DEPTH;
+///
+/// assert_eq!(MAX_LABEL_DEPTH, 123);
+/// ```
+pub const MAX_LABEL_DEPTH: usize = READ_DEPTH - ENVELOPE_LEVELS;
 
 /// What to do with a float.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,19 +37,25 @@ pub struct Verified {
 /// * `schema_version` is read first: 1 or 2 → the digest is SHA-256 and the envelope has
 ///   **no** `algorithm` member (members `schema_version, nodes, edges`); 3 → the `algorithm`
 ///   member is **required** and names the digest; any other version is refused
-///   ([`CanonicalError::UnknownSchemaVersion`]). An `algorithm` member below 3 is refused as
-///   [`GraphError::UnknownKey`](crate::GraphError::UnknownKey), a missing one at 3 as
-///   [`GraphError::MissingKey`](crate::GraphError::MissingKey), an unknown name as
+///   ([`CanonicalError::UnknownSchemaVersion`]).
+/// * The `algorithm` member is checked next, before any other member: one below 3 is refused
+///   as [`GraphError::UnknownKey`](crate::GraphError::UnknownKey), a missing one at 3 as
+///   [`GraphError::MissingKey`](crate::GraphError::MissingKey), one that is not a string as
+///   [`GraphError::WrongType`](crate::GraphError::WrongType), an unknown name as
 ///   [`GraphError::BadWord`](crate::GraphError::BadWord).
-/// * Signs are read with their version's vocabulary: version 1 `allow|deny|hold|unknown`,
-///   versions 2 and 3 `allow|deny|hold|ungoverned|unset` (a version-1 `unknown` is never
-///   narrowed to `unset`).
-/// * Every node, edge and member is checked as [`parse`](super::parse) checks it (unknown or
-///   missing members, vocabularies, types, levels, floats, duplicates, dangling edges).
+/// * Then object by object in file order (the envelope, each node, each edge): a member it
+///   must not have, a member it lacks, a member of the wrong type, a word outside its
+///   vocabulary, each error naming where as a JSON Pointer (`/nodes/4711/level`). Signs are
+///   read with their version's vocabulary: version 1 `allow|deny|hold|unknown`, versions 2
+///   and 3 `allow|deny|hold|ungoverned|unset` (a version-1 `unknown` is never narrowed to
+///   `unset`).
+/// * The graph is checked as [`parse`](super::parse) checks it (levels, label depth, floats,
+///   duplicates, dangling edges).
 /// * The bytes must be exactly the canonical bytes of what they hold: they are written again
 ///   and compared byte for byte ([`CanonicalError::NotCanonical`]).
 ///
-/// Nesting is bounded by serde_json's recursion limit (128); no input panics.
+/// Nesting is bounded by serde_json's recursion limit (127 nested arrays and objects); no
+/// input panics.
 ///
 /// ```
 /// use beam_mcp_connectome::{Algorithm, canonical::verify};

@@ -95,4 +95,15 @@ pub enum DiffError {
         /// Why.
         source: CanonicalError,
     },
+    /// The window nests deeper than the record can hold and still be read back (the record
+    /// itself is one level above it).
+    #[error(
+        "the window nests {depth} levels of arrays and objects; at most {max}, so the record reads back"
+    )]
+    WindowTooDeep {
+        /// How deeply it nests.
+        depth: usize,
+        /// The most it may.
+        max: usize,
+    },
 }

@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
+use crate::canonical::text::nfc;
 use crate::canonical::{Canonical, CanonicalError, encode_value};
 use crate::graph::Graph;
 use crate::vocab::{Algorithm, EdgeKind, Sign};
@@ -26,16 +27,18 @@ pub use error::{DiffError, Side};
 use rows::{Row, Table};
 use side::Checked;
 
-/// An edge label, after NFC: `(from, to, kind)`.
+/// An edge label, after NFC: `(from, to, kind)`. (Not a node's [`Labels`](crate::Labels).)
 ///
 /// ```
-/// use beam_mcp_connectome::{EdgeKind, Label};
+/// use beam_mcp_connectome::{EdgeKind, EdgeLabel};
 ///
-/// let label = Label { from: "s/server".into(), to: "s/tool/t".into(), kind: EdgeKind::Invoke };
+/// let label = EdgeLabel::new("s/tool/e\u{301}", "s/tool/t", EdgeKind::Invoke);
+/// assert_eq!(label.from, "s/tool/\u{e9}");
 /// assert_eq!(label.kind.as_str(), "invoke");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Label {
+#[non_exhaustive]
+pub struct EdgeLabel {
     /// The caller's id, NFC.
     pub from: String,
     /// The callee's id, NFC.
@@ -44,18 +47,29 @@ pub struct Label {
     pub kind: EdgeKind,
 }
 
+impl EdgeLabel {
+    /// The label of an edge from `from` to `to` of `kind`, both ids NFC-normalised.
+    pub fn new(from: &str, to: &str, kind: EdgeKind) -> EdgeLabel {
+        EdgeLabel {
+            from: nfc(from).into_owned(),
+            to: nfc(to).into_owned(),
+            kind,
+        }
+    }
+}
+
 /// A label both graphs hold, signed on both sides (neither `unset`) and differently.
 ///
 /// ```
-/// use beam_mcp_connectome::{EdgeKind, Sign, SignChange};
+/// use beam_mcp_connectome::{EdgeKind, EdgeLabel, Sign, SignChange};
 ///
-/// let change = SignChange {
-///     from: "a".into(), to: "b".into(), kind: EdgeKind::Invoke,
-///     declared_sign: Sign::Ungoverned, observed_sign: Sign::Deny,
-/// };
+/// let label = EdgeLabel::new("a", "b", EdgeKind::Invoke);
+/// let change = SignChange::new(label, Sign::Ungoverned, Sign::Deny);
+/// assert_eq!((change.from.as_str(), change.to.as_str()), ("a", "b"));
 /// assert_ne!(change.declared_sign, change.observed_sign);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SignChange {
     /// The caller's id, NFC.
     pub from: String,
@@ -69,6 +83,36 @@ pub struct SignChange {
     pub observed_sign: Sign,
 }
 
+impl SignChange {
+    /// The change of `label`'s sign from `declared_sign` to `observed_sign`.
+    pub fn new(label: EdgeLabel, declared_sign: Sign, observed_sign: Sign) -> SignChange {
+        let EdgeLabel { from, to, kind } = label;
+        SignChange {
+            from,
+            to,
+            kind,
+            declared_sign,
+            observed_sign,
+        }
+    }
+
+    /// The label whose sign changed.
+    ///
+    /// ```
+    /// use beam_mcp_connectome::{EdgeKind, EdgeLabel, Sign, SignChange};
+    ///
+    /// let label = EdgeLabel::new("a", "b", EdgeKind::Read);
+    /// assert_eq!(SignChange::new(label.clone(), Sign::Allow, Sign::Deny).label(), label);
+    /// ```
+    pub fn label(&self) -> EdgeLabel {
+        EdgeLabel {
+            from: self.from.clone(),
+            to: self.to.clone(),
+            kind: self.kind,
+        }
+    }
+}
+
 /// The four classes: every label of either graph is in exactly one. Each list is sorted by
 /// `from`, `to`, `kind`, comparing UTF-16 code units (the record's order).
 ///
@@ -79,13 +123,14 @@ pub struct SignChange {
 /// assert!(none.declared_and_observed.is_empty() && none.changed_sign.is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Classes {
     /// In both graphs, and not a sign change.
-    pub declared_and_observed: Vec<Label>,
+    pub declared_and_observed: Vec<EdgeLabel>,
     /// Declared and never observed: dead authority.
-    pub declared_never_observed: Vec<Label>,
+    pub declared_never_observed: Vec<EdgeLabel>,
     /// Observed and not declared: drift.
-    pub observed_but_undeclared: Vec<Label>,
+    pub observed_but_undeclared: Vec<EdgeLabel>,
     /// In both graphs, with both signs supplied and different.
     pub changed_sign: Vec<SignChange>,
 }
@@ -95,10 +140,12 @@ pub struct Classes {
 /// ```
 /// use beam_mcp_connectome::Coverage;
 ///
-/// let coverage = Coverage { declared_edges: 4, declared_and_observed: 3, ..Coverage::default() };
+/// let mut coverage = Coverage::default();
+/// (coverage.declared_edges, coverage.declared_and_observed) = (4, 3);
 /// assert_eq!(coverage.declared_and_observed * 4, coverage.declared_edges * 3);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Coverage {
     /// Labels of the declared graph.
     pub declared_edges: u64,
@@ -239,10 +286,11 @@ impl Diff {
 
 /// Diffs `declared` against `observed` over `window`.
 ///
-/// Refusals, in this order: an edge of the declared graph that is not `declared`, or two of
-/// its node ids that are one after NFC; the same for the observed graph (edges must be
-/// `observed`); a `null` window (missing: it is required); a window that is not an object;
-/// a window without canonical bytes (a float, keys that collide after NFC).
+/// Refusals, in this order: the declared graph, checked completely first (two of its node
+/// ids that are one after NFC, then an edge that is not `declared`); then the observed graph
+/// the same way (ids, then an edge that is not `observed`); then a `null` window (missing: it
+/// is required); a window that is not an object; a window without canonical bytes (a float,
+/// keys that collide after NFC). Each graph error names its [`Side`].
 ///
 /// A label is in `changed_sign` only when both signs are supplied (neither `unset`) and
 /// differ; `unset` against anything is no change, and the label stays in
@@ -278,7 +326,7 @@ pub fn diff(declared: &Graph, observed: &Graph, window: &Value) -> Result<Diff, 
 
     let table = Table::new(&declared_side, &observed_side);
     let (ours, theirs) = (&table.declared, &table.observed);
-    let label = |row: &Row| Label {
+    let label = |row: &Row| EdgeLabel {
         from: table.name(row.from).to_owned(),
         to: table.name(row.to).to_owned(),
         kind: row.kind,
@@ -334,14 +382,11 @@ pub fn diff(declared: &Graph, observed: &Graph, window: &Value) -> Result<Diff, 
                     (_, Sign::Unset) => coverage.declared_sign_only += 1,
                     (Sign::Unset, _) => coverage.observed_sign_only += 1,
                     (declared_sign, observed_sign) if declared_sign != observed_sign => {
-                        let Label { from, to, kind } = label(a);
-                        classes.changed_sign.push(SignChange {
-                            from,
-                            to,
-                            kind,
+                        classes.changed_sign.push(SignChange::new(
+                            label(a),
                             declared_sign,
                             observed_sign,
-                        });
+                        ));
                         continue;
                     }
                     _ => {}
@@ -362,6 +407,12 @@ fn check_window(window: &Value) -> Result<(), DiffError> {
     let found = match window {
         Value::Null => return Err(DiffError::MissingWindow),
         Value::Object(_) => {
+            // The record holds the window one level down; a reader takes READ_DEPTH levels.
+            let max = crate::canonical::value::READ_DEPTH - 1;
+            let depth = crate::graph::depth(window);
+            if depth > max {
+                return Err(DiffError::WindowTooDeep { depth, max });
+            }
             return encode_value(window)
                 .map(drop)
                 .map_err(|source| DiffError::Window { source });

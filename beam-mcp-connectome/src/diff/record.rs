@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use crate::vocab::{Algorithm, EdgeKind, SCHEMA_VERSION, Sign};
 
-use super::{Coverage, Diff, Label, SignChange};
+use super::{Coverage, Diff, EdgeLabel, SignChange};
 
 /// `{algorithm, classes, coverage, schema_version, window}`; the encoder sorts the keys, the
 /// class arrays are already in label order. Built member by member: `json!` would copy every
@@ -38,7 +38,7 @@ pub(super) fn record(diff: &Diff, algorithm: Algorithm) -> Value {
     record.into()
 }
 
-fn labels(labels: &[Label]) -> Value {
+fn labels(labels: &[EdgeLabel]) -> Value {
     labels
         .iter()
         .map(|label| Value::from(entry(&label.from, &label.to, label.kind)))

@@ -80,6 +80,7 @@ use net::Net;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Witness<'g> {
     /// The node ids along the path, `from` first and `to` last.
     pub nodes: Vec<&'g str>,
