@@ -221,9 +221,8 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 }
             }
             Expr::MethodCall(call) => {
-                let receiver = spell(&*call.receiver);
                 self.sites
-                    .push(Site::MethodCall(format!("{receiver}.{}", call.method)));
+                    .push(Site::MethodCall(method_call(&call.receiver, &call.method)));
                 self.visit_expr(&call.receiver);
                 for arg in &call.args {
                     self.visit_expr(arg);
@@ -260,6 +259,98 @@ impl<'ast> Visit<'ast> for Collector<'_> {
     fn visit_item(&mut self, _: &'ast syn::Item) {
         // Items are taken in `visit_stmt`; none is reached another way.
     }
+}
+
+/// The longest `receiver.method` text a method call is listed by, in characters.
+const METHOD_CALL_TEXT: usize = 120;
+
+/// `receiver.method`, the receiver by its head: its leading path or identifier (`self`,
+/// `self.stations`, `beam_mcp::Server::builder()`), followed by `…` when more follows it (a
+/// chain, an index, `?`). Bounded, so that a chain of n calls lists n short entries rather
+/// than O(n²) text.
+fn method_call(receiver: &Expr, method: &syn::Ident) -> String {
+    let method = method.to_string();
+    let mut text = receiver_head(receiver);
+    let room = METHOD_CALL_TEXT
+        .saturating_sub(method.chars().count() + 1)
+        .max(1);
+    if text.chars().count() > room {
+        text = text.chars().take(room - 1).collect();
+        text.push('…');
+    }
+    format!("{text}.{method}")
+}
+
+/// The head of a receiver, walked without recursion (a chain may be long).
+fn receiver_head(receiver: &Expr) -> String {
+    let mut expr = receiver;
+    // Fields read on the way down (`self.stations`), innermost last.
+    let mut fields: Vec<String> = Vec::new();
+    let mut more = false;
+    let head = loop {
+        let inner: &Expr = match expr {
+            Expr::Field(field) => {
+                fields.push(spell(&field.member));
+                &field.base
+            }
+            Expr::Group(group) => &group.expr,
+            Expr::MethodCall(call) => &call.receiver,
+            // `(1..=7).contains`: a range of literals or paths is short, spelled whole.
+            Expr::Paren(paren) if short_range(&paren.expr) => {
+                break format!("({})", spell(&paren.expr));
+            }
+            Expr::Paren(paren) => &paren.expr,
+            Expr::Reference(reference) => &reference.expr,
+            Expr::Unary(unary) => &unary.expr,
+            Expr::Try(expr) => &expr.expr,
+            Expr::Await(expr) => &expr.base,
+            Expr::Index(index) => &index.expr,
+            Expr::Cast(cast) => &cast.expr,
+            Expr::Binary(binary) => &binary.left,
+            Expr::Path(path) => break spell(path),
+            Expr::Call(call) => match &*call.func {
+                Expr::Path(path) if call.args.is_empty() => break format!("{}()", spell(path)),
+                Expr::Path(path) => break format!("{}(…)", spell(path)),
+                other => other,
+            },
+            Expr::Macro(mac) => break format!("{}!(…)", spell(&mac.mac.path)),
+            Expr::Lit(lit) => break spell(lit),
+            Expr::Array(_) => break "[…]".to_owned(),
+            Expr::Tuple(_) => break "(…)".to_owned(),
+            Expr::Block(_) | Expr::Unsafe(_) | Expr::Async(_) => break "{…}".to_owned(),
+            Expr::Struct(s) => break format!("{} {{…}}", spell(&s.path)),
+            Expr::Closure(_) => break "|…|".to_owned(),
+            Expr::If(_) => break "if …".to_owned(),
+            Expr::Match(_) => break "match …".to_owned(),
+            _ => break "…".to_owned(),
+        };
+        if !matches!(expr, Expr::Field(_) | Expr::Group(_)) {
+            // Whatever was read down to here is cut: `a.b().c` is `a…`.
+            more = true;
+            fields.clear();
+        }
+        expr = inner;
+    };
+    let mut text = head;
+    for field in fields.iter().rev() {
+        text.push('.');
+        text.push_str(field);
+    }
+    if more && text != "…" {
+        text.push('…');
+    }
+    text
+}
+
+/// True for `a..b`, `1..=7`, `..n`: a range whose ends are literals or paths.
+fn short_range(expr: &Expr) -> bool {
+    let Expr::Range(range) = expr else {
+        return false;
+    };
+    [&range.start, &range.end]
+        .into_iter()
+        .flatten()
+        .all(|end| matches!(&**end, Expr::Lit(_) | Expr::Path(_)))
 }
 
 /// The name an item declares in its block, if any.

@@ -53,7 +53,10 @@ macro_rules! bound {
 
 bound! {
     /// Method calls, `caller -> receiver.method`: which function runs depends on the
-    /// receiver's type, which the scan does not know.
+    /// receiver's type, which the scan does not know. The receiver is named by its head, its
+    /// leading path, fields or call (`self.stations.get`, `beam_mcp::Server::builder().name`),
+    /// with `…` where more of it follows (`beam_mcp::Server::builder()….build` in a chain), and
+    /// the text is at most 120 characters.
     method_calls,
     /// Calls through a trait: `<T as Trait>::f`, `Trait::f`, a generic parameter's `T::f`,
     /// and `Type::f` where `f` is no inherent function of the crate's `Type`.
@@ -74,7 +77,8 @@ bound! {
     /// Item-level macro invocations, `module -> name!`: the items they make are not seen.
     macro_items,
     /// Items under an attribute the scan does not know, which may rewrite them:
-    /// `path #[attribute]`.
+    /// `path #[attribute]`; among them another crate's `#[tool]`, `#[resource]` or
+    /// `#[prompt]` (rmcp's, say), which declares no item of this server.
     attribute_macros,
     /// Items (and statements, match arms, fields) cut by `#[cfg]` for this build:
     /// `path #[cfg(...)]`.
@@ -93,7 +97,8 @@ bound! {
     /// Paths a glob import from another crate, or an item-level macro, could also provide:
     /// `caller -> path`.
     ambiguous_paths,
-    /// Every source file read, relative to the manifest directory.
+    /// Every source file read, relative to the manifest directory (with `..` for a `#[path]`
+    /// outside it), so that the bound is the same on every machine.
     sources,
 }
 

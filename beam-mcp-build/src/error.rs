@@ -59,6 +59,32 @@ pub enum ScanError {
         /// The parser's message.
         message: String,
     },
+    /// A source file nested deeper than the scan reads: its parser and visitor recurse once per
+    /// level, and a stack overflow would abort the build script without a word.
+    #[error("{}:{line}:{column}: {what}; the scan reads at most {limit} here: split it or name a part of it", slashed(.file))]
+    TooDeep {
+        /// The file.
+        file: PathBuf,
+        /// The line where the limit is passed.
+        line: usize,
+        /// Its column (1-based).
+        column: usize,
+        /// What is too deep.
+        what: String,
+        /// The limit.
+        limit: usize,
+    },
+    /// A source path cargo cannot be told about on a `cargo::rerun-if-changed=` line: not
+    /// UTF-8, or holding a line break (which would end the line and start another cargo
+    /// instruction). The crate root's path is checked as joined from the manifest directory;
+    /// a `#[path]` with a line break is an [`Attribute`](ScanError::Attribute) error.
+    #[error(
+        "{path:?}: the path is not UTF-8 or holds a line break, so no cargo::rerun-if-changed line can name it"
+    )]
+    UnprintablePath {
+        /// The path.
+        path: PathBuf,
+    },
     /// `mod name;` with no file for it.
     #[error("{}: no file for `mod {module};` (looked for {})", place(.file, *.line), .tried.iter().map(|t| slashed(t)).collect::<Vec<_>>().join(" and "))]
     ModuleNotFound {

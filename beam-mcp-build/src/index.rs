@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use syn::{Fields, ForeignItem, ImplItem, Item, ItemFn, TraitItem, UseTree};
 
+use beam_mcp_rules::attributes::ItemKind;
+
 use crate::bound::{Bound, Category};
 use crate::loader::{ModId, Tree};
 use crate::names;
@@ -35,11 +37,13 @@ pub(crate) enum Res {
     Foreign(String),
 }
 
-/// The two namespaces a path's last segment is looked up in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The namespaces a path's last segment is looked up in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Ns {
     Type,
     Value,
+    /// Attribute macros: only `use` items bring them into a module.
+    Macro,
 }
 
 pub(crate) enum TypeKind {
@@ -103,11 +107,22 @@ pub(crate) struct Scope {
     pub(crate) opaque: bool,
 }
 
+/// An attribute the scan does not know by its spelling alone: beam-mcp's item macro, or another
+/// crate's attribute, once the module's `use` items are resolved.
+struct Pending {
+    module: ModId,
+    /// What it is on, as listed in the bound: `weather::slow`.
+    name: String,
+    attr: syn::Attribute,
+    /// The function, when it is on a free function (the only place an item macro declares).
+    function: Option<FnId>,
+}
+
 /// A function under `#[tool]`, `#[resource]` or `#[prompt]`.
 pub(crate) struct Annotated {
     pub(crate) function: FnId,
     pub(crate) attr: syn::Attribute,
-    pub(crate) kind: beam_mcp_rules::attributes::ItemKind,
+    pub(crate) kind: ItemKind,
 }
 
 pub(crate) struct Index {
@@ -117,6 +132,7 @@ pub(crate) struct Index {
     pub(crate) types: Vec<TypeDef>,
     pub(crate) initializers: Vec<Initializer>,
     pub(crate) annotated: Vec<Annotated>,
+    pending: Vec<Pending>,
 }
 
 /// Attributes that do not rewrite the code they are on (rustc's built-ins and tool attributes).
@@ -175,21 +191,51 @@ impl Index {
             types: Vec::new(),
             initializers: Vec::new(),
             annotated: Vec::new(),
+            pending: Vec::new(),
         };
         for (id, module) in tree.modules.iter().enumerate() {
             let scope = index.module(id, module, bound);
             index.scopes.push(scope);
         }
         index.tree = tree;
+        index.attributes(bound);
         index
+    }
+
+    /// Decides each pending attribute, now that every module's scope is known: beam-mcp's item
+    /// macro on a function is an annotation; another crate's attribute is listed.
+    fn attributes(&mut self, bound: &mut Bound) {
+        let pending = std::mem::take(&mut self.pending);
+        let kinds: Vec<Option<ItemKind>> = {
+            let resolver = crate::resolve::Resolver::new(self);
+            pending
+                .iter()
+                .map(|p| resolver.item_kind(p.module, p.attr.path()))
+                .collect()
+        };
+        for (pending, kind) in pending.into_iter().zip(kinds) {
+            match (kind, pending.function) {
+                (Some(kind), Some(function)) => self.annotated.push(Annotated {
+                    function,
+                    attr: pending.attr,
+                    kind,
+                }),
+                // beam-mcp's macro on something else: the macro itself refuses it.
+                (Some(_), None) => {}
+                (None, _) => bound.add(
+                    Category::attribute_macros,
+                    format!("{} #[{}]", pending.name, spell(pending.attr.path())),
+                ),
+            }
+        }
     }
 
     fn module(&mut self, id: ModId, module: &crate::loader::Module, bound: &mut Bound) -> Scope {
         let name = module.name();
         let mut scope = Scope::default();
         for item in &module.items {
-            if holds_code(item) {
-                list_unknown(&names::item(&name, item), item_attrs(item), bound);
+            if holds_code(item) && !matches!(item, Item::Fn(_)) {
+                self.unknown(id, &names::item(&name, item), item_attrs(item), None);
             }
             match item {
                 Item::Fn(f) => {
@@ -197,7 +243,7 @@ impl Index {
                     scope
                         .values
                         .insert(names::ident(&f.sig.ident), Res::Fn(fid));
-                    self.annotations(fid, f);
+                    self.unknown(id, &names::item(&name, item), &f.attrs, Some(fid));
                 }
                 Item::Mod(m) => {
                     if let Some(child) = module.children.get(&names::ident(&m.ident)) {
@@ -231,7 +277,7 @@ impl Index {
                         match member {
                             TraitItem::Fn(f) => {
                                 let fname = format!("{trait_name}::{}", names::ident(&f.sig.ident));
-                                list_unknown(&format!("{name}::{fname}"), &f.attrs, bound);
+                                self.unknown(id, &format!("{name}::{fname}"), &f.attrs, None);
                                 if let Some(body) = &f.default {
                                     let def = ItemFn {
                                         attrs: Vec::new(),
@@ -323,7 +369,7 @@ impl Index {
                         match member {
                             ImplItem::Fn(f) => {
                                 let fname = format!("{owner}::{}", names::ident(&f.sig.ident));
-                                list_unknown(&format!("{name}::{fname}"), &f.attrs, bound);
+                                self.unknown(id, &format!("{name}::{fname}"), &f.attrs, None);
                                 let def = ItemFn {
                                     attrs: Vec::new(),
                                     vis: syn::Visibility::Inherited,
@@ -381,15 +427,23 @@ impl Index {
         self.types.len() - 1
     }
 
-    fn annotations(&mut self, function: FnId, f: &ItemFn) {
-        for attr in &f.attrs {
-            if let Some(kind) = beam_mcp_rules::attributes::ItemKind::of(attr.path()) {
-                self.annotated.push(Annotated {
-                    function,
-                    attr: attr.clone(),
-                    kind,
-                });
-            }
+    /// Sets aside each attribute of `attrs` the scan does not know by spelling (it may be
+    /// beam-mcp's item macro, or an attribute macro that rewrites the code it is on), to be
+    /// decided once every module's `use` items are known.
+    fn unknown(
+        &mut self,
+        module: ModId,
+        name: &str,
+        attrs: &[syn::Attribute],
+        function: Option<FnId>,
+    ) {
+        for attr in attrs.iter().filter(|a| !inert(a.path())) {
+            self.pending.push(Pending {
+                module,
+                name: name.to_owned(),
+                attr: attr.clone(),
+                function,
+            });
         }
     }
 
@@ -411,27 +465,16 @@ impl Index {
     }
 }
 
-/// Lists `name` in the bound for each attribute of `attrs` the scan does not know (an
-/// attribute macro may rewrite the code it is on).
-fn list_unknown(name: &str, attrs: &[syn::Attribute], bound: &mut Bound) {
-    for attr in attrs {
-        let path = attr.path();
-        let first = path
-            .segments
-            .first()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
-        let single = path.segments.len() == 1 && path.leading_colon.is_none();
-        let known = (single && INERT.contains(&first.as_str()))
-            || (path.segments.len() > 1 && TOOL_NAMESPACES.contains(&first.as_str()))
-            || beam_mcp_rules::attributes::ItemKind::of(path).is_some();
-        if !known {
-            bound.add(
-                Category::attribute_macros,
-                format!("{name} #[{}]", spell(path)),
-            );
-        }
-    }
+/// True for rustc's built-in attributes and tool attributes, which rewrite nothing.
+fn inert(path: &syn::Path) -> bool {
+    let first = path
+        .segments
+        .first()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    let single = path.segments.len() == 1 && path.leading_colon.is_none();
+    (single && INERT.contains(&first.as_str()))
+        || (path.segments.len() > 1 && TOOL_NAMESPACES.contains(&first.as_str()))
 }
 
 /// True for the items whose attributes may rewrite code (functions, impls, traits, modules,

@@ -55,6 +55,7 @@ mod index;
 mod items;
 mod loader;
 mod names;
+mod nesting;
 mod resolve;
 mod scan;
 mod spell;
@@ -70,7 +71,8 @@ pub use cfg::Cfg;
 pub use error::{Duplicate, Place, ScanError};
 pub use items::DeclaredItem;
 
-/// The stack the scan runs on (the parser recurses once per nesting level of the source).
+/// The stack the scan runs on: the parser and the visitor recurse once per nesting level of
+/// the source, which `nesting` bounds before a file is parsed.
 const SCAN_STACK: usize = 64 * 1024 * 1024;
 
 /// The file the canonical graph is written to under `OUT_DIR`; its digest is beside it, named
@@ -274,6 +276,15 @@ impl Connectome {
     /// ```
     pub fn emit_into(&self, out_dir: &Path, out: &mut dyn Write) -> std::io::Result<bool> {
         let (sources, result) = self.run();
+        // The loader refuses such paths before reading them; this keeps any that slipped
+        // through from ending the line and starting another cargo instruction.
+        let (sources, result) = match sources.iter().find(|s| !loader::printable(s)) {
+            Some(bad) => {
+                let error = ScanError::UnprintablePath { path: bad.clone() };
+                (Vec::new(), Err(error))
+            }
+            None => (sources, result),
+        };
         for source in &sources {
             writeln!(out, "cargo::rerun-if-changed={}", source.display())?;
         }

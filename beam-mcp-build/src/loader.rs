@@ -11,7 +11,7 @@ use crate::bound::{Bound, Category};
 use crate::cfg::{Cfg, CfgError};
 use crate::error::ScanError;
 use crate::names;
-use crate::spell::line;
+use crate::spell::{line, spell};
 
 /// An index into [`Tree::modules`].
 pub(crate) type ModId = usize;
@@ -79,6 +79,11 @@ impl<'a> Loader<'a> {
     /// Loads the crate whose root file is `root` (relative to the manifest directory).
     pub(crate) fn load(&mut self, crate_name: &str, root: &Path) -> Result<Tree, ScanError> {
         let absolute = self.manifest_dir.join(root);
+        // Every other file's path is this one's directory joined with `#[path]` strings and
+        // module names, which are checked where they are read.
+        if !printable(&absolute) {
+            return Err(ScanError::UnprintablePath { path: absolute });
+        }
         let file_dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
         let dirs = Dirs {
             file_dir: file_dir.clone(),
@@ -134,6 +139,10 @@ impl<'a> Loader<'a> {
                 continue;
             }
             self.cut_members(&name, &file, &mut item)?;
+            if let Item::Fn(f) = &mut item {
+                let owner = names::ident(&f.sig.ident);
+                self.cut_params(&format!("{name}::{owner}"), &file, &mut f.sig)?;
+            }
             if let Item::Mod(module) = &mut item {
                 let child = names::ident(&module.ident);
                 let mut child_path = path.clone();
@@ -278,6 +287,10 @@ impl<'a> Loader<'a> {
                         self.bound.add(Category::cfg_cut, entry);
                         continue;
                     }
+                    if let syn::ImplItem::Fn(f) = &mut member {
+                        let function = format!("{module}::{owner}::{}", names::ident(&f.sig.ident));
+                        self.cut_params(&function, file, &mut f.sig)?;
+                    }
                     kept.push(member);
                 }
                 block.items = kept;
@@ -294,12 +307,52 @@ impl<'a> Loader<'a> {
                         self.bound.add(Category::cfg_cut, entry);
                         continue;
                     }
+                    if let syn::TraitItem::Fn(f) = &mut member {
+                        let function = format!("{module}::{owner}::{}", names::ident(&f.sig.ident));
+                        self.cut_params(&function, file, &mut f.sig)?;
+                    }
                     kept.push(member);
                 }
                 def.items = kept;
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// Drops the parameters `#[cfg]` cuts from a signature, listing them (`f: parameter a
+    /// #[cfg(...)]`), so that the arity is the compiled function's.
+    fn cut_params(
+        &mut self,
+        function: &str,
+        file: &Path,
+        sig: &mut syn::Signature,
+    ) -> Result<(), ScanError> {
+        if !sig
+            .inputs
+            .iter()
+            .any(|input| !fn_arg_attrs(input).is_empty())
+        {
+            return Ok(());
+        }
+        let mut kept = syn::punctuated::Punctuated::new();
+        for mut input in std::mem::take(&mut sig.inputs) {
+            let param = match &input {
+                syn::FnArg::Receiver(_) => "self".to_owned(),
+                syn::FnArg::Typed(t) => spell(&t.pat),
+            };
+            let attrs = match &mut input {
+                syn::FnArg::Receiver(r) => &mut r.attrs,
+                syn::FnArg::Typed(t) => &mut t.attrs,
+            };
+            if let Some(pred) = self.cfg_of(file, attrs)? {
+                let entry = format!("{function}: parameter {param} #[{pred}]");
+                self.bound.add(Category::cfg_cut, entry);
+                continue;
+            }
+            kept.push(input);
+        }
+        sig.inputs = kept;
         Ok(())
     }
 
@@ -319,6 +372,16 @@ impl<'a> Loader<'a> {
             file: file.clone(),
             message: e.to_string(),
         })?;
+        // A file that does not lex is left to syn, which says where.
+        if let Ok(tokens) = lexed(&text).parse::<proc_macro2::TokenStream>() {
+            crate::nesting::check(tokens).map_err(|e| ScanError::TooDeep {
+                file: file.clone(),
+                line: e.at.line,
+                column: e.at.column + 1,
+                what: e.what,
+                limit: e.limit,
+            })?;
+        }
         syn::parse_file(&text).map_err(|e| {
             let start = e.span().start();
             let mut message = e.to_string();
@@ -341,13 +404,79 @@ impl<'a> Loader<'a> {
         }
     }
 
-    /// The path relative to the manifest directory (as is, when outside it).
+    /// The path relative to the manifest directory, with `..` to leave it, so that what the
+    /// bound records is the same on every machine (as is only when no relative path exists,
+    /// on another drive).
     pub(crate) fn relative(&self, absolute: &Path) -> PathBuf {
-        let lexical = normalize(absolute);
-        lexical
-            .strip_prefix(normalize(self.manifest_dir))
-            .map(Path::to_path_buf)
-            .unwrap_or(lexical)
+        let file =
+            normalize(&std::path::absolute(absolute).unwrap_or_else(|_| absolute.to_path_buf()));
+        let base = normalize(
+            &std::path::absolute(self.manifest_dir)
+                .unwrap_or_else(|_| self.manifest_dir.to_path_buf()),
+        );
+        relative_to(&file, &base).unwrap_or(file)
+    }
+}
+
+/// `file` as a path from `base` (both absolute and normalized), `None` when none exists.
+fn relative_to(file: &Path, base: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut file_parts = file.components().peekable();
+    let mut base_parts = base.components().peekable();
+    // The same root (and drive) first, else no relative path.
+    while let (Some(f), Some(b)) = (file_parts.peek(), base_parts.peek()) {
+        if f != b {
+            break;
+        }
+        file_parts.next();
+        base_parts.next();
+    }
+    let mut out = PathBuf::new();
+    for part in base_parts {
+        match part {
+            Component::Normal(_) => out.push(".."),
+            _ => return None,
+        }
+    }
+    for part in file_parts {
+        match part {
+            Component::Normal(_) | Component::ParentDir => out.push(part),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// True when `path` can be printed on a `cargo::rerun-if-changed=` line as it is: UTF-8, and
+/// no line break to end the line and start another instruction.
+pub(crate) fn printable(path: &Path) -> bool {
+    path.to_str().is_some_and(|s| !s.contains(['\r', '\n']))
+}
+
+/// The text `syn::parse_file` lexes: without a byte order mark, and without a shebang line
+/// (`#!` not starting an inner attribute), its line break kept so that lines keep their numbers.
+fn lexed(text: &str) -> &str {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(rest) = text.strip_prefix("#!") else {
+        return text;
+    };
+    if skip_trivia(rest).starts_with('[') {
+        return text;
+    }
+    text.find('\n').map_or("", |end| &text[end..])
+}
+
+/// `text` after its leading whitespace and comments.
+fn skip_trivia(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start();
+        if let Some(comment) = trimmed.strip_prefix("//") {
+            text = comment.find('\n').map_or("", |end| &comment[end..]);
+        } else if let Some(comment) = trimmed.strip_prefix("/*") {
+            text = comment.find("*/").map_or("", |end| &comment[end + 2..]);
+        } else {
+            return trimmed;
+        }
     }
 }
 
@@ -369,6 +498,13 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+fn fn_arg_attrs(input: &syn::FnArg) -> &[syn::Attribute] {
+    match input {
+        syn::FnArg::Receiver(r) => &r.attrs,
+        syn::FnArg::Typed(t) => &t.attrs,
+    }
+}
+
 fn attribute_error(file: &Path, error: CfgError) -> ScanError {
     ScanError::Attribute {
         file: file.to_path_buf(),
@@ -386,7 +522,21 @@ fn path_attr(file: &Path, attrs: &[syn::Attribute]) -> Result<Option<PathBuf>, S
         Meta::NameValue(nv) => match &nv.value {
             Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
-            }) => Ok(Some(PathBuf::from(s.value()))),
+            }) => {
+                let value = s.value();
+                // Every file read is printed on a `cargo::rerun-if-changed=` line: a line break
+                // would end it and start another cargo instruction.
+                if value.contains(['\r', '\n']) {
+                    return Err(ScanError::Attribute {
+                        file: file.to_path_buf(),
+                        line: line(attr.pound_token.span),
+                        message: format!(
+                            "#[path = {value:?}] holds a line break, which no cargo::rerun-if-changed line can name"
+                        ),
+                    });
+                }
+                Ok(Some(PathBuf::from(value)))
+            }
             _ => Err(ScanError::Attribute {
                 file: file.to_path_buf(),
                 line: line(attr.pound_token.span),

@@ -4,8 +4,14 @@
 //!
 //! A name a glob from another crate (or an item-level macro) could also provide is
 //! ambiguous: the scan says so rather than pick.
+//!
+//! Each top-level query remembers every `(module, name, namespace)` it has looked up, so that
+//! modules glob-importing one another are walked once per query, not once per path through
+//! them (which is exponential in the number of such modules).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use beam_mcp_rules::attributes::ItemKind;
 
 use crate::index::{FnId, Index, Ns, Owner, Res, TypeId, TypeKind};
 use crate::loader::ModId;
@@ -24,6 +30,11 @@ const PRELUDE_CTORS: &[&str] = &["Some", "None", "Ok", "Err"];
 const PRELUDE_FNS: &[&str] = &["drop"];
 /// How deep resolution follows imports, globs and aliases before giving up on a cycle.
 const MAX_DEPTH: usize = 64;
+/// The crate whose attribute macros declare the catalog.
+const BEAM_MCP: &str = "beam_mcp";
+/// Crates that define no attribute named `tool`, `resource` or `prompt`: a glob from them does
+/// not make a bare `#[tool]` someone else's.
+const NO_ITEM_ATTRIBUTES: &[&str] = &["std", "core", "alloc"];
 
 pub(crate) struct Resolver<'a> {
     pub(crate) index: &'a Index,
@@ -57,10 +68,10 @@ impl<'a> Resolver<'a> {
 
     /// Resolves `path` as written in module `module`, its last segment in `ns`.
     pub(crate) fn resolve(&self, module: ModId, path: &[String], ns: Ns) -> Lookup {
-        self.resolve_at(module, path, ns, &mut Vec::new())
+        self.resolve_at(module, path, ns, &mut Query::default())
     }
 
-    fn resolve_at(&self, module: ModId, path: &[String], ns: Ns, stack: &mut Stack) -> Lookup {
+    fn resolve_at(&self, module: ModId, path: &[String], ns: Ns, query: &mut Query) -> Lookup {
         let Some((first, rest)) = path.split_first() else {
             return Lookup::NotFound;
         };
@@ -73,21 +84,21 @@ impl<'a> Resolver<'a> {
                 Some(parent) => Res::Module(parent),
                 None => return Lookup::NotFound,
             },
-            name => match self.lookup_at(module, name, first_ns, stack) {
+            name => match self.lookup_at(module, name, first_ns, query) {
                 Lookup::Found(res) => res,
                 Lookup::Ambiguous => return Lookup::Ambiguous,
                 Lookup::NotFound => return outside(path, ns),
             },
         };
-        self.descend_at(start, rest, ns, stack)
+        self.descend_at(start, rest, ns, query)
     }
 
     /// Follows `rest` from `res`.
     pub(crate) fn descend(&self, start: Res, rest: &[String], ns: Ns) -> Lookup {
-        self.descend_at(start, rest, ns, &mut Vec::new())
+        self.descend_at(start, rest, ns, &mut Query::default())
     }
 
-    fn descend_at(&self, start: Res, rest: &[String], ns: Ns, stack: &mut Stack) -> Lookup {
+    fn descend_at(&self, start: Res, rest: &[String], ns: Ns, query: &mut Query) -> Lookup {
         let mut res = start;
         for (i, segment) in rest.iter().enumerate() {
             let last = i + 1 == rest.len();
@@ -99,12 +110,12 @@ impl<'a> Resolver<'a> {
                         None => return Lookup::NotFound,
                     },
                     "self" => Res::Module(m),
-                    name => match self.lookup_at(m, name, segment_ns, stack) {
+                    name => match self.lookup_at(m, name, segment_ns, query) {
                         Lookup::Found(res) => res,
                         other => return other,
                     },
                 },
-                Res::Type(t) => match self.ty(t, stack) {
+                Res::Type(t) => match self.ty(t, query) {
                     Lookup::Found(Res::Type(t)) => self.member(t, segment),
                     Lookup::Found(Res::External(mut path)) => {
                         path.push(segment.clone());
@@ -133,14 +144,14 @@ impl<'a> Resolver<'a> {
     }
 
     /// A type with its aliases followed: another of the crate's types, or another crate's.
-    fn ty(&self, t: TypeId, stack: &mut Stack) -> Lookup {
+    fn ty(&self, t: TypeId, query: &mut Query) -> Lookup {
         let Some(def) = self.index.types.get(t) else {
             return Lookup::NotFound;
         };
         let TypeKind::Alias(target) = &def.kind else {
             return Lookup::Found(Res::Type(t));
         };
-        if stack.len() > MAX_DEPTH {
+        if query.under_way.len() > MAX_DEPTH {
             return Lookup::NotFound;
         }
         let syn::Type::Path(path) = &**target else {
@@ -150,11 +161,13 @@ impl<'a> Resolver<'a> {
             return Lookup::NotFound;
         }
         let segments = segments(&path.path);
-        stack.push((def.module, format!("type {t}"), Ns::Type));
-        let found = self.resolve_at(def.module, &segments, Ns::Type, stack);
-        stack.pop();
+        query
+            .under_way
+            .push((def.module, format!("type {t}"), Ns::Type));
+        let found = self.resolve_at(def.module, &segments, Ns::Type, query);
+        query.under_way.pop();
         match found {
-            Lookup::Found(Res::Type(next)) => self.ty(next, stack),
+            Lookup::Found(Res::Type(next)) => self.ty(next, query),
             other => other,
         }
     }
@@ -162,47 +175,55 @@ impl<'a> Resolver<'a> {
     /// A type path resolved to one of the crate's types, aliases followed.
     pub(crate) fn type_of(&self, module: ModId, path: &[String]) -> Lookup {
         match self.resolve(module, path, Ns::Type) {
-            Lookup::Found(Res::Type(t)) => self.ty(t, &mut Vec::new()),
+            Lookup::Found(Res::Type(t)) => self.ty(t, &mut Query::default()),
             other => other,
         }
     }
 
-    /// `name` in module `module`: its items, its imports, its globs.
-    fn lookup_at(&self, module: ModId, name: &str, ns: Ns, stack: &mut Stack) -> Lookup {
-        let key = (module, name.to_owned(), ns);
-        if stack.contains(&key) || stack.len() > MAX_DEPTH {
-            return Lookup::NotFound;
-        }
+    /// `name` in module `module`: its items, its imports, its globs. Looked up once per query:
+    /// met again while under way, it is a cycle (not found); met again after, the answer
+    /// already given.
+    fn lookup_at(&self, module: ModId, name: &str, ns: Ns, query: &mut Query) -> Lookup {
         let Some(scope) = self.index.scopes.get(module) else {
             return Lookup::NotFound;
         };
         let table = match ns {
-            Ns::Type => &scope.types,
-            Ns::Value => &scope.values,
+            Ns::Type => Some(&scope.types),
+            Ns::Value => Some(&scope.values),
+            // No item of the crate can be an attribute macro: only imports name them.
+            Ns::Macro => None,
         };
-        if let Some(res) = table.get(name) {
+        if let Some(res) = table.and_then(|t| t.get(name)) {
             return Lookup::Found(res.clone());
         }
-        stack.push(key);
-        let found = self.imported(module, name, ns, stack);
-        stack.pop();
+        let key = (module, name.to_owned(), ns);
+        if let Some(done) = query.done.get(&key) {
+            return done.clone();
+        }
+        if query.under_way.contains(&key) || query.under_way.len() > MAX_DEPTH {
+            return Lookup::NotFound;
+        }
+        query.under_way.push(key.clone());
+        let found = self.imported(module, name, ns, query);
+        query.under_way.pop();
+        query.done.insert(key, found.clone());
         found
     }
 
-    fn imported(&self, module: ModId, name: &str, ns: Ns, stack: &mut Stack) -> Lookup {
+    fn imported(&self, module: ModId, name: &str, ns: Ns, query: &mut Query) -> Lookup {
         let Some(scope) = self.index.scopes.get(module) else {
             return Lookup::NotFound;
         };
         for import in scope.imports.iter().filter(|i| i.name == name) {
-            match self.resolve_at(module, &import.path, ns, stack) {
+            match self.resolve_at(module, &import.path, ns, query) {
                 Lookup::NotFound => {} // it imports the name in the other namespace
                 found => return found,
             }
         }
         let mut ambiguous = scope.opaque;
         for glob in &scope.globs {
-            match self.resolve_at(module, glob, Ns::Type, stack) {
-                Lookup::Found(Res::Module(source)) => match self.lookup_at(source, name, ns, stack)
+            match self.resolve_at(module, glob, Ns::Type, query) {
+                Lookup::Found(Res::Module(source)) => match self.lookup_at(source, name, ns, query)
                 {
                     Lookup::Found(res) => return Lookup::Found(res),
                     Lookup::Ambiguous => ambiguous = true,
@@ -224,6 +245,81 @@ impl<'a> Resolver<'a> {
         } else {
             Lookup::NotFound
         }
+    }
+
+    /// The kind of beam-mcp item macro the attribute `path`, written on an item of module
+    /// `module`, names; `None` when it is another crate's attribute (rmcp's `#[tool]`, say).
+    ///
+    /// A path that resolves through the module's `use` items (and `extern crate` renames) is
+    /// beam-mcp's when it ends at `beam_mcp::tool`, `beam_mcp::resource` or
+    /// `beam_mcp::prompt`. A bare name no `use` brings in is beam-mcp's (as in
+    /// `#[macro_use] extern crate beam_mcp;`). A bare name a glob from another crate could
+    /// bring in is beam-mcp's only when a glob from `beam_mcp` could too (and `std`, `core` and
+    /// `alloc` have no such attribute).
+    pub(crate) fn item_kind(&self, module: ModId, path: &syn::Path) -> Option<ItemKind> {
+        if path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return None;
+        }
+        let written = segments(path);
+        let bare = match written.as_slice() {
+            [word] => Some(word.as_str()),
+            _ => None,
+        };
+        match self.resolve(module, &written, Ns::Macro) {
+            Lookup::Found(Res::External(resolved)) => beam_mcp_kind(&resolved),
+            Lookup::Found(_) => None,
+            Lookup::NotFound => bare.and_then(kind_of_word),
+            Lookup::Ambiguous => match bare {
+                Some(word) => {
+                    let crates = self.glob_crates(module);
+                    let others = crates
+                        .iter()
+                        .any(|c| c != BEAM_MCP && !NO_ITEM_ATTRIBUTES.contains(&c.as_str()));
+                    if crates.contains(BEAM_MCP) || !others {
+                        kind_of_word(word)
+                    } else {
+                        None
+                    }
+                }
+                // `beam_mcp::tool` in a module with another crate's glob: a glob bringing a
+                // `beam_mcp` in would make rustc refuse the path, so it is the crate's.
+                None => beam_mcp_kind(written.strip_prefix(&["::".to_owned()]).unwrap_or(&written)),
+            },
+        }
+    }
+
+    /// The crates the globs of `module` import from, through the crate's own modules' globs;
+    /// `?` for a glob whose source is not known.
+    fn glob_crates(&self, module: ModId) -> BTreeSet<String> {
+        let mut crates = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        let mut work = vec![module];
+        while let Some(m) = work.pop() {
+            if !seen.insert(m) {
+                continue;
+            }
+            let Some(scope) = self.index.scopes.get(m) else {
+                continue;
+            };
+            for glob in &scope.globs {
+                match self.resolve(m, glob, Ns::Type) {
+                    Lookup::Found(Res::Module(source)) => work.push(source),
+                    Lookup::Found(Res::External(path)) => {
+                        crates.insert(path.first().cloned().unwrap_or_default());
+                    }
+                    // An enum's variants: no attribute.
+                    Lookup::Found(_) => {}
+                    // A glob's own first segment is ambiguous beside another crate's glob;
+                    // rustc takes it as the crate of that name (or refuses the ambiguity).
+                    Lookup::NotFound | Lookup::Ambiguous => {
+                        let first = glob.first().map(String::as_str).unwrap_or_default();
+                        let named = !matches!(first, "" | "crate" | "self" | "super");
+                        crates.insert(if named { first } else { "?" }.to_owned());
+                    }
+                }
+            }
+        }
+        crates
     }
 
     fn parent(&self, module: ModId) -> Option<ModId> {
@@ -248,7 +344,16 @@ impl<'a> Resolver<'a> {
     }
 }
 
-type Stack = Vec<(ModId, String, Ns)>;
+/// A lookup of one name in one module and namespace.
+type Key = (ModId, String, Ns);
+
+/// What one top-level query has looked up: the lookups under way (innermost last) and the
+/// answers given.
+#[derive(Default)]
+struct Query {
+    under_way: Vec<Key>,
+    done: HashMap<Key, Lookup>,
+}
 
 /// A path whose first segment names nothing in the crate's scope: another crate (or the
 /// prelude, or a primitive type) when more segments follow; a prelude value when alone.
@@ -258,9 +363,21 @@ fn outside(path: &[String], ns: Ns) -> Lookup {
         ([name], Ns::Value) if PRELUDE_FNS.contains(&name.as_str()) => {
             Lookup::Found(Res::External(path.to_vec()))
         }
-        ([_], Ns::Value) => Lookup::NotFound,
+        ([_], Ns::Value | Ns::Macro) => Lookup::NotFound,
         _ => Lookup::Found(Res::External(path.to_vec())),
     }
+}
+
+/// The item kind of a resolved `beam_mcp::tool`, `beam_mcp::resource` or `beam_mcp::prompt`.
+fn beam_mcp_kind(resolved: &[String]) -> Option<ItemKind> {
+    match resolved {
+        [krate, word] if krate == BEAM_MCP => kind_of_word(word),
+        _ => None,
+    }
+}
+
+fn kind_of_word(word: &str) -> Option<ItemKind> {
+    ItemKind::ALL.into_iter().find(|k| k.as_str() == word)
 }
 
 /// A path's segments, without generic arguments and `r#`.

@@ -104,3 +104,60 @@ fn predicates_evaluate_like_rustc() {
     assert!(cfg.holds(r#"version("1.80")"#).is_err());
     assert!(cfg.holds("not(unix, windows)").is_err());
 }
+
+/// A parameter `#[cfg]` cuts is not counted in the arity (it used to be: `f/2` without the
+/// feature), and is listed.
+#[test]
+fn a_parameter_cut_by_cfg_is_not_counted() {
+    let lib = r#"
+#[beam_mcp::tool]
+fn f(#[cfg(feature = "x")] a: u8, b: u8) {
+    S.m(1);
+}
+pub struct S;
+impl S {
+    pub fn m(&self, #[cfg_attr(feature = "x", cfg(any()))] c: u8) {}
+}
+pub trait T {
+    fn t(#[cfg(not(feature = "x"))] d: u8) {}
+}
+"#;
+    let dir = common::temp_crate("params", &[("src/lib.rs", lib)]);
+    let scan = |cfg: Cfg| common::scan_dir(&dir, "p").cfg(cfg).scan().unwrap();
+    let off = scan(Cfg::new());
+    let functions = |declared: &beam_mcp_build::Declared| -> Vec<String> {
+        nodes(declared)
+            .into_iter()
+            .filter(|id| id.starts_with("srv/module/"))
+            .collect()
+    };
+    assert_eq!(
+        functions(&off),
+        [
+            "srv/module/p/S::m/2",
+            "srv/module/p/T::t/1",
+            "srv/module/p/f/1",
+        ]
+    );
+    assert_eq!(
+        entries(&off, "cfg_cut"),
+        ["p::f: parameter a #[cfg(feature = \"x\")]"]
+    );
+    let on = scan(Cfg::new().feature("x"));
+    assert_eq!(
+        functions(&on),
+        [
+            "srv/module/p/S::m/1",
+            "srv/module/p/T::t/0",
+            "srv/module/p/f/2",
+        ]
+    );
+    assert_eq!(
+        entries(&on, "cfg_cut"),
+        [
+            "p::S::m: parameter c #[cfg(any())]",
+            "p::T::t: parameter d #[cfg(not(feature = \"x\"))]",
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use beam_mcp_build::{Algorithm, Cfg, Level};
+use beam_mcp_build::{Algorithm, Cfg, Level, ScanError};
 use beam_mcp_connectome::canonical::{encode_value, hash_hex};
 use common::{fixture, scan_of};
 
@@ -100,4 +100,83 @@ fn the_same_sources_give_the_same_bytes() {
     let once = scan.scan().unwrap().canonical(Algorithm::Sha256).unwrap();
     let twice = scan.scan().unwrap().canonical(Algorithm::Sha256).unwrap();
     assert_eq!(once, twice);
+}
+
+/// `#[path]` with a line break used to be printed raw after `cargo::rerun-if-changed=`, so a
+/// source could give cargo an instruction of its own.
+#[test]
+fn a_path_with_a_line_break_is_refused_before_anything_is_printed() {
+    let lib = "//! Injection.\n#[path = \"x\\ncargo::rustc-cfg=evil\"]\nmod x;\n";
+    let dir = common::temp_crate("inject", &[("src/lib.rs", lib)]);
+    let error = common::scan_dir(&dir, "i").scan().unwrap_err();
+    assert!(
+        matches!(&error, ScanError::Attribute { line: 2, .. }),
+        "{error}"
+    );
+    assert!(
+        error.to_string().starts_with("src/lib.rs:2: #[path = "),
+        "{error}"
+    );
+    let out = out_dir("inject-out");
+    let mut printed = Vec::new();
+    let written = common::scan_dir(&dir, "i")
+        .emit_into(&out, &mut printed)
+        .unwrap();
+    assert!(!written);
+    let printed = String::from_utf8(printed).unwrap();
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), 2, "{printed}");
+    assert_eq!(
+        lines[0],
+        format!(
+            "cargo::rerun-if-changed={}",
+            dir.join("src/lib.rs").display()
+        )
+    );
+    assert!(
+        lines[1].starts_with("cargo::error=src/lib.rs:2: "),
+        "{printed}"
+    );
+    assert!(!printed.contains("\ncargo::rustc-cfg"), "{printed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A package whose path is not UTF-8, or holds a line break, used to have its files printed
+/// lossily (naming other files) or raw.
+#[cfg(unix)]
+#[test]
+fn an_unprintable_package_path_is_refused_before_anything_is_printed() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let parent = common::temp_crate("unprintable", &[]);
+    for name in [
+        OsStr::from_bytes(b"pkg-\xff"),
+        OsStr::new("pkg\ncargo::rustc-cfg=evil"),
+    ] {
+        let dir = parent.join(name);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src/lib.rs"), "#[beam_mcp::tool]\nfn t() {}\n").unwrap();
+        let error = common::scan_dir(&dir, "u").scan().unwrap_err();
+        assert!(
+            matches!(error, ScanError::UnprintablePath { .. }),
+            "{error}"
+        );
+        let out = out_dir("unprintable-out");
+        let mut printed = Vec::new();
+        let written = common::scan_dir(&dir, "u")
+            .emit_into(&out, &mut printed)
+            .unwrap();
+        assert!(!written);
+        let printed = String::from_utf8(printed).unwrap();
+        assert_eq!(printed.lines().count(), 1, "{printed}");
+        assert!(printed.starts_with("cargo::error="), "{printed}");
+        assert!(
+            printed.contains("is not UTF-8 or holds a line break"),
+            "{printed}"
+        );
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+    std::fs::remove_dir_all(&parent).unwrap();
 }

@@ -160,3 +160,32 @@ fn a_crate_without_root_is_refused() {
         .unwrap_err();
     assert!(matches!(error, ScanError::NoRoot { .. }), "{error}");
 }
+
+/// A `#[path]` leaving the package is recorded relative to it, with `..`: the bound's bytes
+/// are the same on every machine (it used to be the file's absolute path).
+#[test]
+fn a_file_outside_the_package_is_recorded_relative_to_it() {
+    let dir = fixture("outside").join("pkg");
+    let declared = beam_mcp_build::connectome("srv")
+        .manifest_dir(&dir)
+        .crate_name("pkg")
+        .cfg(Cfg::new())
+        .level(Level::Mfa)
+        .scan()
+        .unwrap();
+    let sources: Vec<&str> = declared.bound.sources.iter().map(String::as_str).collect();
+    assert_eq!(sources, ["../shared/common.rs", "src/lib.rs"]);
+    let bound = serde_json::to_string(&declared.bound.to_json()).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert!(!bound.contains(root.to_str().unwrap()), "{bound}");
+    // The same scan from a manifest directory written with `..` records the same.
+    let roundabout = beam_mcp_build::connectome("srv")
+        .manifest_dir(dir.join("src/.."))
+        .crate_name("pkg")
+        .cfg(Cfg::new())
+        .scan()
+        .unwrap();
+    assert_eq!(roundabout.bound.sources, declared.bound.sources);
+    let item = &declared.items[0];
+    assert_eq!(item.place.to_string(), "../shared/common.rs:3");
+}

@@ -13,6 +13,28 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A crate written under a fresh temporary directory for test `test`: each `(path, text)`, the
+/// paths relative to the directory returned.
+pub fn temp_crate(test: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("beam-mcp-build-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    dir
+}
+
+/// A scan of the crate in `dir`, named `name`, at `mfa`, nothing configured.
+pub fn scan_dir(dir: &std::path::Path, name: &str) -> Connectome {
+    connectome("srv")
+        .manifest_dir(dir)
+        .crate_name(name)
+        .cfg(Cfg::new())
+        .level(Level::Mfa)
+}
+
 /// A scan of fixture `name` (its crate named the same), for server `srv`.
 pub fn scan_of(name: &str, cfg: Cfg, level: Level) -> Connectome {
     connectome("srv")
