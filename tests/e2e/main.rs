@@ -1,5 +1,6 @@
 //! End-to-end tests: the built example binary, driven through real pipes.
 
+mod connectome;
 mod conversation;
 mod memory;
 mod stdio_weather;
