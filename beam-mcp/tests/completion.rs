@@ -150,7 +150,7 @@ fn refusals_name_what_is_wrong() {
             &s,
             complete(json!({ "type": "ref/prompt", "name": "nope" }), "city", "")
         )["error"],
-        json!({ "code": -32602, "message": "Invalid params: unknown prompt nope", "data": { "name": "nope" } })
+        json!({ "code": -32602, "message": "Invalid params: unknown prompt", "data": { "name": "nope" } })
     );
     assert_eq!(
         answer(
@@ -161,7 +161,7 @@ fn refusals_name_what_is_wrong() {
                 ""
             )
         )["error"],
-        json!({ "code": -32602, "message": "Invalid params: unknown resource template weather://x/now", "data": { "uri": "weather://x/now" } })
+        json!({ "code": -32602, "message": "Invalid params: unknown resource template", "data": { "uri": "weather://x/now" } })
     );
     assert_eq!(
         answer(
@@ -172,7 +172,7 @@ fn refusals_name_what_is_wrong() {
                 ""
             )
         )["error"],
-        json!({ "code": -32602, "message": "Invalid params: directions has no argument zip" })
+        json!({ "code": -32602, "message": "Invalid params: unknown argument", "data": { "item": "directions", "argument": "zip" } })
     );
     assert_eq!(
         answer(

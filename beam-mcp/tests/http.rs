@@ -589,8 +589,11 @@ fn only_post_and_a_session_get_or_delete_are_served() {
             "{method}"
         );
         assert_eq!(
-            r.json()["error"]["message"],
-            format!("Method not allowed: {method}; use POST")
+            (&r.json()["error"]["message"], &r.json()["error"]["data"]),
+            (
+                &json!("Method not allowed; use POST"),
+                &json!({ "method": method })
+            )
         );
     }
 }

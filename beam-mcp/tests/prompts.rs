@@ -208,7 +208,7 @@ fn names_and_arguments_are_checked_before_the_prompt_runs() {
     }
     assert_eq!(
         error(&s, get(2, "nope", json!({}))),
-        json!({ "code": -32602, "message": "Invalid params: unknown prompt nope", "data": { "name": "nope" } })
+        json!({ "code": -32602, "message": "Invalid params: unknown prompt", "data": { "name": "nope" } })
     );
     for (arguments, reason) in [
         (json!({}), "missing required property: arg1"),
@@ -227,7 +227,7 @@ fn names_and_arguments_are_checked_before_the_prompt_runs() {
             error(&s, get(3, "test_prompt_with_arguments", arguments)),
             json!({
                 "code": -32602,
-                "message": format!("Invalid params: invalid arguments: {reason}"),
+                "message": "Invalid params: invalid arguments",
                 "data": { "name": "test_prompt_with_arguments", "reason": reason },
             })
         );
@@ -241,7 +241,7 @@ fn a_refusal_is_32602_and_a_panic_is_32603() {
     assert_eq!(
         error(&s, get(1, "picky", json!({ "topic": "secrets" }))),
         json!({
-            "code": -32602, "message": "Invalid params: prompt picky cannot be rendered",
+            "code": -32602, "message": "Invalid params: the prompt cannot be rendered",
             "data": { "name": "picky", "reason": "that topic cannot be discussed" }
         })
     );

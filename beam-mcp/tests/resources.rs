@@ -203,7 +203,7 @@ fn not_found_is_32602_modern_and_32002_legacy_and_decided_before_the_reader_runs
     ] {
         assert_eq!(
             error(&s, modern(1, "resources/read", json!({ "uri": uri }))),
-            json!({ "code": -32602, "message": format!("Resource not found: {uri}"), "data": { "uri": uri } })
+            json!({ "code": -32602, "message": "Resource not found", "data": { "uri": uri } })
         );
         assert_eq!(
             error(&s, bare(2, "resources/read", json!({ "uri": uri })))["code"],
@@ -219,7 +219,7 @@ fn a_reader_says_not_found_with_or_without_a_reason() {
     let uri = "test://template/404/data";
     assert_eq!(
         error(&s, modern(1, "resources/read", json!({ "uri": uri }))),
-        json!({ "code": -32602, "message": format!("Resource not found: {uri}"), "data": { "uri": uri } })
+        json!({ "code": -32602, "message": "Resource not found", "data": { "uri": uri } })
     );
     // A variable that does not parse as the parameter's type names no resource.
     let e = error(
@@ -238,7 +238,7 @@ fn a_reader_says_not_found_with_or_without_a_reason() {
             bare(3, "resources/read", json!({ "uri": "tree://r/denied" }))
         ),
         json!({
-            "code": -32002, "message": "Resource not found: tree://r/denied",
+            "code": -32002, "message": "Resource not found",
             "data": { "uri": "tree://r/denied", "reason": "outside the tree" }
         })
     );

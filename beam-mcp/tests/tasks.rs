@@ -310,7 +310,7 @@ fn the_extension_is_required_where_declared_and_tasks_are_their_callers() {
             got["error"]["code"].clone(),
             got["error"]["message"].clone()
         ),
-        (json!(-32602), json!("Invalid params: unknown task nope"))
+        (json!(-32602), json!("Invalid params: unknown task"))
     );
     let got = h.send(&Session::new(), "tasks/update", json!({}), true);
     assert_eq!(

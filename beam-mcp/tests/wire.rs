@@ -182,7 +182,7 @@ fn initialize_is_legacy_and_offers_a_served_version() {
     assert_eq!(
         send(&s, &Session::new(), modern(1, "initialize", json!({}))),
         Some(
-            json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32601, "message": "Method not found: initialize" } })
+            json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32601, "message": "Method not found", "data": { "method": "initialize" } } })
         )
     );
 }
@@ -221,7 +221,7 @@ fn ping_is_legacy_only() {
     assert_eq!(
         send(&s, &Session::new(), modern(1, "ping", json!({}))),
         Some(
-            json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32601, "message": "Method not found: ping" } })
+            json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32601, "message": "Method not found", "data": { "method": "ping" } } })
         )
     );
 }
@@ -637,7 +637,7 @@ fn tools_call_refuses_a_missing_name_and_an_unknown_tool() {
             modern(2, "tools/call", json!({ "name": "nope" }))
         ),
         Some(
-            json!({ "jsonrpc": "2.0", "id": 2, "error": { "code": -32602, "message": "Unknown tool: nope", "data": { "name": "nope" } } })
+            json!({ "jsonrpc": "2.0", "id": 2, "error": { "code": -32602, "message": "Unknown tool", "data": { "name": "nope" } } })
         )
     );
 }
@@ -694,7 +694,7 @@ fn envelope_refusals_are_exact() {
             &s,
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}"
         ),
-        err(-32600, "Request body repeats a key: duplicate key \"id\"")
+        json!({ "jsonrpc": "2.0", "error": { "code": -32600, "message": "Request body repeats a key", "data": { "key": "id" } } })
     );
     assert_eq!(
         raw(&s, b"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}"),
@@ -726,7 +726,7 @@ fn envelope_refusals_are_exact() {
     }
     assert_eq!(
         raw(&s, br#"{"jsonrpc":"2.0","id":5,"method":"nope/nope"}"#),
-        with_id(json!(5), -32601, "Method not found: nope/nope")
+        json!({ "jsonrpc": "2.0", "id": 5, "error": { "code": -32601, "message": "Method not found", "data": { "method": "nope/nope" } } })
     );
     assert_eq!(
         raw(
@@ -756,11 +756,9 @@ fn envelope_refusals_are_exact() {
     ] {
         assert_eq!(
             send(&s, &Session::new(), modern(6, method, json!({}))),
-            Some(with_id(
-                json!(6),
-                -32601,
-                &format!("Method not found: {method}")
-            ))
+            Some(
+                json!({ "jsonrpc": "2.0", "id": 6, "error": { "code": -32601, "message": "Method not found", "data": { "method": method } } })
+            )
         );
     }
 }
@@ -945,7 +943,7 @@ fn an_empty_server_advertises_nothing_it_cannot_serve() {
     assert_eq!(
         send(&s, &Session::new(), modern(2, "tools/list", json!({}))),
         Some(
-            json!({ "jsonrpc": "2.0", "id": 2, "error": { "code": -32601, "message": "Method not found: tools/list" } })
+            json!({ "jsonrpc": "2.0", "id": 2, "error": { "code": -32601, "message": "Method not found", "data": { "method": "tools/list" } } })
         )
     );
 }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use beam_mcp_tests::{ServerProcess, modern_meta, spec, workspace_binary};
 use serde_json::{Value, json};
@@ -277,10 +279,8 @@ fn bad_input_is_answered_with_a_clear_error_and_the_server_keeps_serving() {
         ),
         (
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"ping\"}\n".to_vec(),
-            error(
-                -32600,
-                "Request body repeats a key: duplicate key \"method\"",
-            ),
+            json!({ "jsonrpc": "2.0", "error": { "code": -32600,
+                "message": "Request body repeats a key", "data": { "key": "method" } } }),
         ),
         (two_mib, error(-32600, "Request line exceeds 1048576 bytes")),
         (
@@ -289,7 +289,7 @@ fn bad_input_is_answered_with_a_clear_error_and_the_server_keeps_serving() {
         ),
         (
             b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"no/such\"}\n".to_vec(),
-            json!({ "jsonrpc": "2.0", "id": 8, "error": { "code": -32601, "message": "Method not found: no/such" } }),
+            json!({ "jsonrpc": "2.0", "id": 8, "error": { "code": -32601, "message": "Method not found", "data": { "method": "no/such" } } }),
         ),
         (
             b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"_meta\":{}}\n".to_vec(),
@@ -357,4 +357,133 @@ fn pipelined_requests_are_all_answered_and_shutdown_stops_after_its_answer() {
     );
     assert!(ids.contains(&json!("bye")));
     assert!(!ids.contains(&json!("late")));
+}
+
+/// The server's stdout read on a thread, so a test can wait with a deadline: each message,
+/// then `None` at EOF.
+fn stdout_of(s: &mut ServerProcess) -> mpsc::Receiver<Option<Value>> {
+    use std::io::BufRead;
+    let mut stdout = s.take_stdout();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            let mut line = String::new();
+            let message = match stdout.read_line(&mut line) {
+                Ok(0) | Err(_) => None,
+                Ok(_) => Some(serde_json::from_str(line.trim_end()).expect("a JSON line")),
+            };
+            let end = message.is_none();
+            if tx.send(message).is_err() || end {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+fn within(rx: &mpsc::Receiver<Option<Value>>, wait: Duration, what: &str) -> Option<Value> {
+    rx.recv_timeout(wait)
+        .unwrap_or_else(|_| panic!("{what}: nothing within {wait:?}"))
+}
+
+fn ping(id: i64) -> Vec<u8> {
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").into_bytes()
+}
+
+#[test]
+fn a_content_length_past_the_drain_bound_is_answered_at_once_and_ends_the_session() {
+    let mut s = weather();
+    let out = stdout_of(&mut s);
+    s.send_raw(b"Content-Length: 18446744073709551615\r\n\r\n");
+    s.send_raw(&ping(1));
+    let refused = within(&out, Duration::from_secs(10), "the refusal");
+    assert_eq!(
+        refused,
+        Some(error(-32600, "Request frame exceeds 1048576 bytes"))
+    );
+    // Nothing after it can be found again without reading 16 EiB: the session ends, with
+    // stdin still open, and the process exits cleanly.
+    assert_eq!(
+        within(&out, Duration::from_secs(15), "the end of the session"),
+        None
+    );
+    assert!(s.finish().success());
+}
+
+#[test]
+fn a_content_length_within_the_drain_bound_is_answered_at_once_then_its_body_dropped() {
+    let mut s = weather();
+    let out = stdout_of(&mut s);
+    let length = 2 * 1024 * 1024;
+    s.send_raw(format!("Content-Length: {length}\r\n\r\n").as_bytes());
+    // Answered before a byte of the body is sent.
+    assert_eq!(
+        within(&out, Duration::from_secs(10), "the refusal"),
+        Some(error(-32600, "Request frame exceeds 1048576 bytes"))
+    );
+    // A body of requests: any of them answered would mean the body was read as messages.
+    let mut body = Vec::with_capacity(length);
+    while body.len() < length {
+        body.extend_from_slice(&ping(66));
+    }
+    body.truncate(length);
+    s.send_raw(&body);
+    s.send_raw(&ping(2));
+    assert_eq!(
+        within(&out, Duration::from_secs(20), "the next request"),
+        Some(json!({ "jsonrpc": "2.0", "id": 2, "result": {} }))
+    );
+    assert!(s.finish().success());
+    assert_eq!(out.recv().unwrap(), None, "nothing else was answered");
+}
+
+#[test]
+fn lines_of_only_whitespace_are_no_message() {
+    let mut s = weather();
+    let out = stdout_of(&mut s);
+    s.send_raw(b"   \n\t\t\n \r\n\r\n\n \t \r \n");
+    s.send_raw(&ping(1));
+    assert_eq!(
+        within(&out, Duration::from_secs(10), "the ping"),
+        Some(json!({ "jsonrpc": "2.0", "id": 1, "result": {} }))
+    );
+    assert!(s.finish().success());
+    assert_eq!(
+        out.recv().unwrap(),
+        None,
+        "nothing answered the blank lines"
+    );
+}
+
+#[test]
+fn caller_text_comes_back_once_in_data_cut_to_256_bytes() {
+    let mut s = weather();
+    let room = 1024 * 1024 - 512;
+    // A tool name of ASCII: cut at exactly 256 bytes.
+    let name = "t".repeat(room);
+    let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": name, "arguments": {}, "_meta": modern_meta() } });
+    // A URI whose 256th byte is inside a two-byte character: cut before it, at 255.
+    let uri = format!("weather:/{}", "é".repeat((room - 9) / 2));
+    let read = json!({ "jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": { "uri": uri, "_meta": modern_meta() } });
+    for (request, key, text, kept) in [
+        (call, "name", name.as_str(), 256),
+        (read, "uri", uri.as_str(), 255),
+    ] {
+        assert!(request.to_string().len() <= 1024 * 1024);
+        assert!(text.len() > 1024 * 1024 - 1024);
+        let answer = s.request(&request);
+        spec()
+            .check("2026-07-28", "JSONRPCErrorResponse", &answer)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let size = answer.to_string().len();
+        assert!(size < 2048, "a {size}-byte answer to a 1 MiB {key}");
+        assert_eq!(answer["error"]["code"], -32602);
+        assert_eq!(answer["error"]["data"][key], text[..kept]);
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(!message.contains(&text[kept - 20..kept]), "{message}");
+    }
+    ping_ok(&mut s, 3);
+    assert!(s.finish().success());
 }

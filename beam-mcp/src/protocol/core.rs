@@ -348,13 +348,9 @@ impl Server {
                 Some(Value::String(level)) => Some(
                     level
                         .parse::<LogLevel>()
-                        .map_err(|e| ProtocolError::LogLevel(e.to_string()))?,
+                        .map_err(|_| ProtocolError::LogLevel(level))?,
                 ),
-                Some(other) => {
-                    return Err(ProtocolError::LogLevel(format!(
-                        "{other} is not a log level"
-                    )));
-                }
+                Some(other) => return Err(ProtocolError::LogLevel(other.to_string())),
             }
         } else {
             Some(session.log_level())

@@ -1,19 +1,50 @@
 //! Every error a caller can see, each mapped to exactly one JSON-RPC code in one place.
+//!
+//! Caller text (a tool name, a URI, a method, a key) never goes into `message`: it travels
+//! once, in `data`, cut to [`CALLER_TEXT_BYTES`]. So an error reply stays small whatever the
+//! caller sent (a 1 MiB URI is answered in well under 2 KiB).
 
 use serde_json::{Value, json};
 
 use super::Revision;
 use crate::json::JsonError;
 
+/// The most bytes of caller text an error carries back, in `data`.
+///
+/// Longer text is cut at the last UTF-8 character boundary at or before this many bytes.
+///
+/// ```
+/// use beam_mcp::protocol::{CALLER_TEXT_BYTES, ProtocolError};
+/// let e = ProtocolError::UnknownTool("x".repeat(1 << 20));
+/// let data = e.data().unwrap();
+/// assert_eq!(data["name"].as_str().unwrap().len(), CALLER_TEXT_BYTES);
+/// ```
+pub const CALLER_TEXT_BYTES: usize = 256;
+
+/// `text` cut to at most [`CALLER_TEXT_BYTES`] bytes, on a character boundary.
+pub(crate) fn caller_text(text: &str) -> &str {
+    if text.len() <= CALLER_TEXT_BYTES {
+        return text;
+    }
+    let mut end = CALLER_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// A protocol-level refusal: a JSON-RPC error object the core answers with.
 ///
-/// The wording of each message is part of the wire contract (see `docs/wire.md`).
+/// The wording of each message is part of the wire contract (see `docs/wire.md`). A message
+/// is fixed text; what the caller sent is in [`data`](Self::data), cut to
+/// [`CALLER_TEXT_BYTES`].
 ///
 /// ```
 /// use beam_mcp::protocol::ProtocolError;
 /// let e = ProtocolError::MethodNotFound("ping".into());
 /// assert_eq!(e.code(), -32601);
-/// assert_eq!(e.to_string(), "Method not found: ping");
+/// assert_eq!(e.to_string(), "Method not found");
+/// assert_eq!(e.data().unwrap()["method"], "ping");
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -70,20 +101,20 @@ pub enum ProtocolError {
         requested: String,
     },
     /// A method this revision does not have, or whose capability is not advertised.
-    #[error("Method not found: {0}")]
+    #[error("Method not found")]
     MethodNotFound(String),
     /// `tools/call` without a string `name`.
     #[error("Invalid params: tools/call requires a string name")]
     ToolNameMissing,
     /// `tools/call` naming a tool the catalog does not list.
-    #[error("Unknown tool: {0}")]
+    #[error("Unknown tool")]
     UnknownTool(String),
     /// `resources/read` without a string `uri`.
     #[error("Invalid params: resources/read requires a string uri")]
     ResourceUriMissing,
     /// A URI no listed resource has and no listed template matches, or one its reader said
     /// is not there (`-32002` at 2025-11-25, `-32602` at 2026-07-28).
-    #[error("Resource not found: {uri}")]
+    #[error("Resource not found")]
     ResourceNotFound {
         /// The URI asked for.
         uri: String,
@@ -94,10 +125,10 @@ pub enum ProtocolError {
     #[error("Invalid params: prompts/get requires a string name")]
     PromptNameMissing,
     /// A prompt the catalog does not list.
-    #[error("Invalid params: unknown prompt {0}")]
+    #[error("Invalid params: unknown prompt")]
     UnknownPrompt(String),
     /// Prompt arguments refused by the schema derived from the declared arguments.
-    #[error("Invalid params: invalid arguments: {reason}")]
+    #[error("Invalid params: invalid arguments")]
     PromptArguments {
         /// The prompt.
         name: String,
@@ -105,7 +136,7 @@ pub enum ProtocolError {
         reason: String,
     },
     /// A prompt function returned an error.
-    #[error("Invalid params: prompt {name} cannot be rendered")]
+    #[error("Invalid params: the prompt cannot be rendered")]
     PromptNotRendered {
         /// The prompt.
         name: String,
@@ -118,10 +149,10 @@ pub enum ProtocolError {
     )]
     CompletionMalformed,
     /// `completion/complete` naming a template the catalog does not list.
-    #[error("Invalid params: unknown resource template {0}")]
+    #[error("Invalid params: unknown resource template")]
     UnknownTemplate(String),
     /// `completion/complete` naming an argument the prompt or template does not declare.
-    #[error("Invalid params: {item} has no argument {argument}")]
+    #[error("Invalid params: unknown argument")]
     UnknownArgument {
         /// The prompt name or template.
         item: String,
@@ -152,7 +183,7 @@ pub enum ProtocolError {
     #[error("Host not allowed")]
     HostNotAllowed,
     /// An HTTP method other than POST.
-    #[error("Method not allowed: {0}; use POST")]
+    #[error("Method not allowed; use POST")]
     HttpMethodNotAllowed(String),
     /// A request body framed by `transfer-encoding` rather than a declared length.
     #[error("Request body must declare its length: transfer-encoding is refused")]
@@ -176,8 +207,10 @@ pub enum ProtocolError {
     #[error("Internal error")]
     Internal,
     /// A log level that is not one of the eight (`io.modelcontextprotocol/logLevel` or
-    /// `logging/setLevel`).
-    #[error("Invalid params: {0}")]
+    /// `logging/setLevel`): the value sent (its JSON text when it is not a string).
+    #[error(
+        "Invalid params: not a log level (debug, info, notice, warning, error, critical, alert, emergency)"
+    )]
     LogLevel(String),
     /// A `progressToken` that is neither a string nor an integer.
     #[error("Invalid params: progressToken must be a string or an integer")]
@@ -213,7 +246,7 @@ pub enum ProtocolError {
     #[error("Too many requests running in this session: try again later")]
     SessionBusy,
     /// A `Last-Event-ID` that cannot be resumed (why is the second field).
-    #[error("Last-Event-ID {0} {1}")]
+    #[error("Last-Event-ID {1}")]
     LastEventId(String, &'static str),
     /// A call (or a `tasks/*` request) that needs an extension this request's
     /// `clientCapabilities` do not declare (`-32021`).
@@ -223,7 +256,7 @@ pub enum ProtocolError {
     #[error("Invalid params: {0} requires a string taskId")]
     TaskIdMissing(&'static str),
     /// A `taskId` this server does not know (or no longer keeps, or another caller's).
-    #[error("Invalid params: unknown task {0}")]
+    #[error("Invalid params: unknown task")]
     UnknownTask(String),
     /// The task bound is reached: the call could not become a task.
     #[error("Too many tasks: try again later")]
@@ -316,28 +349,40 @@ impl ProtocolError {
         }
     }
 
-    /// The `data` member of the error object, if this error carries one.
+    /// The `data` member of the error object, if this error carries one. Caller text (and a
+    /// host's reason) is cut to [`CALLER_TEXT_BYTES`].
     pub fn data(&self) -> Option<Value> {
+        let cut = caller_text;
         match self {
+            Self::Json(JsonError::DuplicateKey(key)) => Some(json!({ "key": cut(key) })),
             Self::UnsupportedVersion {
                 supported,
                 requested,
-            } => Some(json!({ "supported": supported, "requested": requested })),
-            Self::UnknownTool(name) | Self::UnknownPrompt(name) => Some(json!({ "name": name })),
+            } => Some(json!({ "supported": supported, "requested": cut(requested) })),
+            Self::MethodNotFound(method) => Some(json!({ "method": cut(method) })),
+            Self::HttpMethodNotAllowed(method) => Some(json!({ "method": cut(method) })),
+            Self::UnknownTool(name) | Self::UnknownPrompt(name) => {
+                Some(json!({ "name": cut(name) }))
+            }
             Self::ResourceNotFound { uri, reason } => Some(match reason {
-                Some(reason) => json!({ "uri": uri, "reason": reason }),
-                None => json!({ "uri": uri }),
+                Some(reason) => json!({ "uri": cut(uri), "reason": cut(reason) }),
+                None => json!({ "uri": cut(uri) }),
             }),
             Self::PromptArguments { name, reason } | Self::PromptNotRendered { name, reason } => {
-                Some(json!({ "name": name, "reason": reason }))
+                Some(json!({ "name": cut(name), "reason": cut(reason) }))
             }
-            Self::UnknownTemplate(uri) => Some(json!({ "uri": uri })),
+            Self::UnknownTemplate(uri) => Some(json!({ "uri": cut(uri) })),
+            Self::UnknownArgument { item, argument } => {
+                Some(json!({ "item": cut(item), "argument": cut(argument) }))
+            }
+            Self::LogLevel(level) => Some(json!({ "level": cut(level) })),
+            Self::LastEventId(id, _) => Some(json!({ "lastEventId": cut(id) })),
             Self::MissingExtension(name) => {
                 let mut extensions = serde_json::Map::new();
                 extensions.insert((*name).to_owned(), json!({}));
                 Some(json!({ "requiredCapabilities": { "extensions": extensions } }))
             }
-            Self::UnknownTask(id) => Some(json!({ "taskId": id })),
+            Self::UnknownTask(id) => Some(json!({ "taskId": cut(id) })),
             Self::MissingClientCapability(names) => {
                 let required: serde_json::Map<String, Value> =
                     names.iter().map(|name| (name.clone(), json!({}))).collect();
@@ -356,5 +401,77 @@ impl ProtocolError {
             error.insert("data".into(), data);
         }
         Value::Object(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every error built from caller text, given 1 MiB of it.
+    fn with_caller_text(text: &str) -> Vec<ProtocolError> {
+        let s = || text.to_owned();
+        vec![
+            ProtocolError::Json(JsonError::DuplicateKey(s())),
+            ProtocolError::UnsupportedVersion {
+                supported: vec!["2026-07-28"],
+                requested: s(),
+            },
+            ProtocolError::MethodNotFound(s()),
+            ProtocolError::UnknownTool(s()),
+            ProtocolError::ResourceNotFound {
+                uri: s(),
+                reason: Some(s()),
+            },
+            ProtocolError::UnknownPrompt(s()),
+            ProtocolError::PromptArguments {
+                name: s(),
+                reason: s(),
+            },
+            ProtocolError::PromptNotRendered {
+                name: s(),
+                reason: s(),
+            },
+            ProtocolError::UnknownTemplate(s()),
+            ProtocolError::UnknownArgument {
+                item: s(),
+                argument: s(),
+            },
+            ProtocolError::HttpMethodNotAllowed(s()),
+            ProtocolError::LogLevel(s()),
+            ProtocolError::LastEventId(s(), "is not an event id of this server"),
+            ProtocolError::UnknownTask(s()),
+        ]
+    }
+
+    #[test]
+    fn caller_text_is_sent_once_in_data_and_cut_to_256_bytes() {
+        // A three-byte character straddles byte 256: the cut keeps 255 bytes.
+        let text = "€".repeat(350_000);
+        for error in with_caller_text(&text) {
+            let object = error.to_error_object(None);
+            let size = object.to_string().len();
+            assert!(size < 2048, "{error:?}: {size} bytes");
+            let message = object["message"].as_str().unwrap();
+            assert!(!message.contains('€'), "{message}");
+            let data = object["data"].as_object().unwrap();
+            let carried: Vec<&str> = data
+                .values()
+                .filter_map(Value::as_str)
+                .filter(|v| v.starts_with('€'))
+                .collect();
+            assert!(!carried.is_empty(), "{error:?} carries the text in data");
+            for value in carried {
+                assert_eq!(value, &text[..255], "{error:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_text_is_kept_whole() {
+        assert_eq!(caller_text("a://b"), "a://b");
+        let exact = "x".repeat(CALLER_TEXT_BYTES);
+        assert_eq!(caller_text(&exact), exact);
+        assert_eq!(caller_text(&format!("{exact}y")), exact);
     }
 }

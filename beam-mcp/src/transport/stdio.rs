@@ -2,7 +2,11 @@
 //!
 //! - A line may be exactly [`MAX_MESSAGE_BYTES`] long; a longer one is answered `-32600` and
 //!   the rest of it is drained, never read as a message.
-//! - Legacy `Content-Length` framing is accepted on read (answers are always lines).
+//! - A line holding only whitespace (spaces, tabs, `\r`), like an empty one, is no message.
+//! - Legacy `Content-Length` framing is accepted on read (answers are always lines). A
+//!   declared length over [`MAX_MESSAGE_BYTES`] is answered `-32600` at once; a body of up to
+//!   [`MAX_FRAME_DRAIN`] bytes is then read and dropped, and a longer one ends the session
+//!   (nothing after it could be found again without reading it all).
 //! - Requests whose answer needs host code run concurrently while the next lines are read;
 //!   their notifications and answers are written in batches, one compact JSON line each.
 //! - Bounded: a bounded number of requests in flight and a bounded write queue; at either
@@ -24,11 +28,34 @@ use crate::json::MAX_MESSAGE_BYTES;
 use crate::protocol::{Exchange, Outbound, ProtocolError, Reply, Response, Session};
 use crate::{Server, ServerBuilder};
 
+/// The largest `Content-Length` body that is read and dropped after its refusal (4 MiB): past
+/// it the session ends instead, so a declared length of `u64::MAX` is never waited for.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// use beam_mcp::transport::stdio::{MAX_FRAME_DRAIN, serve};
+/// assert_eq!(MAX_FRAME_DRAIN, 4 * 1_048_576);
+/// // Refused at once, then the session ends: the ping after it is never read.
+/// let input: &[u8] = b"Content-Length: 18446744073709551615\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+/// let mut output = Vec::new();
+/// serve(beam_mcp::Server::builder().build().unwrap(), input, &mut output).await?;
+/// assert_eq!(
+///     output,
+///     b"{\"error\":{\"code\":-32600,\"message\":\"Request frame exceeds 1048576 bytes\"},\"jsonrpc\":\"2.0\"}\n"
+/// );
+/// # Ok(())
+/// # }
+/// ```
+pub const MAX_FRAME_DRAIN: u64 = 4 * MAX_MESSAGE_BYTES as u64;
+
 /// One unit read from the input.
 #[derive(Debug, PartialEq)]
 enum Frame {
     Message(Vec<u8>),
     Refused(ProtocolError),
+    /// Answered, then the input ends: the stream cannot be followed past it.
+    Fatal(ProtocolError),
     Eof,
 }
 
@@ -61,7 +88,7 @@ where
 {
     let session = Session::new();
     let limits = server.inner.limits;
-    let mut reader = BufReader::with_capacity(64 * 1024, input);
+    let mut reader = Frames::new(BufReader::with_capacity(64 * 1024, input));
     let (tx, rx) = mpsc::channel::<Outbound>(limits.write_queue);
     let slots = Arc::new(Semaphore::new(limits.in_flight));
     let write = write_messages(rx, output);
@@ -72,9 +99,14 @@ where
     };
     let read = async {
         loop {
-            let refused = match next_frame(&mut reader).await? {
+            let mut fatal = false;
+            let refused = match reader.next().await? {
                 Frame::Eof => break,
                 Frame::Refused(error) => Some(Response::error(None, error, None)),
+                Frame::Fatal(error) => {
+                    fatal = true;
+                    Some(Response::error(None, error, None))
+                }
                 Frame::Message(bytes) => match server.handle(&session, &bytes) {
                     Reply::Silent => None,
                     Reply::Ready(response) => Some(response),
@@ -96,12 +128,13 @@ where
             {
                 break;
             }
-            if session.is_closed() {
+            if fatal || session.is_closed() {
                 break;
             }
         }
-        // The input ended (EOF, `shutdown`, `exit`): listen streams end with their result, and
-        // requests still running are answered within a grace period; then the rest is cancelled.
+        // The input ended (EOF, `shutdown`, `exit`, a frame too long to drain): listen streams
+        // end with their result, and requests still running are answered within a grace
+        // period; then the rest is cancelled.
         session.end();
         let all = limits.in_flight as u32;
         if tokio::time::timeout(DRAIN_GRACE, slots.acquire_many(all))
@@ -195,23 +228,85 @@ async fn write_messages<W: AsyncWrite + Unpin>(
     output.flush().await
 }
 
-/// Reads the next message: a line, or a `Content-Length` frame.
-async fn next_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> io::Result<Frame> {
-    loop {
-        let mut line = Vec::new();
-        match read_line(reader, &mut line).await? {
-            LineRead::Eof => return Ok(Frame::Eof),
-            LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
-            LineRead::Line => {}
-        }
-        if line.is_empty() {
-            continue;
-        }
-        if starts_with_ignore_case(&line, b"content-length:") {
-            return read_framed(reader, &line).await;
-        }
-        return Ok(Frame::Message(line));
+/// The input as frames, with the body of a refused frame still to drop.
+struct Frames<R> {
+    reader: R,
+    /// Bytes of a refused `Content-Length` body not read yet (at most [`MAX_FRAME_DRAIN`]).
+    skip: u64,
+}
+
+impl<R: AsyncBufRead + Unpin> Frames<R> {
+    fn new(reader: R) -> Self {
+        Frames { reader, skip: 0 }
     }
+
+    /// Reads the next message: a line, or a `Content-Length` frame.
+    async fn next(&mut self) -> io::Result<Frame> {
+        if self.skip > 0 {
+            // Dropped only after the refusal was queued, so the client hears it at once.
+            let skip = std::mem::take(&mut self.skip);
+            let drained =
+                tokio::io::copy(&mut (&mut self.reader).take(skip), &mut tokio::io::sink()).await?;
+            if drained < skip {
+                return Ok(Frame::Eof);
+            }
+        }
+        loop {
+            let mut line = Vec::new();
+            match read_line(&mut self.reader, &mut line).await? {
+                LineRead::Eof => return Ok(Frame::Eof),
+                LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
+                LineRead::Line => {}
+            }
+            if is_blank(&line) {
+                continue;
+            }
+            if starts_with_ignore_case(&line, b"content-length:") {
+                return self.read_framed(&line).await;
+            }
+            return Ok(Frame::Message(line));
+        }
+    }
+
+    /// A `Content-Length` frame: header lines until a blank one, then exactly that many bytes.
+    async fn read_framed(&mut self, first: &[u8]) -> io::Result<Frame> {
+        let reader = &mut self.reader;
+        let mut length = parse_length(first);
+        loop {
+            let mut header = Vec::new();
+            match read_line(reader, &mut header).await? {
+                LineRead::Eof => return Ok(Frame::Eof),
+                LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
+                LineRead::Line if is_blank(&header) => break,
+                LineRead::Line => {
+                    if starts_with_ignore_case(&header, b"content-length:") {
+                        length = parse_length(&header);
+                    }
+                }
+            }
+        }
+        let Some(length) = length else {
+            return Ok(Frame::Refused(ProtocolError::InvalidContentLength));
+        };
+        if length > MAX_FRAME_DRAIN {
+            return Ok(Frame::Fatal(ProtocolError::FrameTooLong));
+        }
+        if length > MAX_MESSAGE_BYTES as u64 {
+            self.skip = length;
+            return Ok(Frame::Refused(ProtocolError::FrameTooLong));
+        }
+        let mut body = Vec::with_capacity(length as usize);
+        let read = reader.take(length).read_to_end(&mut body).await?;
+        if (read as u64) < length {
+            return Ok(Frame::Eof);
+        }
+        Ok(Frame::Message(body))
+    }
+}
+
+/// A line holding only JSON whitespace other than `\n` (or nothing) is no message.
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
 enum LineRead {
@@ -220,12 +315,14 @@ enum LineRead {
     Eof,
 }
 
-/// Reads up to the next `\n` (or EOF), trailing `\r` trimmed, at most the message bound.
+/// Reads up to the next `\n` (or EOF), trailing `\r` trimmed, at most the message bound. A
+/// longer line of whitespace only is read as an empty line: it is no message either way.
 async fn read_line<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     line: &mut Vec<u8>,
 ) -> io::Result<LineRead> {
     let mut too_long = false;
+    let mut blank = true;
     let mut saw_any = false;
     loop {
         let available = reader.fill_buf().await?;
@@ -240,6 +337,7 @@ async fn read_line<R: AsyncBufRead + Unpin>(
             Some(i) => (&available[..i], Some(i + 1)),
             None => (available, None),
         };
+        blank = blank && is_blank(chunk);
         if !too_long {
             if line.len() + chunk.len() > MAX_MESSAGE_BYTES {
                 // Drain the rest of the line without keeping it: the tail is never a frame.
@@ -256,46 +354,16 @@ async fn read_line<R: AsyncBufRead + Unpin>(
         }
     }
     if too_long {
-        return Ok(LineRead::TooLong);
+        return Ok(if blank {
+            LineRead::Line
+        } else {
+            LineRead::TooLong
+        });
     }
     if line.last() == Some(&b'\r') {
         line.pop();
     }
     Ok(LineRead::Line)
-}
-
-/// A `Content-Length` frame: header lines until a blank one, then exactly that many bytes.
-async fn read_framed<R: AsyncBufRead + Unpin>(reader: &mut R, first: &[u8]) -> io::Result<Frame> {
-    let mut length = parse_length(first);
-    loop {
-        let mut header = Vec::new();
-        match read_line(reader, &mut header).await? {
-            LineRead::Eof => return Ok(Frame::Eof),
-            LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
-            LineRead::Line if header.is_empty() => break,
-            LineRead::Line => {
-                if starts_with_ignore_case(&header, b"content-length:") {
-                    length = parse_length(&header);
-                }
-            }
-        }
-    }
-    let Some(length) = length else {
-        return Ok(Frame::Refused(ProtocolError::InvalidContentLength));
-    };
-    if length > MAX_MESSAGE_BYTES as u64 {
-        let drained = tokio::io::copy(&mut reader.take(length), &mut tokio::io::sink()).await?;
-        if drained < length {
-            return Ok(Frame::Eof);
-        }
-        return Ok(Frame::Refused(ProtocolError::FrameTooLong));
-    }
-    let mut body = Vec::with_capacity(length as usize);
-    let read = (&mut *reader).take(length).read_to_end(&mut body).await?;
-    if (read as u64) < length {
-        return Ok(Frame::Eof);
-    }
-    Ok(Frame::Message(body))
 }
 
 fn parse_length(header: &[u8]) -> Option<u64> {
@@ -347,6 +415,10 @@ pub fn main(builder: ServerBuilder) -> ExitCode {
             Err(error) => Err(io::Error::other(format!("the stdio loop failed: {error}"))),
         }
     });
+    // The session can end with stdin still open (`exit`, a frame too long to drain). tokio
+    // reads stdin on a blocking thread that cannot be interrupted: should a read be in
+    // flight, dropping the runtime would wait for it. Everything was written and flushed.
+    runtime.shutdown_background();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -362,20 +434,24 @@ mod tests {
     use super::*;
 
     async fn frames(input: &[u8]) -> Vec<Frame> {
-        let mut reader = BufReader::with_capacity(16, input);
+        let mut reader = Frames::new(BufReader::with_capacity(16, input));
         let mut out = Vec::new();
         loop {
-            let frame = next_frame(&mut reader).await.unwrap();
-            if frame == Frame::Eof {
-                return out;
+            match reader.next().await.unwrap() {
+                Frame::Eof => return out,
+                Frame::Fatal(error) => {
+                    // The input ends after it.
+                    out.push(Frame::Fatal(error));
+                    return out;
+                }
+                frame => out.push(frame),
             }
-            out.push(frame);
         }
     }
 
     #[tokio::test]
     async fn lines_are_split_trimmed_and_blank_ones_skipped() {
-        let got = frames(b"{\"a\":1}\r\n\n\n{}\n[]").await;
+        let got = frames(b"{\"a\":1}\r\n\n  \t \r\n\n{}\n[]").await;
         assert_eq!(
             got,
             vec![
@@ -426,6 +502,37 @@ mod tests {
         let got = frames(&input).await;
         assert_eq!(
             got,
+            vec![
+                Frame::Refused(ProtocolError::FrameTooLong),
+                Frame::Message(b"{}".to_vec())
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn whitespace_lines_of_any_length_are_no_message() {
+        let mut input = b" \t\r\n".to_vec();
+        input.extend(vec![b' '; MAX_MESSAGE_BYTES + 10]);
+        input.extend_from_slice(b"\n{}\n");
+        assert_eq!(frames(&input).await, vec![Frame::Message(b"{}".to_vec())]);
+    }
+
+    #[tokio::test]
+    async fn a_frame_past_the_drain_bound_is_fatal_at_once() {
+        let got = frames(b"Content-Length: 18446744073709551615\r\n\r\n{}\n").await;
+        assert_eq!(got, vec![Frame::Fatal(ProtocolError::FrameTooLong)]);
+        let over = format!("Content-Length: {}\r\n\r\n", MAX_FRAME_DRAIN + 1);
+        let got = frames(over.as_bytes()).await;
+        assert_eq!(got, vec![Frame::Fatal(ProtocolError::FrameTooLong)]);
+    }
+
+    #[tokio::test]
+    async fn a_frame_up_to_the_drain_bound_is_refused_then_dropped() {
+        let mut input = format!("Content-Length: {MAX_FRAME_DRAIN}\r\n\r\n").into_bytes();
+        input.extend(vec![b'{'; MAX_FRAME_DRAIN as usize]);
+        input.extend_from_slice(b"{}\n");
+        assert_eq!(
+            frames(&input).await,
             vec![
                 Frame::Refused(ProtocolError::FrameTooLong),
                 Frame::Message(b"{}".to_vec())

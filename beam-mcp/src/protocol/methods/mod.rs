@@ -87,7 +87,7 @@ pub(crate) fn set_level(
     let level = match params.get("level") {
         Some(Value::String(level)) => level
             .parse::<LogLevel>()
-            .map_err(|e| ProtocolError::LogLevel(e.to_string()))?,
+            .map_err(|_| ProtocolError::LogLevel(level.clone()))?,
         _ => {
             return Err(ProtocolError::Malformed(
                 "logging/setLevel needs params.level",

@@ -20,7 +20,8 @@
 //!
 //! A refusal before the body is read closes the connection, because the unread body would
 //! otherwise be parsed as the next request. Refusal reasons from the host's hooks go to the
-//! log, never to the caller.
+//! log, never to the caller. A connection whose writes make no progress for `write_timeout`
+//! (a client that stopped reading) is closed by [`serve`].
 
 mod body;
 mod events;
@@ -29,6 +30,7 @@ mod headers;
 mod legacy;
 mod sessions;
 mod sse;
+mod stall;
 
 use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -45,6 +47,7 @@ use serde_json::Value;
 
 pub use events::{EventStore, MemoryEventStore, ResumeError, StoredEvent};
 pub use guard::{Hosts, Origins};
+pub use stall::WriteDeadline;
 
 use legacy::Legacy;
 use sessions::{SessionLimits, Sessions};
@@ -141,6 +144,9 @@ pub enum HttpError {
     /// `read_timeout` of zero.
     #[error("read_timeout must be longer than zero")]
     ZeroReadTimeout,
+    /// `write_timeout` of zero.
+    #[error("write_timeout must be longer than zero")]
+    ZeroWriteTimeout,
 }
 
 /// Builds an [`Http`] endpoint; `authorize` and `allowed_origins` are required.
@@ -169,6 +175,7 @@ pub struct HttpBuilder {
     origins: Option<Origins>,
     hosts: Hosts,
     read_timeout: Duration,
+    write_timeout: Duration,
     sessions: Option<SessionLimits>,
     event_store: Option<Arc<dyn EventStore>>,
     stateless_legacy: bool,
@@ -253,6 +260,28 @@ impl HttpBuilder {
         self
     }
 
+    /// How long a write may wait for the client to take a single byte (default 30 s) before
+    /// [`serve`] closes the connection: a client that sends requests but never reads its
+    /// answers. A quiet connection is not a stalled one, so an idle listen stream is kept.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .write_timeout(Duration::from_secs(10))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
+        self
+    }
+
     /// The most 2025-11-25 sessions open at once (default 1000). At the bound an
     /// `initialize` is answered 503 with `Retry-After`, after idle sessions are dropped;
     /// existing sessions are untouched.
@@ -295,6 +324,9 @@ impl HttpBuilder {
         if self.read_timeout.is_zero() {
             return Err(HttpError::ZeroReadTimeout);
         }
+        if self.write_timeout.is_zero() {
+            return Err(HttpError::ZeroWriteTimeout);
+        }
         let server = self.server;
         let limits = self.sessions.unwrap_or_default();
         if limits.max == 0 || limits.idle.is_zero() {
@@ -328,6 +360,7 @@ impl HttpBuilder {
                 origins,
                 hosts: self.hosts,
                 read_timeout: self.read_timeout,
+                write_timeout: self.write_timeout,
             }),
         })
     }
@@ -342,6 +375,7 @@ struct Endpoint {
     origins: Origins,
     hosts: Hosts,
     read_timeout: Duration,
+    write_timeout: Duration,
 }
 
 /// A checked HTTP endpoint; [`router`](Http::router) gives the axum `Router` to nest.
@@ -356,6 +390,7 @@ impl std::fmt::Debug for Http {
             .field("origins", &self.inner.origins)
             .field("hosts", &self.inner.hosts)
             .field("read_timeout", &self.inner.read_timeout)
+            .field("write_timeout", &self.inner.write_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -370,6 +405,7 @@ impl Http {
             origins: None,
             hosts: Hosts::default(),
             read_timeout: Duration::from_secs(15),
+            write_timeout: Duration::from_secs(30),
             sessions: None,
             event_store: None,
             stateless_legacy: false,
@@ -390,7 +426,9 @@ impl Http {
 ///
 /// Each connection is HTTP/1.1 with a header deadline equal to the body deadline
 /// (`read_timeout`): a client that sends its headers slowly, or holds an idle keep-alive
-/// connection, is disconnected at the deadline.
+/// connection, is disconnected at the deadline. A connection whose writes are accepted by
+/// nobody for `write_timeout` (a client that stopped reading) is closed too
+/// ([`WriteDeadline`]).
 ///
 /// ```no_run
 /// # async fn demo(http: beam_mcp::transport::http::Http) -> std::io::Result<()> {
@@ -401,6 +439,7 @@ impl Http {
 pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Result<()> {
     let app = Router::new().nest("/mcp", http.router());
     let header_timeout = http.inner.read_timeout;
+    let write_timeout = http.inner.write_timeout;
     let shutdown = tokio::signal::ctrl_c();
     tokio::pin!(shutdown);
     loop {
@@ -427,7 +466,7 @@ pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Re
             builder
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(header_timeout);
-            let io = hyper_util::rt::TokioIo::new(stream);
+            let io = hyper_util::rt::TokioIo::new(WriteDeadline::new(stream, write_timeout));
             if let Err(error) = builder.serve_connection(io, service).await {
                 tracing::debug!(%error, "connection ended");
             }
