@@ -282,12 +282,12 @@ fn bound(key: &str, value: &Value) -> Result<Number, Problem> {
     }
 }
 
-/// `pattern`: an ECMA-262 regular expression, compiled once with the `u`
-/// flag as JSON Schema recommends.
-fn pattern(value: &Value) -> Result<regress::Regex, Problem> {
+/// `pattern`: an ECMA-262 regular expression (with the `u` flag, as JSON
+/// Schema recommends), translated and compiled once for a linear-time engine;
+/// what that engine cannot match is refused here, naming the pattern.
+fn pattern(value: &Value) -> Result<regex::Regex, Problem> {
     let Value::String(source) = value else {
         return Err(bad("pattern must be a string"));
     };
-    regress::Regex::with_flags(source, "u")
-        .map_err(|error| bad(format_args!("pattern does not compile: {error}")))
+    super::pattern::compile(source).map_err(|refusal| bad(refusal.describe(source)))
 }

@@ -18,7 +18,10 @@
 //! `integer` means a number written without fraction or exponent, so `1.0`
 //! is not an integer. Numbers still compare by value in `enum`, `const` and
 //! `uniqueItems` (`1` equals `1.0`). Lengths count Unicode code points, and
-//! `pattern` is an unanchored ECMA-262 search (compiled with the `u` flag).
+//! `pattern` is an unanchored ECMA-262 search (with the `u` flag) run in
+//! linear time by the `regex` crate: lookaround, backreferences and inline
+//! modifiers are refused when compiling, and ECMA-262's meaning of `\d`, `\w`, `\b`, `\s`
+//! and `.` is kept (see `pattern.rs`).
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +32,7 @@ mod failure;
 mod keywords;
 mod node;
 mod number;
+mod pattern;
 mod unique;
 mod validate;
 

@@ -111,8 +111,8 @@ pub(crate) struct ArrayRules {
 pub(crate) struct StringRules {
     pub(crate) min_length: Option<u64>,
     pub(crate) max_length: Option<u64>,
-    /// Compiled once here; validation only searches.
-    pub(crate) pattern: Option<regress::Regex>,
+    /// Compiled once here (see `pattern.rs`); validation only searches, in linear time.
+    pub(crate) pattern: Option<regex::Regex>,
 }
 
 /// Keywords that apply only to numbers.

@@ -148,7 +148,7 @@ fn check_string<'a>(rules: &'a StringRules, text: &str) -> Result<(), Failure<'a
         )?;
     }
     if let Some(pattern) = &rules.pattern
-        && pattern.find(text).is_none()
+        && !pattern.is_match(text)
     {
         return Err(Failure::Pattern);
     }

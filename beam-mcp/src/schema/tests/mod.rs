@@ -6,6 +6,7 @@ mod check;
 mod deep;
 mod keywords;
 mod order;
+mod pattern;
 mod types;
 
 use serde_json::Value;
