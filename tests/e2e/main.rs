@@ -3,5 +3,6 @@
 mod connectome;
 mod conversation;
 mod memory;
+mod shutdown;
 mod stdio_weather;
 mod subscriptions;

@@ -12,6 +12,11 @@
 //! - Bounded: a bounded number of requests in flight and a bounded write queue; at either
 //!   bound the server stops reading (see [`serve`]).
 //! - stdout carries protocol messages only; diagnostics go to stderr through `tracing`.
+//! - The end of input is the graceful end: running requests are answered within 10 s. In
+//!   [`main`], SIGTERM and ctrl-c are an end of input too: reading stops (a message half read
+//!   is dropped), running requests are answered within the same 10 s, then the process exits 0.
+//!   The signal is noticed when the loop next reads, so a server whose request slots are all
+//!   held notices it when one is freed.
 
 use std::io;
 use std::process::ExitCode;
@@ -408,7 +413,8 @@ pub fn main(builder: ServerBuilder) -> ExitCode {
     // a slot granted to the reader and nothing left to wake it (measured: 60 of 60 runs passed
     // once spawned). See docs/architecture.md.
     let result = runtime.block_on(async {
-        let serving = tokio::spawn(serve(server, tokio::io::stdin(), tokio::io::stdout()));
+        let input = UntilSignal::new(tokio::io::stdin());
+        let serving = tokio::spawn(serve(server, input, tokio::io::stdout()));
         match serving.await {
             Ok(result) => result,
             // A panic in the loop itself (never in host code, which is caught per call).
@@ -426,6 +432,66 @@ pub fn main(builder: ServerBuilder) -> ExitCode {
             tracing::error!(%error, "stdio failed");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// stdin that reads as ended once SIGTERM or ctrl-c arrives: the loop's end of input is the
+/// graceful end, so a signal takes that path.
+struct UntilSignal<R> {
+    input: R,
+    signalled: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+    ended: bool,
+}
+
+impl<R> UntilSignal<R> {
+    fn new(input: R) -> UntilSignal<R> {
+        UntilSignal {
+            input,
+            signalled: Box::pin(signalled()),
+            ended: false,
+        }
+    }
+}
+
+/// SIGTERM or ctrl-c; pending for good where neither can be listened for.
+async fn signalled() {
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        () = terminate => {}
+        () = interrupt => {}
+    }
+    tracing::info!("a signal: reading stops, running requests are answered, then the server exits");
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for UntilSignal<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        if !self.ended && self.signalled.as_mut().poll(cx).is_ready() {
+            self.ended = true;
+        }
+        if self.ended {
+            // Nothing filled: end of input.
+            return std::task::Poll::Ready(Ok(()));
+        }
+        std::pin::Pin::new(&mut self.input).poll_read(cx, buf)
     }
 }
 

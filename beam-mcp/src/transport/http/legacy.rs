@@ -19,7 +19,7 @@ use super::sessions::{Entry, Sessions};
 use super::sse::{self, Event};
 use super::{empty, json_response, reply};
 use crate::Server;
-use crate::context::Principal;
+use crate::context::{CancelFlag, Principal};
 use crate::protocol::door::Door;
 use crate::protocol::{Exchange, ProtocolError, Reply, Response, Revision, Session};
 
@@ -292,7 +292,12 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
 
 /// GET with a session id: the session's own stream (one at a time), or with `Last-Event-ID`
 /// a resumption of any of its streams.
-pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
+pub(super) fn get(
+    legacy: &Legacy,
+    parts: &Parts,
+    principal: &Principal,
+    stopping: &Arc<CancelFlag>,
+) -> HttpResponse {
     let (_, store, entry) = match named_session(legacy, parts, principal, "GET") {
         Ok(named) => named,
         Err(refused) => return *refused,
@@ -350,8 +355,18 @@ pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> Http
     entry.listening.fetch_add(1, Ordering::AcqRel);
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     let store = Arc::clone(store);
+    let stopping = Arc::clone(stopping);
     tokio::spawn(async move {
-        listen(&entry, store.as_ref(), reader, primed, missed, &tx).await;
+        listen(
+            &entry,
+            store.as_ref(),
+            reader,
+            primed,
+            missed,
+            &tx,
+            &stopping,
+        )
+        .await;
         entry.listening.fetch_sub(1, Ordering::AcqRel);
         entry.touch();
     });
@@ -359,7 +374,8 @@ pub(super) fn get(legacy: &Legacy, parts: &Parts, principal: &Principal) -> Http
 }
 
 /// Writes the session's unsolicited messages as they come, each kept in the store, with a
-/// keep-alive comment on a quiet stream; ends when the client goes or the session ends.
+/// keep-alive comment on a quiet stream; ends when the client goes, the session ends or the
+/// endpoint stops.
 async fn listen(
     entry: &Entry,
     store: &dyn EventStore,
@@ -367,6 +383,7 @@ async fn listen(
     primed: u64,
     missed: Vec<StoredEvent>,
     tx: &mpsc::Sender<Bytes>,
+    stopping: &CancelFlag,
 ) {
     if tx.send(Event::priming(0, primed)).await.is_err() {
         return;
@@ -412,6 +429,8 @@ async fn listen(
         tokio::select! {
             () = outbox.pushed() => {}
             () = ending.cancelled() => return,
+            // The endpoint stops: the stream ends, so a graceful shutdown is not held up.
+            () = stopping.cancelled() => return,
             () = tx.closed() => return,
             _ = keep_alive.tick() => {
                 if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {

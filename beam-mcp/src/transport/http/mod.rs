@@ -9,6 +9,7 @@
 //! | `Host` (every value) | not served | 403 (400 when absent) | closed |
 //! | method | not POST | 405 + `Allow: POST` | closed |
 //! | framing | any `transfer-encoding` | 411 | closed |
+//! | in flight | `max_in_flight_requests` (256) requests being processed | 503 + `Retry-After: 1` | closed |
 //! | `authorize` | refused / panicked | 403 / 500 | closed |
 //! | `content-length` | over 1 MiB | 413 | closed |
 //! | body | over 1 MiB / past the deadline / broken | 413 / 408 / 400 | closed |
@@ -22,13 +23,23 @@
 //! otherwise be parsed as the next request. Refusal reasons from the host's hooks go to the
 //! log, never to the caller. A connection whose writes make no progress for `write_timeout`
 //! (a client that stopped reading) is closed by [`serve`].
+//!
+//! [`serve`] also bounds the connections open at once (`max_connections`, 1024: past it a new
+//! one is closed as soon as it is accepted), serves the optional health route beside `/mcp`
+//! (`health_route`, which none of the checks above apply to), and stops gracefully at SIGTERM
+//! or ctrl-c: new connections refused, requests in flight answered within `shutdown_grace`
+//! (10 s), listen streams ended with their result (see [`serve_until`]).
 
 mod body;
 mod events;
 mod guard;
 mod headers;
+mod health;
 mod legacy;
+mod load;
+mod serve;
 mod sessions;
+mod signals;
 mod sse;
 mod stall;
 
@@ -44,16 +55,18 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response as HttpResponse;
 use serde_json::Value;
+use tokio::sync::Semaphore;
 
 pub use events::{EventStore, MemoryEventStore, ResumeError, StoredEvent};
 pub use guard::{Hosts, Origins};
+pub use serve::{serve, serve_until};
 pub use stall::WriteDeadline;
 
 use legacy::Legacy;
 use sessions::{SessionLimits, Sessions};
 
 use crate::Server;
-use crate::context::Principal;
+use crate::context::{CancelFlag, Principal};
 use crate::json::{self, MAX_MESSAGE_BYTES};
 use crate::protocol::{
     META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
@@ -147,6 +160,19 @@ pub enum HttpError {
     /// `write_timeout` of zero.
     #[error("write_timeout must be longer than zero")]
     ZeroWriteTimeout,
+    /// `max_connections` of zero: nothing could be served.
+    #[error("max_connections must be above zero")]
+    ZeroMaxConnections,
+    /// `max_in_flight_requests` of zero: every request would be refused.
+    #[error("max_in_flight_requests must be above zero")]
+    ZeroMaxInFlightRequests,
+    /// `shutdown_grace` of zero: nothing in flight could finish, not even a listen stream's
+    /// last result.
+    #[error("shutdown_grace must be longer than zero")]
+    ZeroShutdownGrace,
+    /// A `health_route` that is not a literal path outside `/mcp` (the path, and why).
+    #[error("health_route {0:?} cannot be served: {1}")]
+    HealthRoute(String, &'static str),
 }
 
 /// Builds an [`Http`] endpoint; `authorize` and `allowed_origins` are required.
@@ -179,6 +205,10 @@ pub struct HttpBuilder {
     sessions: Option<SessionLimits>,
     event_store: Option<Arc<dyn EventStore>>,
     stateless_legacy: bool,
+    max_connections: usize,
+    max_in_flight_requests: usize,
+    shutdown_grace: Duration,
+    health_route: Option<String>,
 }
 
 impl HttpBuilder {
@@ -317,6 +347,109 @@ impl HttpBuilder {
         self
     }
 
+    /// The most connections [`serve`] keeps open at once (default 1024). Past it a new
+    /// connection is closed as soon as it is accepted, before anything is read or written
+    /// (the client sees the connection end, and may retry); the open ones are untouched.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .max_connections(64)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = connections;
+        self
+    }
+
+    /// The most requests the endpoint processes at once (default 256): a request holds its
+    /// place from the end of the `Origin`/`Host`/method checks until the last byte of its
+    /// answer is written (a streamed answer included). Past it a request is answered 503 with
+    /// `Retry-After: 1` before its body is read, and its connection is closed. A listen stream
+    /// (`subscriptions/listen`, a 2025-11-25 GET) gives its place back once it starts: it
+    /// waits without working, and each holds a connection, which
+    /// [`max_connections`](Self::max_connections) bounds.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .max_in_flight_requests(32)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn max_in_flight_requests(mut self, requests: usize) -> Self {
+        self.max_in_flight_requests = requests;
+        self
+    }
+
+    /// How long [`serve`] lets the requests in flight finish once asked to stop (SIGTERM,
+    /// ctrl-c, or [`serve_until`]'s future), default 10 s. New connections are refused from
+    /// the start of it; connections still open at its end are dropped, which cancels what
+    /// they run.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .shutdown_grace(Duration::from_secs(25))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// Serves a health route for load balancers at `path` (off unless set): `GET` (and
+    /// `HEAD`) answers 200 `ok`, or 503 `shutting down` once the endpoint stops; other methods
+    /// 405. Only for that exact path and method, none of the endpoint's checks run (`Origin`,
+    /// `Host`, `authorize`, the in-flight bound): a balancer probes by address without
+    /// credentials, and the answer says nothing but that the process serves. [`serve`] serves
+    /// it beside `/mcp`; a host serving [`Http::router`] itself routes its own.
+    ///
+    /// `path` is literal (ASCII letters, digits, `/`, `-`, `.`, `_`, `~`) and outside `/mcp`;
+    /// another is refused at [`build`](Self::build).
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, HttpError, Origins};
+    ///
+    /// # let server = || beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server())
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .health_route("/healthz")
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// let refused = Http::builder(server())
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .health_route("/mcp/health")
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(matches!(refused, HttpError::HealthRoute(..)));
+    /// ```
+    pub fn health_route(mut self, path: impl Into<String>) -> Self {
+        self.health_route = Some(path.into());
+        self
+    }
+
     /// Checks the configuration.
     pub fn build(self) -> Result<Http, HttpError> {
         let authorize = self.authorize.ok_or(HttpError::MissingAuthorize)?;
@@ -327,6 +460,22 @@ impl HttpBuilder {
         if self.write_timeout.is_zero() {
             return Err(HttpError::ZeroWriteTimeout);
         }
+        if self.max_connections == 0 {
+            return Err(HttpError::ZeroMaxConnections);
+        }
+        if self.max_in_flight_requests == 0 {
+            return Err(HttpError::ZeroMaxInFlightRequests);
+        }
+        if self.shutdown_grace.is_zero() {
+            return Err(HttpError::ZeroShutdownGrace);
+        }
+        if let Some(path) = &self.health_route
+            && let Some(why) = health::refusal(path)
+        {
+            return Err(HttpError::HealthRoute(path.clone(), why));
+        }
+        // The semaphore's own ceiling; far above any useful bound.
+        let max_in_flight_requests = self.max_in_flight_requests.min(Semaphore::MAX_PERMITS);
         let server = self.server;
         let limits = self.sessions.unwrap_or_default();
         if limits.max == 0 || limits.idle.is_zero() {
@@ -361,6 +510,11 @@ impl HttpBuilder {
                 hosts: self.hosts,
                 read_timeout: self.read_timeout,
                 write_timeout: self.write_timeout,
+                in_flight: Arc::new(Semaphore::new(max_in_flight_requests)),
+                max_connections: self.max_connections,
+                shutdown_grace: self.shutdown_grace,
+                health_route: self.health_route,
+                stopping: Arc::new(CancelFlag::default()),
             }),
         })
     }
@@ -376,6 +530,14 @@ struct Endpoint {
     hosts: Hosts,
     read_timeout: Duration,
     write_timeout: Duration,
+    /// A slot per request being processed (`max_in_flight_requests`).
+    in_flight: Arc<Semaphore>,
+    max_connections: usize,
+    shutdown_grace: Duration,
+    health_route: Option<String>,
+    /// Set once the endpoint stops: the health route turns 503, GET streams end, and `serve`'s
+    /// connections finish.
+    stopping: Arc<CancelFlag>,
 }
 
 /// A checked HTTP endpoint; [`router`](Http::router) gives the axum `Router` to nest.
@@ -391,6 +553,9 @@ impl std::fmt::Debug for Http {
             .field("hosts", &self.inner.hosts)
             .field("read_timeout", &self.inner.read_timeout)
             .field("write_timeout", &self.inner.write_timeout)
+            .field("max_connections", &self.inner.max_connections)
+            .field("shutdown_grace", &self.inner.shutdown_grace)
+            .field("health_route", &self.inner.health_route)
             .finish_non_exhaustive()
     }
 }
@@ -409,6 +574,10 @@ impl Http {
             sessions: None,
             event_store: None,
             stateless_legacy: false,
+            max_connections: 1024,
+            max_in_flight_requests: 256,
+            shutdown_grace: Duration::from_secs(10),
+            health_route: None,
         }
     }
 
@@ -420,57 +589,27 @@ impl Http {
             .route("/", axum::routing::any(endpoint))
             .with_state(Arc::clone(&self.inner))
     }
-}
 
-/// Serves `http` at `/mcp` on `listener` until ctrl-c; what `serve!(http, ..)` runs.
-///
-/// Each connection is HTTP/1.1 with a header deadline equal to the body deadline
-/// (`read_timeout`): a client that sends its headers slowly, or holds an idle keep-alive
-/// connection, is disconnected at the deadline. A connection whose writes are accepted by
-/// nobody for `write_timeout` (a client that stopped reading) is closed too
-/// ([`WriteDeadline`]).
-///
-/// ```no_run
-/// # async fn demo(http: beam_mcp::transport::http::Http) -> std::io::Result<()> {
-/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-/// beam_mcp::transport::http::serve(listener, http).await
-/// # }
-/// ```
-pub async fn serve(listener: tokio::net::TcpListener, http: Http) -> std::io::Result<()> {
-    let app = Router::new().nest("/mcp", http.router());
-    let header_timeout = http.inner.read_timeout;
-    let write_timeout = http.inner.write_timeout;
-    let shutdown = tokio::signal::ctrl_c();
-    tokio::pin!(shutdown);
-    loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(error) => {
-                    // Out of descriptors, or a connection reset before accept: keep serving.
-                    tracing::warn!(%error, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            _ = &mut shutdown => {
-                // Listen streams end with their result; give them a moment to be written.
-                http.inner.server.close_subscriptions();
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                return Ok(());
-            }
-        };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
-        tokio::spawn(async move {
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(header_timeout);
-            let io = hyper_util::rt::TokioIo::new(WriteDeadline::new(stream, write_timeout));
-            if let Err(error) = builder.serve_connection(io, service).await {
-                tracing::debug!(%error, "connection ended");
-            }
-        });
+    /// Starts the endpoint's shutdown, which [`serve`] does at a signal: the health route
+    /// answers 503, and listen streams (`subscriptions/listen`, 2025-11-25 GET streams) end
+    /// with their result, as at the end of stdio input. Requests running go on. A host that
+    /// serves [`router`](Self::router) on its own server calls it when its graceful shutdown
+    /// starts, so that the listen streams do not hold that shutdown up. It cannot be undone.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .build()
+    ///     .unwrap();
+    /// endpoint.shutdown();
+    /// ```
+    pub fn shutdown(&self) {
+        self.inner.stopping.cancel();
+        self.inner.server.close_subscriptions();
     }
 }
 
@@ -492,6 +631,29 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         }
         return response;
     }
+    // After the cheap checks, before any host hook or body read: those are the work bounded.
+    let Some(slot) = load::Slot::take(&endpoint.in_flight) else {
+        tracing::debug!("the in-flight bound is reached: refused with 503");
+        return load::busy();
+    };
+    let mut slot = Some(slot);
+    let response = admitted(&endpoint, parts, body, &mut slot).await;
+    match slot {
+        // An answer, streamed or not, is work until its last byte is written.
+        Some(slot) => slot.hold_until_sent(response),
+        None => response,
+    }
+}
+
+/// A request past the door's checks, holding `slot`; a listen stream (`subscriptions/listen`,
+/// a 2025-11-25 GET stream) gives it back as it starts, since it waits without working and
+/// holds a connection, which `max_connections` bounds.
+async fn admitted(
+    endpoint: &Endpoint,
+    parts: Parts,
+    body: Body,
+    slot: &mut Option<load::Slot>,
+) -> HttpResponse {
     let decided = match &endpoint.authorize {
         Authorize::Now(authorize) => hook(|| authorize(&parts)),
         Authorize::Later(authorize) => {
@@ -505,7 +667,8 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
     // The guard let GET and DELETE through only with a session id, to a session endpoint.
     if let Some(legacy) = &endpoint.legacy {
         if parts.method == axum::http::Method::GET {
-            return legacy::get(legacy, &parts, &principal);
+            slot.take();
+            return legacy::get(legacy, &parts, &principal, &endpoint.stopping);
         }
         if parts.method == axum::http::Method::DELETE {
             return legacy::delete(legacy, &parts, &principal);
@@ -543,6 +706,9 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         && !is_modern(&parts, &message)
     {
         return legacy::post(&endpoint.server, legacy, &parts, message, principal).await;
+    }
+    if message.get("method").and_then(Value::as_str) == Some("subscriptions/listen") {
+        slot.take();
     }
     let session = Session::single_request().with_principal_arc(principal);
     answer(&endpoint.server, &parts, message, session).await
@@ -704,8 +870,10 @@ fn empty(status: u16) -> HttpResponse {
     out
 }
 
-/// What `serve!(http, ..)` expands to: build, bind, log the address, serve until ctrl-c.
-/// A refused configuration ends the process with exit code 2 before anything is bound.
+/// What `serve!(http, ..)` expands to: build, bind, log the address, serve until SIGTERM or
+/// SIGINT (ctrl-c), shut down gracefully (see [`serve_until`]) and exit 0, also when the grace
+/// ran out. A refused configuration ends the process with exit code 2 before anything is
+/// bound.
 #[doc(hidden)]
 pub fn main(
     bind: &str,
@@ -750,7 +918,7 @@ pub fn main(
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(addr).await {
             Ok(listener) => listener,
             Err(e) => {
@@ -759,10 +927,13 @@ pub fn main(
             }
         };
         let local = listener.local_addr().map_or(addr, |a| a);
+        // Before the line below: a supervisor may signal as soon as it has read it.
+        let signals = signals::Signals::install();
         // The one line a supervisor (or a test) reads to find the port.
         eprintln!("beam_mcp: listening on http://{local}/mcp");
         // On a worker, not under `block_on` (as the stdio loop; see docs/architecture.md).
-        match tokio::spawn(serve(listener, http)).await {
+        let serving = serve::run(listener, http, signals.nth(1), signals.nth(2));
+        match tokio::spawn(serving).await {
             Ok(Ok(())) => ExitCode::SUCCESS,
             Ok(Err(e)) => {
                 tracing::error!("the server stopped: {e}");
@@ -773,5 +944,9 @@ pub fn main(
                 ExitCode::FAILURE
             }
         }
-    })
+    });
+    // Past the grace, a synchronous tool may still hold a thread of the blocking pool;
+    // dropping the runtime would wait for it. Everything that could be answered was.
+    runtime.shutdown_background();
+    code
 }

@@ -242,6 +242,15 @@ impl Sessions {
         Some(entry)
     }
 
+    /// Ends every session (the endpoint shut down): what they still run is cancelled.
+    pub(crate) fn end_all(&self) {
+        // Taken out first: ending one wakes its tasks, which may look the table up.
+        let ended: Vec<Arc<Entry>> = self.lock().drain().map(|(_, entry)| entry).collect();
+        for entry in ended {
+            self.end(&entry);
+        }
+    }
+
     /// How many sessions are open.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {

@@ -1,0 +1,240 @@
+//! `serve!(http, ..)` as a process: SIGTERM (and SIGINT) stop it gracefully. The call in flight
+//! is answered, a new connection is refused, and the process exits 0 within the grace (10 s by
+//! default); a second signal ends the grace at once.
+
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use beam_mcp_tests::http_client::{Connection, HttpResponse, request};
+use beam_mcp_tests::modern_meta;
+use serde_json::{Value, json};
+
+fn fixture_path() -> &'static PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| beam_mcp_tests::workspace_binary("beam-mcp-fixture", "fixture"))
+}
+
+/// The fixture serving HTTP, whose process id and exit status the test needs.
+struct Fixture {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Fixture {
+    fn spawn() -> Fixture {
+        let mut child = Command::new(fixture_path())
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn the fixture");
+        let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr"));
+        let addr = loop {
+            let mut line = String::new();
+            assert!(
+                stderr.read_line(&mut line).expect("read stderr") > 0,
+                "the server ended before listening"
+            );
+            if let Some(rest) = line.trim().strip_prefix("beam_mcp: listening on http://") {
+                break rest.trim_end_matches("/mcp").parse().expect("an address");
+            }
+        };
+        // Keep draining its log, so it never blocks on a full pipe.
+        thread::spawn(move || {
+            let mut sink = String::new();
+            while stderr.read_line(&mut sink).is_ok_and(|n| n > 0) {
+                sink.clear();
+            }
+        });
+        Fixture { child, addr }
+    }
+
+    /// Sends `signal` (`TERM`, `INT`) with the `kill` command.
+    fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -{signal}");
+    }
+
+    /// The exit status, if the process ends within `wait`.
+    fn exit_within(&mut self, wait: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the fixture") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// A `sleepy` call of `ms` milliseconds, sent from another thread: its answer, if any.
+    fn sleepy(&self, ms: u64) -> thread::JoinHandle<Option<HttpResponse>> {
+        let addr = self.addr;
+        thread::spawn(move || {
+            let mut c = Connection::open(addr);
+            c.write(&call(addr, 1, "sleepy", json!({ "ms": ms })))
+                .unwrap();
+            c.read_response()
+        })
+    }
+
+    /// How many `sleepy` calls started, finished and were dropped.
+    fn counts(&self) -> Value {
+        let mut c = Connection::open(self.addr);
+        c.write(&call(self.addr, 2, "counts", json!({}))).unwrap();
+        c.read_response().expect("counts").json()["result"]["structuredContent"].clone()
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn call(addr: SocketAddr, id: i64, tool: &str, arguments: Value) -> Vec<u8> {
+    let body = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments, "_meta": modern_meta() } });
+    let host = format!("127.0.0.1:{}", addr.port());
+    let headers = [
+        ("host", host.as_str()),
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", tool),
+    ];
+    request("POST", &headers, body.to_string().as_bytes())
+}
+
+/// Waits until `sleepy` calls have started `n` times.
+fn until_started(server: &Fixture, n: u64) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while server.counts()["started"] != n {
+        assert!(Instant::now() < deadline, "the call never started");
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn sigterm_answers_the_call_in_flight_refuses_new_connections_and_exits_0_within_the_grace() {
+    let mut server = Fixture::spawn();
+    let answer = server.sleepy(2500);
+    until_started(&server, 1);
+    let signalled = Instant::now();
+    server.signal("TERM");
+    // The listener closes at once: a new connection is refused while the call still runs.
+    loop {
+        match TcpStream::connect(server.addr) {
+            Err(error) => {
+                assert_eq!(error.kind(), std::io::ErrorKind::ConnectionRefused);
+                assert!(!answer.is_finished(), "refused while the call runs");
+                break;
+            }
+            Ok(_) => assert!(
+                signalled.elapsed() < Duration::from_secs(2),
+                "still accepting after SIGTERM"
+            ),
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let answer = answer
+        .join()
+        .unwrap()
+        .expect("the call in flight is answered");
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.json()["result"]["content"][0]["text"], "slept");
+    let status = server
+        .exit_within(Duration::from_secs(10))
+        .expect("the process exits within the 10 s grace");
+    assert_eq!(status.code(), Some(0), "{status}");
+    assert!(signalled.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn sigint_on_an_idle_server_exits_0_at_once() {
+    let mut server = Fixture::spawn();
+    server.signal("INT");
+    let status = server
+        .exit_within(Duration::from_secs(5))
+        .expect("the process exits");
+    assert_eq!(status.code(), Some(0), "{status}");
+}
+
+#[test]
+fn a_second_signal_ends_the_grace_at_once() {
+    let mut server = Fixture::spawn();
+    let answer = server.sleepy(60_000);
+    until_started(&server, 1);
+    server.signal("TERM");
+    // Refused from the first signal on; the call runs on, inside the grace.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while TcpStream::connect(server.addr).is_ok() {
+        assert!(Instant::now() < deadline, "still accepting after SIGTERM");
+        thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.exit_within(Duration::from_millis(300)), None);
+    let hurried = Instant::now();
+    server.signal("TERM");
+    let status = server
+        .exit_within(Duration::from_secs(5))
+        .expect("the process exits at the second signal");
+    assert_eq!(status.code(), Some(0), "{status}");
+    assert!(hurried.elapsed() < Duration::from_secs(5));
+    assert!(
+        answer.join().unwrap().is_none(),
+        "dropped without an answer"
+    );
+}
+
+#[test]
+fn stdio_sigterm_is_an_end_of_input_the_running_call_is_answered_and_the_process_exits_0() {
+    use std::io::Write;
+    let mut child = Command::new(fixture_path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the fixture");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let sleepy = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "sleepy", "arguments": { "ms": 1500 } } });
+    writeln!(stdin, "{sleepy}").unwrap();
+    stdin.flush().unwrap();
+    // The call is running (the fixture counts starts; a short pause is enough for a line).
+    thread::sleep(Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args(["-TERM".to_owned(), child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    // stdin stays open: the signal alone ends the input.
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("read the answer");
+    let answer: Value = serde_json::from_str(&line).expect("one JSON line");
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "still running after SIGTERM");
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success(), "{status:?}");
+    drop(stdin);
+}
