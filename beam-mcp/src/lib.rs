@@ -31,6 +31,7 @@ pub mod connectome;
 mod context;
 mod dispatch;
 pub mod json;
+pub mod limit;
 mod live;
 mod panic;
 pub mod prompt;
@@ -51,6 +52,7 @@ pub use ask::{
 pub use beam_mcp_macros::{Elicit, prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
+pub use limit::{RateLimit, TokenBucket};
 pub use live::{LiveCatalog, LiveError};
 pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::ask::state::StateKeys;
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::connectome::{self, Declared, DeclaredError, Surface};
+use crate::limit::RateLimit;
 use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
@@ -141,6 +142,7 @@ pub struct ServerBuilder {
     declared: Option<&'static [u8]>,
     connectome_resources: bool,
     connectome_tool: bool,
+    rate_limit: Option<Arc<dyn RateLimit>>,
 }
 
 /// The bounds of a running server; each has a builder setting (listed in `docs/security.md`).
@@ -385,6 +387,30 @@ impl ServerBuilder {
         self
     }
 
+    /// Rate-limits `tools/call` and `completion/complete` per caller (default: none). The check
+    /// runs once the request is valid (the tool is listed, the arguments pass its schema) and
+    /// before host code runs; a refusal is the JSON-RPC error `-31429` with
+    /// `data.retryAfterMs`. Callers are told apart by their principal's digest (what
+    /// `authorize` returned); callers without one share a key.
+    ///
+    /// There is no default: over stdio the one caller is the process that started the server,
+    /// and over HTTP only the host knows what its callers may afford. An HTTP host facing
+    /// callers it does not trust should set one; [`TokenBucket`](crate::limit::TokenBucket)
+    /// is a bounded default.
+    ///
+    /// ```
+    /// use beam_mcp::limit::TokenBucket;
+    /// let server = beam_mcp::Server::builder()
+    ///     .rate_limit(TokenBucket::per_second(10).burst(20))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn rate_limit(mut self, limit: impl RateLimit) -> Self {
+        self.rate_limit = Some(Arc::new(limit));
+        self
+    }
+
     /// Checks the catalog and the options, and builds the server.
     pub fn build(mut self) -> Result<Server, BuildError> {
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
@@ -528,6 +554,7 @@ impl ServerBuilder {
                 limits,
                 state_keys,
                 declared,
+                rate_limit: self.rate_limit,
             }),
         })
     }
@@ -569,6 +596,8 @@ pub(crate) struct Inner {
     pub(crate) state_keys: StateKeys,
     /// The declared connectome, when the host gave one.
     pub(crate) declared: Option<Arc<Declared>>,
+    /// The rate limit of `tools/call` and `completion/complete`, when the host set one.
+    pub(crate) rate_limit: Option<Arc<dyn RateLimit>>,
 }
 
 /// Where requests find the catalog: fixed at build, or swapped by a live handle.

@@ -264,6 +264,20 @@ pub enum ProtocolError {
     /// `notifications/cancelled` or another request that names no request id.
     #[error("Invalid params: {0}")]
     Malformed(&'static str),
+    /// The server's [`RateLimit`](crate::limit::RateLimit) refused a `tools/call` or
+    /// `completion/complete` of this caller: `-31429`, with `data.retryAfterMs`.
+    ///
+    /// ```
+    /// use beam_mcp::protocol::ProtocolError;
+    /// let e = ProtocolError::RateLimited { retry_after_ms: 250 };
+    /// assert_eq!(e.code(), -31429);
+    /// assert_eq!(e.data().unwrap()["retryAfterMs"], 250);
+    /// ```
+    #[error("Rate limit exceeded: try again later")]
+    RateLimited {
+        /// How long the caller should wait, in milliseconds (rounded up).
+        retry_after_ms: u64,
+    },
 }
 
 impl ProtocolError {
@@ -309,6 +323,9 @@ impl ProtocolError {
             Self::HeaderMismatch(_) => -32020,
             Self::MissingClientCapability(_) | Self::MissingExtension(_) => -32021,
             Self::TasksFull => -32603,
+            // The spec defines no code: -32000..-32019 is legacy, -32020..-32099 the spec's,
+            // so an application code outside -32768..-32000 (429 as in HTTP).
+            Self::RateLimited { .. } => -31429,
             Self::Json(_)
             | Self::Batch
             | Self::NotAnObject(_)
@@ -383,6 +400,7 @@ impl ProtocolError {
                 Some(json!({ "requiredCapabilities": { "extensions": extensions } }))
             }
             Self::UnknownTask(id) => Some(json!({ "taskId": cut(id) })),
+            Self::RateLimited { retry_after_ms } => Some(json!({ "retryAfterMs": retry_after_ms })),
             Self::MissingClientCapability(names) => {
                 let required: serde_json::Map<String, Value> =
                     names.iter().map(|name| (name.clone(), json!({}))).collect();

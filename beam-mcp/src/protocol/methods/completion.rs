@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
+use crate::limit::{Caller, Limited};
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
 use crate::server::Server;
@@ -18,6 +19,13 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
         Ok(found) => found,
         Err(error) => return Reply::Ready(server.respond(id, era, Err(error))),
     };
+    // The host's rate limit, once the request is valid (also when no completer is declared).
+    if let Some(limit) = &server.inner.rate_limit {
+        let owner = request.session.principal().map(|p| p.digest);
+        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), Limited::Completion) {
+            return Reply::Ready(server.respond(id, era, Err(retry.into())));
+        }
+    }
     let Some(def) = def else {
         return Reply::Ready(server.respond(id, era, Ok(Completion::default().to_value())));
     };

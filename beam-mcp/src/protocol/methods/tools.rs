@@ -10,6 +10,7 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::Tool;
 use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
+use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
 use crate::protocol::core::Request;
 use crate::protocol::{ProtocolError, Reply};
@@ -100,8 +101,15 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
         let error = ProtocolError::MissingExtension(task::EXTENSION);
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
-    let may_detach = declares_tasks && tool.task_support != TaskSupport::Forbidden;
     let owner = request.session.principal().map(|p| p.digest);
+    // The host's rate limit, last: only a call that would run spends a token.
+    if let Some(limit) = &server.inner.rate_limit {
+        let kind = Limited::ToolCall { name: &tool.name };
+        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
+            return Reply::Ready(server.respond(id, era, Err(retry.into())));
+        }
+    }
+    let may_detach = declares_tasks && tool.task_support != TaskSupport::Forbidden;
     request.id = id.clone();
     let begun = request.begin(server, tool.takes_context);
     let states = Arc::clone(&server.inner.states);

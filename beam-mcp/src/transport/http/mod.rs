@@ -10,7 +10,7 @@
 //! | method | not POST | 405 + `Allow: POST` | closed |
 //! | framing | any `transfer-encoding` | 411 | closed |
 //! | in flight | `max_in_flight_requests` (256) requests being processed | 503 + `Retry-After: 1` | closed |
-//! | `authorize` | refused / panicked | 403 / 500 | closed |
+//! | `authorize` | refused / unauthenticated / panicked | 403 / 401 + `WWW-Authenticate` / 500 | closed |
 //! | `content-length` | over 1 MiB | 413 | closed |
 //! | body | over 1 MiB / past the deadline / broken | 413 / 408 / 400 | closed |
 //! | `authorize_body` | refused / panicked | 403 / 500 | kept |
@@ -26,7 +26,8 @@
 //!
 //! [`serve`] also bounds the connections open at once (`max_connections`, 1024: past it a new
 //! one is closed as soon as it is accepted), serves the optional health route beside `/mcp`
-//! (`health_route`, which none of the checks above apply to), and stops gracefully at SIGTERM
+//! (`health_route`, which none of the checks above apply to; with the `oauth` feature, the RFC
+//! 9728 metadata of `HttpBuilder::oauth` too), and stops gracefully at SIGTERM
 //! or ctrl-c: new connections refused, requests in flight answered within `shutdown_grace`
 //! (10 s), listen streams ended with their result (see [`serve_until`]).
 
@@ -37,6 +38,8 @@ mod headers;
 mod health;
 mod legacy;
 mod load;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod serve;
 mod sessions;
 mod signals;
@@ -59,6 +62,9 @@ use tokio::sync::Semaphore;
 
 pub use events::{EventStore, MemoryEventStore, ResumeError, StoredEvent};
 pub use guard::{Hosts, Origins};
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub use oauth::{OAuth, OAuthError, OAuthPrincipal};
 pub use serve::{serve, serve_until};
 pub use stall::WriteDeadline;
 
@@ -86,6 +92,8 @@ use crate::tool::BoxFuture;
 pub struct Refusal {
     reason: String,
     challenge: Option<String>,
+    /// 403 even with a challenge (`insufficient_scope`).
+    forbidden: bool,
 }
 
 impl Refusal {
@@ -94,6 +102,7 @@ impl Refusal {
         Refusal {
             reason: reason.into(),
             challenge: None,
+            forbidden: false,
         }
     }
 
@@ -109,6 +118,23 @@ impl Refusal {
         Refusal {
             reason: reason.into(),
             challenge: Some(challenge.into()),
+            forbidden: false,
+        }
+    }
+
+    /// "Authenticated, but not allowed": 403 "Forbidden" with `WWW-Authenticate: <challenge>`
+    /// (for example `Bearer error="insufficient_scope", scope="mcp:tools"`).
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::Refusal;
+    /// let r = Refusal::insufficient_scope("no mcp:tools", r#"Bearer error="insufficient_scope""#);
+    /// assert_eq!(r.challenge(), Some(r#"Bearer error="insufficient_scope""#));
+    /// ```
+    pub fn insufficient_scope(reason: impl Into<String>, challenge: impl Into<String>) -> Self {
+        Refusal {
+            reason: reason.into(),
+            challenge: Some(challenge.into()),
+            forbidden: true,
         }
     }
 
@@ -173,6 +199,11 @@ pub enum HttpError {
     /// A `health_route` that is not a literal path outside `/mcp` (the path, and why).
     #[error("health_route {0:?} cannot be served: {1}")]
     HealthRoute(String, &'static str),
+    /// An [`OAuth`] configuration that cannot serve.
+    #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+    #[error("OAuth: {0}")]
+    OAuth(#[from] OAuthError),
 }
 
 /// Builds an [`Http`] endpoint; `authorize` and `allowed_origins` are required.
@@ -209,9 +240,41 @@ pub struct HttpBuilder {
     max_in_flight_requests: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
+    #[cfg(feature = "oauth")]
+    oauth: Option<OAuth>,
 }
 
 impl HttpBuilder {
+    /// Makes the endpoint an OAuth 2.1 resource server: `authorize` checks the bearer token
+    /// (host code reads an [`OAuthPrincipal`]), and [`serve`] serves the RFC 9728 metadata
+    /// (see [`OAuth`]). It replaces any `authorize` set before.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, OAuth, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let oauth = OAuth::resource("https://mcp.example.com/mcp")
+    ///     .issuer("https://auth.example.com")
+    ///     .hmac_secret(b"a shared secret of at least 32 bytes")
+    ///     .unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .oauth(oauth)
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .build()
+    ///     .unwrap();
+    /// let app = axum::Router::new()
+    ///     .nest("/mcp", endpoint.router())
+    ///     .merge(endpoint.oauth_metadata_router().unwrap());
+    /// # let _ = app;
+    /// ```
+    #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        let check = oauth.clone();
+        self.oauth = Some(oauth);
+        self.authorize(move |parts| check.authorize(parts))
+    }
+
     /// Decides, from the request line and headers alone, whether to read the body. Required.
     ///
     /// What it returns is the caller's identity (any type: `()`, a user id, a claims struct);
@@ -452,6 +515,10 @@ impl HttpBuilder {
 
     /// Checks the configuration.
     pub fn build(self) -> Result<Http, HttpError> {
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            oauth.check()?;
+        }
         let authorize = self.authorize.ok_or(HttpError::MissingAuthorize)?;
         let origins = self.origins.ok_or(HttpError::MissingAllowedOrigins)?;
         if self.read_timeout.is_zero() {
@@ -514,6 +581,8 @@ impl HttpBuilder {
                 max_connections: self.max_connections,
                 shutdown_grace: self.shutdown_grace,
                 health_route: self.health_route,
+                #[cfg(feature = "oauth")]
+                oauth: self.oauth,
                 stopping: Arc::new(CancelFlag::default()),
             }),
         })
@@ -535,6 +604,9 @@ struct Endpoint {
     max_connections: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
+    /// The resource server whose metadata `serve` serves.
+    #[cfg(feature = "oauth")]
+    oauth: Option<OAuth>,
     /// Set once the endpoint stops: the health route turns 503, GET streams end, and `serve`'s
     /// connections finish.
     stopping: Arc<CancelFlag>,
@@ -578,6 +650,8 @@ impl Http {
             max_in_flight_requests: 256,
             shutdown_grace: Duration::from_secs(10),
             health_route: None,
+            #[cfg(feature = "oauth")]
+            oauth: None,
         }
     }
 
@@ -588,6 +662,14 @@ impl Http {
         Router::new()
             .route("/", axum::routing::any(endpoint))
             .with_state(Arc::clone(&self.inner))
+    }
+
+    /// The RFC 9728 metadata routes of the endpoint's [`OAuth`], if any, for a host serving
+    /// [`router`](Self::router) itself (merge it at the root); [`serve`] merges it.
+    #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+    pub fn oauth_metadata_router(&self) -> Option<Router> {
+        self.inner.oauth.as_ref().map(OAuth::metadata_router)
     }
 
     /// Starts the endpoint's shutdown, which [`serve`] does at a signal: the health route
@@ -738,8 +820,8 @@ fn is_modern(parts: &Parts, message: &Value) -> bool {
 
 /// What a host hook decided against the request.
 enum Refused {
-    /// 403, or 401 with this challenge.
-    Refusal(Option<String>),
+    /// 403, or 401 with this challenge (403 with it when `forbidden`).
+    Refusal(Option<String>, bool),
     /// The hook panicked: 500.
     Fault,
 }
@@ -747,9 +829,13 @@ enum Refused {
 impl Refused {
     fn response(self, close: bool) -> HttpResponse {
         match self {
-            Refused::Refusal(None) => reply(403, None, ProtocolError::Forbidden, close),
-            Refused::Refusal(Some(challenge)) => {
-                let mut response = reply(401, None, ProtocolError::Unauthorized, close);
+            Refused::Refusal(None, _) => reply(403, None, ProtocolError::Forbidden, close),
+            Refused::Refusal(Some(challenge), forbidden) => {
+                let mut response = if forbidden {
+                    reply(403, None, ProtocolError::Forbidden, close)
+                } else {
+                    reply(401, None, ProtocolError::Unauthorized, close)
+                };
                 match HeaderValue::from_str(&challenge) {
                     Ok(value) => {
                         response
@@ -800,7 +886,7 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
         Ok(Ok(allowed)) => Ok(allowed),
         Ok(Err(refusal)) => {
             tracing::info!(reason = %refusal.reason, "request refused by the host");
-            Err(Refused::Refusal(refusal.challenge))
+            Err(Refused::Refusal(refusal.challenge, refusal.forbidden))
         }
         Err(_) => {
             tracing::error!("an authorization hook panicked");
@@ -834,13 +920,27 @@ fn status_of(response: &Response) -> u16 {
         Err(error) => match error.code() {
             -32601 => 404,
             -32603 => 500,
+            // The caller's rate limit (`RateLimit`): HTTP's own word for it, with Retry-After.
+            -31429 => 429,
             _ => 400,
         },
     }
 }
 
 fn respond(response: &Response) -> HttpResponse {
-    json_response(status_of(response), response, false)
+    let mut out = json_response(status_of(response), response, false);
+    if let Err(error) = response.body() {
+        let wait = error
+            .data()
+            .and_then(|d| d.get("retryAfterMs").and_then(Value::as_u64));
+        if let Some(ms) = wait.filter(|_| error.code() == -31429) {
+            // Whole seconds, rounded up: Retry-After has no finer unit.
+            let seconds = ms.div_ceil(1000).max(1);
+            out.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+    }
+    out
 }
 
 fn reply(status: u16, id: Option<Value>, error: ProtocolError, close: bool) -> HttpResponse {

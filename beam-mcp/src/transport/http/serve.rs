@@ -170,6 +170,11 @@ pub(super) async fn run(
 /// What `serve` answers: the endpoint at `/mcp`, and the health route when one is set.
 fn app(http: &Http) -> Router {
     let app = Router::new().nest("/mcp", http.router());
+    #[cfg(feature = "oauth")]
+    let app = match http.oauth_metadata_router() {
+        Some(metadata) => app.merge(metadata),
+        None => app,
+    };
     match &http.inner.health_route {
         Some(path) => app.merge(health::router(path, Arc::clone(&http.inner.stopping))),
         None => app,

@@ -1,0 +1,256 @@
+//! The rate limit of `tools/call` and `completion/complete`, through the core: a burst past
+//! the bucket is refused with `-31429` and `data.retryAfterMs`, the bucket refills, principals
+//! have buckets of their own, invalid requests spend nothing, and no limiter means no check.
+//! With feature `http`, principals set by `authorize` from two bearer tokens, over 127.0.0.1.
+
+mod common;
+#[cfg(feature = "http")]
+mod loopback;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use beam_mcp::Server;
+use beam_mcp::limit::{Caller, Limited, RateLimit, Retry, TokenBucket};
+use beam_mcp::protocol::Session;
+use common::{call, modern, send};
+use serde_json::{Value, json};
+
+/// Answers pong.
+#[beam_mcp::tool]
+async fn ping() -> String {
+    "pong".into()
+}
+
+/// Echoes a number.
+#[beam_mcp::tool]
+fn echo(n: u32) -> String {
+    n.to_string()
+}
+
+fn colors(prefix: &str) -> Vec<String> {
+    ["red", "green"]
+        .iter()
+        .filter(|c| c.starts_with(prefix))
+        .map(|c| (*c).to_owned())
+        .collect()
+}
+
+/// Paints.
+#[beam_mcp::prompt(complete(color = colors))]
+fn paint(color: String) -> String {
+    color
+}
+
+fn server(limit: impl RateLimit) -> Server {
+    Server::builder()
+        .crate_items(module_path!())
+        .rate_limit(limit)
+        .build()
+        .unwrap()
+}
+
+fn ping_as(server: &Server, session: &Session) -> Value {
+    send(server, session, call(1, true, "ping", json!({}))).expect("an answer")
+}
+
+fn complete_as(server: &Server, session: &Session) -> Value {
+    let params = json!({
+        "ref": { "type": "ref/prompt", "name": "paint" },
+        "argument": { "name": "color", "value": "r" },
+    });
+    send(server, session, modern(2, "completion/complete", params)).expect("an answer")
+}
+
+fn passed(answer: &Value) -> bool {
+    answer.get("result").is_some()
+}
+
+/// The retry hint of a refusal, after checking its shape.
+fn refused(answer: &Value) -> u64 {
+    let error = &answer["error"];
+    assert_eq!(error["code"], -31429, "{answer}");
+    assert_eq!(error["message"], "Rate limit exceeded: try again later");
+    error["data"]["retryAfterMs"]
+        .as_u64()
+        .expect("retryAfterMs")
+}
+
+#[test]
+fn a_burst_past_the_bucket_is_refused_with_a_retry_hint() {
+    let server = server(TokenBucket::every(Duration::from_secs(60)).burst(3));
+    let session = Session::new();
+    for _ in 0..3 {
+        let answer = ping_as(&server, &session);
+        assert_eq!(answer["result"]["content"][0]["text"], "pong", "{answer}");
+    }
+    let retry = refused(&ping_as(&server, &session));
+    assert!((59_000..=60_000).contains(&retry), "{retry}");
+    // Completions draw from the same bucket.
+    refused(&complete_as(&server, &session));
+}
+
+#[test]
+fn the_bucket_refills_over_time() {
+    let server = server(TokenBucket::every(Duration::from_millis(250)).burst(1));
+    let session = Session::new();
+    assert!(passed(&ping_as(&server, &session)));
+    let retry = refused(&ping_as(&server, &session));
+    assert!((1..=250).contains(&retry), "{retry}");
+    std::thread::sleep(Duration::from_millis(retry + 20));
+    assert!(passed(&ping_as(&server, &session)));
+    refused(&ping_as(&server, &session));
+}
+
+#[test]
+fn principals_have_buckets_of_their_own() {
+    let server = server(TokenBucket::every(Duration::from_secs(60)).burst(2));
+    let alice = Session::new().with_principal("alice".to_owned());
+    let bob = Session::new().with_principal("bob".to_owned());
+    let alice_again = Session::new().with_principal("alice".to_owned());
+    let anonymous = Session::new();
+    assert!(passed(&ping_as(&server, &alice)));
+    assert!(passed(&complete_as(&server, &alice_again)));
+    // Alice's bucket is empty, in any session that carries her.
+    refused(&ping_as(&server, &alice));
+    refused(&complete_as(&server, &alice_again));
+    // Bob and the anonymous caller are untouched.
+    for session in [&bob, &anonymous] {
+        assert!(passed(&ping_as(&server, session)));
+        assert!(passed(&complete_as(&server, session)));
+        refused(&ping_as(&server, session));
+    }
+}
+
+/// Counts what it is asked, and admits everything.
+#[derive(Default)]
+struct Counting {
+    tools: AtomicUsize,
+    completions: AtomicUsize,
+}
+
+impl RateLimit for Counting {
+    fn check(&self, _caller: Caller<'_>, kind: Limited<'_>) -> Result<(), Retry> {
+        match kind {
+            Limited::ToolCall { name } => {
+                assert!(name == "ping" || name == "echo", "{name}");
+                self.tools.fetch_add(1, Ordering::Relaxed);
+            }
+            Limited::Completion => {
+                self.completions.fetch_add(1, Ordering::Relaxed);
+            }
+            _ => unreachable!(),
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn only_requests_that_would_run_are_checked() {
+    let counting = Arc::new(Counting::default());
+    let server = server(Arc::clone(&counting));
+    let session = Session::new();
+    // Unknown tool, missing name, invalid arguments: refused before the limiter.
+    let unknown = send(&server, &session, call(1, true, "nope", json!({}))).unwrap();
+    assert_eq!(unknown["error"]["code"], -32602);
+    let invalid = send(
+        &server,
+        &session,
+        call(2, true, "echo", json!({ "n": "x" })),
+    )
+    .unwrap();
+    assert_eq!(invalid["result"]["isError"], true);
+    let params = json!({
+        "ref": { "type": "ref/prompt", "name": "nope" },
+        "argument": { "name": "color", "value": "r" },
+    });
+    let bad = send(&server, &session, modern(3, "completion/complete", params)).unwrap();
+    assert_eq!(bad["error"]["code"], -32602);
+    assert_eq!(counting.tools.load(Ordering::Relaxed), 0);
+    assert_eq!(counting.completions.load(Ordering::Relaxed), 0);
+    // Valid ones, at both revisions.
+    assert!(passed(&ping_as(&server, &session)));
+    let legacy = send(&server, &session, call(4, false, "echo", json!({ "n": 4 }))).unwrap();
+    assert_eq!(legacy["result"]["content"][0]["text"], "4");
+    assert!(passed(&complete_as(&server, &session)));
+    assert_eq!(counting.tools.load(Ordering::Relaxed), 2);
+    assert_eq!(counting.completions.load(Ordering::Relaxed), 1);
+}
+
+#[test]
+fn without_a_limiter_nothing_is_refused() {
+    let server = Server::builder()
+        .crate_items(module_path!())
+        .build()
+        .unwrap();
+    let session = Session::new();
+    for _ in 0..200 {
+        assert!(passed(&ping_as(&server, &session)));
+    }
+}
+
+/// Two bearer tokens, two principals: `authorize` sets them, the limiter tells them apart.
+#[cfg(feature = "http")]
+mod over_http {
+    use super::loopback;
+    use std::time::Duration;
+
+    use beam_mcp::limit::TokenBucket;
+    use beam_mcp::transport::http::{Http, Origins, Refusal};
+    use beam_mcp_tests::http_client::Connection;
+    use beam_mcp_tests::modern_meta;
+    use serde_json::{Value, json};
+
+    fn ping(addr: std::net::SocketAddr, token: &str) -> (u16, Value) {
+        let (status, _, answer) = ping_with_retry(addr, token);
+        (status, answer)
+    }
+
+    /// The status, the `Retry-After` header and the body of one call.
+    fn ping_with_retry(addr: std::net::SocketAddr, token: &str) -> (u16, Option<String>, Value) {
+        let mut params = json!({ "name": "ping", "arguments": {} });
+        params["_meta"] = modern_meta();
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params });
+        let host = format!("127.0.0.1:{}", addr.port());
+        let auth = format!("Bearer {token}");
+        let headers = [
+            ("host", host.as_str()),
+            ("authorization", auth.as_str()),
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "ping"),
+        ];
+        let response = Connection::open(addr).post(&headers, body.to_string().as_bytes());
+        let retry = response.header("retry-after").map(str::to_owned);
+        (response.status, retry, response.json())
+    }
+
+    #[test]
+    fn two_bearer_tokens_have_buckets_of_their_own() {
+        let server = super::server(TokenBucket::every(Duration::from_secs(60)).burst(1));
+        let http = Http::builder(server)
+            .authorize(|parts| match parts.headers.get("authorization") {
+                Some(v) if v == "Bearer a" => Ok("alice".to_owned()),
+                Some(v) if v == "Bearer b" => Ok("bob".to_owned()),
+                _ => Err(Refusal::new("no or wrong token")),
+            })
+            .allowed_origins(Origins::Loopback)
+            .build()
+            .unwrap();
+        let addr = loopback::start(http);
+        let (status, answer) = ping(addr, "a");
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], "pong");
+        let (status, retry, answer) = ping_with_retry(addr, "a");
+        assert!(super::refused(&answer) > 0);
+        // HTTP's own word for it: 429, with the wait in whole seconds (60 s bucket).
+        assert_eq!((status, retry.as_deref()), (429, Some("60")), "{answer}");
+        let (status, answer) = ping(addr, "b");
+        assert_eq!(status, 200, "{answer}");
+        let (_, answer) = ping(addr, "b");
+        super::refused(&answer);
+    }
+}
