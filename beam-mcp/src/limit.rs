@@ -203,7 +203,9 @@ pub struct TokenBucket {
     burst: u32,
     max_callers: usize,
     epoch: Instant,
-    table: Mutex<HashMap<Key, u64, BuildHasherDefault<KeyHasher>>>,
+    /// Each caller's theoretical arrival time, in ns since `epoch`: `u128`, so no interval or
+    /// burst, however large, saturates it (a saturated time would admit every call).
+    table: Mutex<HashMap<Key, u128, BuildHasherDefault<KeyHasher>>>,
 }
 
 impl TokenBucket {
@@ -258,7 +260,9 @@ impl TokenBucket {
     fn take(&self, key: &[u8; 32], now: u64) -> Result<(), Retry> {
         // GCRA: `tat` is when the bucket will be full again; a request is admitted while that
         // lies at most `burst - 1` intervals ahead.
-        let tolerance = self.interval.saturating_mul(u64::from(self.burst - 1));
+        let now = u128::from(now);
+        let interval = u128::from(self.interval);
+        let tolerance = interval * u128::from(self.burst - 1);
         let mut table = lock(&self.table);
         let key = Key(*key);
         let tat = match table.get(&key) {
@@ -271,9 +275,10 @@ impl TokenBucket {
             }
         };
         if tat - now > tolerance {
-            return Err(Retry::after(Duration::from_nanos(tat - now - tolerance)));
+            let wait = u64::try_from(tat - now - tolerance).unwrap_or(u64::MAX);
+            return Err(Retry::after(Duration::from_nanos(wait)));
         }
-        table.insert(key, tat.saturating_add(self.interval));
+        table.insert(key, tat + interval);
         Ok(())
     }
 }
@@ -286,12 +291,12 @@ impl RateLimit for TokenBucket {
 }
 
 /// Drops full buckets, then the fullest (smallest `tat`) until at most `keep` remain.
-fn evict(table: &mut HashMap<Key, u64, BuildHasherDefault<KeyHasher>>, now: u64, keep: usize) {
+fn evict(table: &mut HashMap<Key, u128, BuildHasherDefault<KeyHasher>>, now: u128, keep: usize) {
     table.retain(|_, tat| *tat > now);
     if table.len() <= keep {
         return;
     }
-    let mut tats: Vec<u64> = table.values().copied().collect();
+    let mut tats: Vec<u128> = table.values().copied().collect();
     let cut = tats.len() - keep;
     let (_, &mut threshold, _) = tats.select_nth_unstable(cut - 1);
     // Exactly `cut` go: every bucket below the threshold, then ties at it.
@@ -354,6 +359,22 @@ mod tests {
     fn digest(n: u32) -> [u8; 32] {
         use sha2::{Digest, Sha256};
         Sha256::digest(n.to_le_bytes()).into()
+    }
+
+    #[test]
+    fn huge_intervals_and_bursts_never_saturate_into_no_limit() {
+        // "Two calls, ever": times past u64 would once saturate and admit every later call.
+        let bucket = TokenBucket::every(Duration::MAX).burst(2);
+        let key = digest(1);
+        assert!(bucket.take(&key, 0).is_ok());
+        assert!(bucket.take(&key, 1).is_ok());
+        // One interval (u64::MAX ns, the clock's end) after the start, a token is back.
+        for now in [2, u64::MAX / 2, u64::MAX - 1] {
+            assert!(bucket.take(&key, now).is_err(), "admitted at {now}");
+        }
+        let bucket = TokenBucket::every(Duration::from_secs(100 * 365 * 86_400)).burst(10);
+        let admitted = (0..20).filter(|_| bucket.take(&key, 5).is_ok()).count();
+        assert_eq!(admitted, 10);
     }
 
     #[test]

@@ -370,8 +370,62 @@ fn bad_configurations_are_refused_with_what_is_wrong() {
     assert_eq!(build(base()), HttpError::OAuth(OAuthError::NoKeys));
     assert_eq!(
         build(OAuth::resource(RESOURCE).hmac_secret(SECRET).unwrap()),
-        HttpError::OAuth(OAuthError::NoAuthorizationServer)
+        HttpError::OAuth(OAuthError::NoIssuer)
     );
+    // An authorization server alone does not say which iss to require.
+    assert_eq!(
+        build(
+            OAuth::resource(RESOURCE)
+                .authorization_server(ISSUER)
+                .hmac_secret(SECRET)
+                .unwrap()
+        ),
+        HttpError::OAuth(OAuthError::NoIssuer)
+    );
+    for scope in ["", "a\"b", "two words", "naïve"] {
+        assert_eq!(
+            build(base().hmac_secret(SECRET).unwrap().scopes([scope])),
+            HttpError::OAuth(OAuthError::Scope(scope.to_owned())),
+            "{scope:?}"
+        );
+    }
+    for resource in [
+        "https://h.example/:tenant/mcp",
+        "https://h.example/*x",
+        "https://h.example/{a}",
+        "https://h.example/a\"b",
+    ] {
+        assert!(
+            matches!(
+                build(
+                    OAuth::resource(resource)
+                        .issuer(ISSUER)
+                        .hmac_secret(SECRET)
+                        .unwrap()
+                ),
+                HttpError::OAuth(OAuthError::Resource(_))
+            ),
+            "{resource}"
+        );
+    }
+    // OAuth and a host's own authorize, in either order: one would replace the other.
+    let oauth = || base().hmac_secret(SECRET).unwrap();
+    let after = Http::builder(server())
+        .oauth(oauth())
+        .authorize(|_| Ok(()))
+        .allowed_origins(Origins::Loopback)
+        .build();
+    let before = Http::builder(server())
+        .authorize(|_| Ok(()))
+        .oauth(oauth())
+        .allowed_origins(Origins::Loopback)
+        .build();
+    for built in [after, before] {
+        assert_eq!(
+            built.unwrap_err(),
+            HttpError::OAuth(OAuthError::WithAuthorize)
+        );
+    }
     assert!(matches!(
         build(
             OAuth::resource("mcp.example.com")

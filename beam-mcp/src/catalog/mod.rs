@@ -70,10 +70,9 @@ pub(crate) struct Definitions {
 
 impl Catalog {
     pub(crate) fn build(defs: &Definitions, states: &StateMap) -> Result<Self, CatalogError> {
-        let tools = tools::build(&defs.tools, states)?;
-        let (resources, templates) = resources::build(&defs.resources, states)?;
+        let mut tools = tools::build(&defs.tools, states)?;
+        let (mut resources, mut templates) = resources::build(&defs.resources, states)?;
         let mut prompts = prompts::build(&defs.prompts, states)?;
-        let (mut tools, mut resources, mut templates) = (tools, resources, templates);
         if let Some(observer) = &defs.observer {
             let counter = |kind, key: &str| Some(ItemCounter::new(observer, kind, key));
             tools

@@ -242,12 +242,20 @@ pub struct HttpBuilder {
     health_route: Option<String>,
     #[cfg(feature = "oauth")]
     oauth: Option<OAuth>,
+    #[cfg_attr(
+        not(feature = "oauth"),
+        allow(dead_code, reason = "read when OAuth is built in")
+    )]
+    /// The host set `authorize` itself: with `oauth` too, the later one would silently
+    /// replace the other, so `build` refuses the pair.
+    host_authorize: bool,
 }
 
 impl HttpBuilder {
     /// Makes the endpoint an OAuth 2.1 resource server: `authorize` checks the bearer token
     /// (host code reads an [`OAuthPrincipal`]), and [`serve`] serves the RFC 9728 metadata
-    /// (see [`OAuth`]). It replaces any `authorize` set before.
+    /// (see [`OAuth`]). With [`authorize`](Self::authorize) or `authorize_async` also set, in
+    /// either order, [`build`](Self::build) refuses: one would silently replace the other.
     ///
     /// ```
     /// use beam_mcp::transport::http::{Http, OAuth, Origins};
@@ -272,7 +280,10 @@ impl HttpBuilder {
     pub fn oauth(mut self, oauth: OAuth) -> Self {
         let check = oauth.clone();
         self.oauth = Some(oauth);
-        self.authorize(move |parts| check.authorize(parts))
+        self.authorize = Some(Authorize::Now(Arc::new(move |parts: &Parts| {
+            check.authorize(parts).map(Principal::new)
+        })));
+        self
     }
 
     /// Decides, from the request line and headers alone, whether to read the body. Required.
@@ -287,6 +298,7 @@ impl HttpBuilder {
         self.authorize = Some(Authorize::Now(Arc::new(move |parts: &Parts| {
             f(parts).map(Principal::new)
         })));
+        self.host_authorize = true;
         self
     }
 
@@ -319,6 +331,7 @@ impl HttpBuilder {
         P: std::any::Any + Send + Sync + std::hash::Hash,
         F: std::future::Future<Output = Result<P, Refusal>> + Send + 'static,
     {
+        self.host_authorize = true;
         self.authorize = Some(Authorize::Later(Arc::new(move |parts: &Parts| {
             let decided = f(parts);
             Box::pin(async move { decided.await.map(Principal::new) })
@@ -518,6 +531,11 @@ impl HttpBuilder {
         #[cfg(feature = "oauth")]
         if let Some(oauth) = &self.oauth {
             oauth.check()?;
+            if self.host_authorize {
+                return Err(HttpError::OAuth(
+                    crate::transport::http::OAuthError::WithAuthorize,
+                ));
+            }
         }
         let authorize = self.authorize.ok_or(HttpError::MissingAuthorize)?;
         let origins = self.origins.ok_or(HttpError::MissingAllowedOrigins)?;
@@ -652,6 +670,7 @@ impl Http {
             health_route: None,
             #[cfg(feature = "oauth")]
             oauth: None,
+            host_authorize: false,
         }
     }
 

@@ -55,6 +55,15 @@ pub enum OAuthError {
     /// `offline_access` among the scopes: it is never named in challenges or metadata.
     #[error("offline_access is not a resource scope")]
     OfflineAccess,
+    /// No issuer: without one a token of any issuer sharing the keys would be accepted.
+    #[error("OAuth needs .issuer(..): the iss every token must carry")]
+    NoIssuer,
+    /// A scope outside RFC 6749's scope-token grammar (printable ASCII but space, quote and backslash).
+    #[error("the scope {0:?} is not a scope token (RFC 6749 §3.3)")]
+    Scope(String),
+    /// `authorize` (or `authorize_async`) was set too: one would silently replace the other.
+    #[error("the endpoint has both .oauth(..) and .authorize(..): keep one")]
+    WithAuthorize,
 }
 
 /// Who a validated token speaks for: handed to host code as the principal
@@ -255,8 +264,22 @@ impl OAuth {
     /// Checks the configuration (at [`HttpBuilder::build`](super::HttpBuilder::build)).
     pub(super) fn check(&self) -> Result<(), OAuthError> {
         let c = &self.inner;
-        if split_resource(&c.resource).is_none() {
-            return Err(OAuthError::Resource(c.resource.clone()));
+        // The resource goes into a quoted challenge and, its path, into a route: printable
+        // ASCII only, and no route pattern characters in the path.
+        let printable = |t: &str| {
+            t.bytes()
+                .all(|b| (0x21..=0x7e).contains(&b) && b != b'"' && b != b'\\')
+        };
+        let literal_path = |p: &str| !p.contains([':', '*', '{', '}']);
+        match split_resource(&c.resource) {
+            Some((_, path)) if printable(&c.resource) && literal_path(path) => {}
+            _ => return Err(OAuthError::Resource(c.resource.clone())),
+        }
+        if c.issuer.is_none() {
+            return Err(OAuthError::NoIssuer);
+        }
+        if let Some(bad) = c.scopes.iter().find(|s| s.is_empty() || !printable(s)) {
+            return Err(OAuthError::Scope(bad.clone()));
         }
         if c.keys.is_empty() {
             return Err(OAuthError::NoKeys);
