@@ -48,6 +48,7 @@ fn generate<T: JsonSchema>(optional_by_omission: bool) -> Value {
 /// and an optional property (`Option<T>`, left out of `required`) loses its `null` alternative.
 fn normalize(value: &mut Value, optional_by_omission: bool) {
     let Value::Object(map) = value else { return };
+    collapse_const_alternatives(map);
     let required: Vec<String> = match map.get("required") {
         Some(Value::Array(names)) => names
             .iter()
@@ -100,6 +101,46 @@ fn drop_null_alternative(schema: &mut Value) {
     }
 }
 
+/// A unit enum whose variants carry doc comments is generated as `oneOf` one `const` per
+/// variant; that is exactly an `enum` of the values (the branches are distinct, so one matches
+/// at most), which the validator enforces. The variants' descriptions are annotations and go.
+fn collapse_const_alternatives(map: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = map.get("oneOf") else {
+        return;
+    };
+    let mut values = Vec::with_capacity(branches.len());
+    let mut kind: Option<&Value> = None;
+    for branch in branches {
+        let Value::Object(branch) = branch else {
+            return;
+        };
+        let Some(value) = branch.get("const") else {
+            return;
+        };
+        let only_annotations = branch
+            .keys()
+            .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
+        let same_kind = match (kind, branch.get("type")) {
+            (_, None) => false,
+            (None, Some(t)) => {
+                kind = Some(t);
+                true
+            }
+            (Some(k), Some(t)) => k == t,
+        };
+        if !only_annotations || !same_kind || values.contains(value) {
+            return;
+        }
+        values.push(value.clone());
+    }
+    let kind = kind.cloned();
+    map.remove("oneOf");
+    if let Some(kind) = kind {
+        map.entry("type").or_insert(kind);
+    }
+    map.insert("enum".into(), Value::Array(values));
+}
+
 fn fix_bool(value: &mut Value) {
     if *value == Value::Bool(true) {
         *value = Value::Object(Map::new());
@@ -139,4 +180,57 @@ pub(crate) fn portability_defect(schema: &Value) -> Option<String> {
         }
     }
     walk(schema, "the schema")
+}
+
+#[cfg(test)]
+mod tests {
+    use schemars::JsonSchema;
+    use serde_json::json;
+
+    /// Documented variants: schemars writes `oneOf` one `const` each.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code)]
+    enum Unit {
+        /// Degrees Celsius.
+        Celsius,
+        /// Degrees Fahrenheit.
+        Fahrenheit,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        unit: Unit,
+        maybe: Option<Unit>,
+    }
+
+    #[test]
+    fn a_documented_unit_enum_is_an_enum_the_validator_enforces() {
+        let schema = super::schema_for::<Args>();
+        let expected = json!({"type": "string", "enum": ["celsius", "fahrenheit"]});
+        for property in ["unit", "maybe"] {
+            let got = &schema["properties"][property];
+            assert_eq!(got["enum"], expected["enum"], "{property}: {got}");
+            assert_eq!(got["type"], "string", "{property}: {got}");
+            assert!(got.get("oneOf").is_none(), "{property}: {got}");
+        }
+        let compiled = crate::schema::CompiledSchema::compile(&schema).unwrap();
+        assert!(compiled.validate(&json!({"unit": "celsius"})).is_ok());
+        assert!(compiled.validate(&json!({"unit": "kelvin"})).is_err());
+    }
+
+    #[test]
+    fn alternatives_that_are_not_distinct_constants_stay() {
+        let mut value = json!({"oneOf": [{"const": 1, "type": "integer"}, {"type": "string"}]});
+        super::normalize(&mut value, true);
+        assert!(value.get("oneOf").is_some());
+        let mut value =
+            json!({"oneOf": [{"const": 1, "type": "integer"}, {"const": "1", "type": "string"}]});
+        super::normalize(&mut value, true);
+        assert!(
+            value.get("oneOf").is_some(),
+            "mixed types keep their branches"
+        );
+    }
 }
