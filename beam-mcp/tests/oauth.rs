@@ -301,11 +301,76 @@ fn a_token_without_the_required_scope_is_403_insufficient_scope() {
             r#"Bearer error="insufficient_scope", scope="mcp:tools", resource_metadata="{METADATA}""#
         )
     );
-    // `scp` as a list counts too.
-    let mut scp = claims();
-    scp.as_object_mut().unwrap().remove("scope");
-    scp["scp"] = json!(["mcp:tools"]);
-    assert_eq!(call(addr, Some(&hs256(&scp, SECRET))).status, 200);
+    // `scp` as a list counts too, and either claim in either form (issuers differ).
+    for (claim, value) in [
+        ("scp", json!(["mcp:tools"])),
+        ("scp", json!("other mcp:tools")),
+        ("scope", json!(["other", "mcp:tools"])),
+    ] {
+        let mut form = claims();
+        form.as_object_mut().unwrap().remove("scope");
+        form[claim] = value.clone();
+        assert_eq!(
+            call(addr, Some(&hs256(&form, SECRET))).status,
+            200,
+            "{claim}: {value}"
+        );
+    }
+    // A scope claim of another shape is no scope at all: the token is refused.
+    let mut odd = claims();
+    odd["scope"] = json!({"mcp:tools": true});
+    invalid(addr, &hs256(&odd, SECRET), true);
+}
+
+#[test]
+fn a_jwt_of_another_type_is_no_access_token() {
+    let addr = hmac_server();
+    let typed = |typ: Option<&str>| {
+        let mut header = Header::new(Algorithm::HS256);
+        header.typ = typ.map(str::to_owned);
+        encode(
+            &header,
+            &claims(),
+            &EncodingKey::from_secret(SECRET).unwrap(),
+        )
+        .unwrap()
+    };
+    for typ in [
+        None,
+        Some("JWT"),
+        Some("at+jwt"),
+        Some("application/at+JWT"),
+    ] {
+        assert_eq!(call(addr, Some(&typed(typ))).status, 200, "{typ:?}");
+    }
+    for typ in ["dpop+jwt", "logout+jwt", "secevent+jwt", "id+jwt"] {
+        invalid(addr, &typed(Some(typ)), true);
+    }
+}
+
+#[test]
+fn a_jwk_set_keeps_only_signature_keys_and_strong_hmac_keys() {
+    let base = || OAuth::resource(RESOURCE).issuer(ISSUER);
+    // An encryption key beside the signature key (as published sets hold) is left out, so the
+    // one signature key needs no kid.
+    let mixed = json!({ "keys": [
+        { "kty": "RSA", "use": "enc", "n": RSA_N, "e": "AQAB" },
+        { "kty": "RSA", "key_ops": ["encrypt"], "n": RSA_N, "e": "AQAB" },
+        { "kty": "RSA", "kid": "rsa-1", "use": "sig", "n": RSA_N, "e": "AQAB" },
+    ] });
+    let addr = serve(base().jwks_json(&mixed.to_string()).unwrap());
+    assert_eq!(call(addr, Some(&rs256(&claims(), "rsa-1"))).status, 200);
+    let only_enc = json!({ "keys": [{ "kty": "RSA", "use": "enc", "n": RSA_N, "e": "AQAB" }] });
+    assert_eq!(
+        base().jwks_json(&only_enc.to_string()).unwrap_err(),
+        OAuthError::BadJwks("no signature keys".into())
+    );
+    // "short-secret" (12 bytes): an HMAC key that can be guessed offline from one token.
+    let weak = json!({ "keys": [{ "kty": "oct", "k": "c2hvcnQtc2VjcmV0" }] });
+    assert_eq!(
+        base().jwks_json(&weak.to_string()).unwrap_err(),
+        OAuthError::BadJwks("an HMAC (oct) key needs at least 32 bytes".into())
+    );
 }
 
 #[test]

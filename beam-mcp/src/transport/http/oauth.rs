@@ -195,7 +195,10 @@ impl OAuth {
     }
 
     /// Verification keys from a JWK set (RFC 7517) as JSON: RSA, EC (P-256, P-384), Ed25519 or
-    /// HMAC (`oct`) keys. A key's `alg`, when present, is the only algorithm it accepts.
+    /// HMAC (`oct`, at least 32 bytes) keys. A key's `alg`, when present, is the only algorithm
+    /// it accepts. Keys not for signatures (`"use": "enc"`, or `key_ops` without `verify`) are
+    /// left out, as an authorization server's published set may hold them; a set with no
+    /// signature key is refused.
     ///
     /// ```
     /// use beam_mcp::transport::http::{OAuth, OAuthError};
@@ -205,13 +208,14 @@ impl OAuth {
     pub fn jwks_json(mut self, jwks: &str) -> Result<Self, OAuthError> {
         let set: JwkSet =
             serde_json::from_str(jwks).map_err(|e| OAuthError::BadJwks(e.to_string()))?;
-        if set.keys.is_empty() {
-            return Err(OAuthError::BadJwks("no keys".into()));
+        let signing: Vec<&Jwk> = set.keys.iter().filter(|k| verifies(k)).collect();
+        if signing.is_empty() {
+            return Err(OAuthError::BadJwks("no signature keys".into()));
         }
-        if set.keys.len() > 1 && set.keys.iter().any(|k| k.common.key_id.is_none()) {
+        if signing.len() > 1 && signing.iter().any(|k| k.common.key_id.is_none()) {
             return Err(OAuthError::MissingKeyId);
         }
-        for jwk in &set.keys {
+        for jwk in signing {
             let key = jwk_key(jwk)?;
             self.config().keys.push(key);
         }
@@ -416,6 +420,16 @@ impl OAuth {
     fn validate(&self, token: &str) -> Result<Claims, String> {
         let c = &self.inner;
         let head = jsonwebtoken::decode_header(token).map_err(|e| e.to_string())?;
+        // An access token is typed `at+jwt` (RFC 9068) or plainly `JWT`; another JWT type (a
+        // DPoP proof, a logout or security-event token) signed by the same keys is no access
+        // token, whatever its claims.
+        if let Some(typ) = &head.typ
+            && !ACCESS_TOKEN_TYPES
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(typ))
+        {
+            return Err(format!("typ {typ:?} is not an access token's"));
+        }
         let candidates: Vec<&Key> = match &head.kid {
             Some(kid) => c
                 .keys
@@ -451,6 +465,9 @@ impl OAuth {
     }
 }
 
+/// The `typ` header values of an access token (compared ignoring case); no `typ` is one too.
+const ACCESS_TOKEN_TYPES: [&str; 3] = ["at+jwt", "application/at+jwt", "JWT"];
+
 /// The claims read from a token; the rest were checked by `jsonwebtoken`.
 #[derive(Deserialize)]
 struct Claims {
@@ -458,18 +475,37 @@ struct Claims {
     #[serde(default)]
     iss: Option<String>,
     #[serde(default)]
-    scope: Option<String>,
+    scope: Option<Scopes>,
     #[serde(default)]
-    scp: Option<Vec<String>>,
+    scp: Option<Scopes>,
+}
+
+/// A scope claim as issuers write it: one space-separated string (RFC 8693's `scope`, and
+/// `scp` at some issuers) or an array of strings (`scp` at others, `scope` at a few).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Scopes {
+    Words(String),
+    List(Vec<String>),
+}
+
+impl Scopes {
+    fn words(&self) -> impl Iterator<Item = &str> {
+        let all: &[String] = match self {
+            Scopes::Words(words) => std::slice::from_ref(words),
+            Scopes::List(list) => list,
+        };
+        all.iter().flat_map(|s| s.split_whitespace())
+    }
 }
 
 impl Claims {
     fn scopes(&self) -> Vec<String> {
         let mut seen = HashSet::new();
-        let from_scope = self.scope.iter().flat_map(|s| s.split_whitespace());
-        let from_scp = self.scp.iter().flatten().map(String::as_str);
-        from_scope
-            .chain(from_scp)
+        self.scope
+            .iter()
+            .chain(&self.scp)
+            .flat_map(Scopes::words)
             .filter(|s| seen.insert(*s))
             .map(str::to_owned)
             .collect()
@@ -484,7 +520,34 @@ fn bearer(parts: &Parts) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
+/// Whether a JWK is for checking signatures: not marked for encryption or another use, and
+/// not limited to operations other than `verify`.
+fn verifies(jwk: &Jwk) -> bool {
+    use jsonwebtoken::jwk::{KeyOperations, PublicKeyUse};
+    let use_fits = matches!(
+        jwk.common.public_key_use,
+        None | Some(PublicKeyUse::Signature)
+    );
+    let ops_fit = jwk
+        .common
+        .key_operations
+        .as_ref()
+        .is_none_or(|ops| ops.contains(&KeyOperations::Verify));
+    use_fits && ops_fit
+}
+
 fn jwk_key(jwk: &Jwk) -> Result<Key, OAuthError> {
+    if let jsonwebtoken::jwk::AlgorithmParameters::OctetKey(oct) = &jwk.algorithm {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(oct.value.trim_end_matches('='))
+            .map_err(|_| OAuthError::BadJwks("an oct key's k is not base64url".into()))?;
+        if bytes.len() < 32 {
+            return Err(OAuthError::BadJwks(
+                "an HMAC (oct) key needs at least 32 bytes".into(),
+            ));
+        }
+    }
     let key = DecodingKey::from_jwk(jwk).map_err(|e| OAuthError::BadJwks(e.to_string()))?;
     let algorithms = match jwk.common.key_algorithm {
         Some(alg) => {
