@@ -30,6 +30,9 @@ pub mod completion;
 pub mod connectome;
 mod context;
 mod dispatch;
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod json;
 pub mod limit;
 mod live;

@@ -2,7 +2,7 @@
 //! and the per-revision result shapes. Pure: transports own bytes and connections.
 
 mod core;
-mod cursor;
+pub(crate) mod cursor;
 pub(crate) mod door;
 mod error;
 mod exchange;

@@ -34,7 +34,7 @@
 mod body;
 mod events;
 mod guard;
-mod headers;
+pub(crate) mod headers;
 mod health;
 mod legacy;
 mod load;
