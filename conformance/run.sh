@@ -3,11 +3,14 @@
 # at one revision's requirements, judges it against <revision>/baseline.yml, and holds the scores
 # to <revision>/expected.json and not-scored.md.
 #
-# Usage: conformance/run.sh [--revision REV] [--url URL | URL] [--baseline FILE] [--out DIR] [--update]
+# Usage: conformance/run.sh [--revision REV] [--url URL | URL] [--baseline FILE] [--expected FILE] [--out DIR] [--raw] [--update]
 #   --revision: 2026-07-28 (default) or 2025-11-25
 #   no URL:     starts "$BEAM_MCP_HARNESS" (default: cargo build -p conformance-harness) with
 #               PORT=<free port> and tests http://127.0.0.1:<port>/mcp
+#   --expected: the pinned scores to hold the run to (default <revision>/expected.json)
 #   --out:      results directory (must not exist or be empty); default conformance/out/<timestamp>
+#   --raw:      only run the suite and leave its results in --out, judged by the caller
+#               (tests/balancer/judge.py); exit 0 when it ran
 #   --update:   rewrite <revision>/expected.json from this run (commit it with the change)
 # Exit status: the suite's (1 on a failure not in the baseline or on a stale baseline entry),
 # else the summarizer's (non-zero when the run differs from the pinned expectation).
@@ -15,21 +18,24 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 revision=2026-07-28
-url="" baseline="" out="" update=()
+url="" baseline="" expected="" out="" update=() raw=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --revision) revision="${2:?--revision needs a revision}"; shift 2 ;;
         --update) update=(--update); shift ;;
+        --raw) raw=1; shift ;;
         --url) url="${2:?--url needs a URL}"; shift 2 ;;
         --baseline) baseline="$(realpath "${2:?--baseline needs a file}")"; shift 2 ;;
+        --expected) expected="$(realpath -m "${2:?--expected needs a file}")"; shift 2 ;;
         --out) out="$(realpath -m "${2:?--out needs a directory}")"; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) url="$1"; shift ;;
     esac
 done
 case "$revision" in 2026-07-28|2025-11-25) ;; *) echo "run.sh: unknown revision $revision" >&2; exit 2 ;; esac
 baseline="${baseline:-$here/$revision/baseline.yml}"
+expected="${expected:-$here/$revision/expected.json}"
 cd "$here"
 
 # Install the pinned suite and Node 22 when the lockfile changed (the stamp is its hash).
@@ -92,10 +98,14 @@ echo "conformance: baseline $baseline" >&2
 suite_rc=0
 "$node" node_modules/.bin/conformance server --url "$url" --requirements "$revision" \
     -o "$out" --expected-failures "$baseline" >"$out/suite.log" 2>&1 || suite_rc=$?
+if [ "$raw" = 1 ]; then
+    if ! ls "$out" | grep -q '^server-'; then tail -n 20 "$out/suite.log" >&2; exit 1; fi
+    exit 0
+fi
 
 summary_rc=0
 "$node" summarize.mjs "$out" "$revision" "$out/suite.log" --baseline "$baseline" \
-    --expected "$here/$revision/expected.json" --not-scored "$here/not-scored.md" "${update[@]}" || summary_rc=$?
+    --expected "$expected" --not-scored "$here/not-scored.md" "${update[@]}" || summary_rc=$?
 # Show the suite's baseline verdict (unexpected failures, stale entries), which closes its log;
 # if there is none, the suite stopped early: show the end of its log instead.
 verdict="$(awk '/Expected failures \(in baseline\)|Stale baseline entries|Unexpected failures \(not|Baseline check passed/ {p = 1} p' "$out/suite.log")"

@@ -22,7 +22,11 @@ fn main() -> std::process::ExitCode {
         .version(env!("CARGO_PKG_VERSION"))
         .crate_items(module_path!())
         .live();
-    let builder = builder.state(catalog);
+    let mut builder = builder.state(catalog);
+    // Replicas behind a balancer share the key that seals `requestState` (tests/balancer).
+    if let Ok(key) = std::env::var("MCP_REQUEST_STATE_KEY") {
+        builder = builder.request_state_key(key);
+    }
     http::main(&format!("127.0.0.1:{port}"), builder, |server| {
         Http::builder(server)
             .authorize(|_| Ok(()))

@@ -214,7 +214,12 @@ fn builder() -> beam_mcp::ServerBuilder {
 /// (loopback origins, no authorization: a local demo; a real deployment checks a token in
 /// `authorize`).
 fn main() -> std::process::ExitCode {
-    let configured = builder();
+    let mut configured = builder();
+    // Replicas behind a balancer share the key that seals `requestState` (docs/deploy.md); a
+    // real deployment reads it from its secret store.
+    if let Ok(key) = std::env::var("MCP_REQUEST_STATE_KEY") {
+        configured = configured.request_state_key(key);
+    }
     let mut args = std::env::args().skip(1);
     match (args.next().as_deref(), args.next()) {
         (None, _) => beam_mcp::transport::stdio::main(configured),

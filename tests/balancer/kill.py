@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""One replica killed under load (tests/balancer/run.sh): workers call the weather example's
+`forecast` tool (about 60 ms each) through the balancer without pause; after a while one replica
+gets SIGKILL. Every request is timed, so each failure is placed: in flight at the kill (started
+before it, ended after it) or not. Passes when every failure was in flight at the kill, and no
+more failed than were in flight."""
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import threading
+import time
+import urllib.parse
+
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+def answer_of(response: http.client.HTTPResponse) -> dict:
+    body = response.read()
+    if response.getheader("Content-Type", "").startswith("text/event-stream"):
+        for line in body.decode().splitlines():
+            if line.startswith("data:"):
+                message = json.loads(line[5:])
+                if "id" in message:
+                    return message
+        raise ValueError("a stream without an answer")
+    return json.loads(body)
+
+
+def worker(url, stop, records, lock, index):
+    parsed = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+    n = 0
+    while not stop.is_set():
+        n += 1
+        body = json.dumps({
+            "jsonrpc": "2.0", "id": f"{index}-{n}", "method": "tools/call",
+            "params": {"_meta": META, "name": "forecast",
+                       "arguments": {"place": "Paris", "days": 3}},
+        })
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "forecast",
+        }
+        began = time.monotonic()
+        outcome = "ok"
+        try:
+            conn.request("POST", parsed.path, body, headers)
+            response = conn.getresponse()
+            status = response.status
+            answer = answer_of(response)
+            result = answer.get("result") or {}
+            if status != 200 or result.get("isError") or len(result.get("content", [])) != 3:
+                outcome = f"HTTP {status}: {json.dumps(answer)[:120]}"
+        except Exception as error:  # a reset connection, a 502 page that is not JSON
+            outcome = f"{type(error).__name__}: {error}"
+            conn.close()
+            conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+        ended = time.monotonic()
+        with lock:
+            records.append((began, ended, outcome))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--victim", type=int, required=True, help="pid of the replica to kill")
+    parser.add_argument("--workers", type=int, default=24)
+    parser.add_argument("--before", type=float, default=3.0, help="seconds of load before the kill")
+    parser.add_argument("--after", type=float, default=4.0, help="seconds of load after it")
+    args = parser.parse_args()
+    stop, lock, records = threading.Event(), threading.Lock(), []
+    threads = [threading.Thread(target=worker, args=(args.url, stop, records, lock, i))
+               for i in range(args.workers)]
+    for t in threads:
+        t.start()
+    time.sleep(args.before)
+    killed_at = time.monotonic()
+    os.kill(args.victim, signal.SIGKILL)
+    time.sleep(args.after)
+    stop.set()
+    for t in threads:
+        t.join()
+    in_flight = [r for r in records if r[0] < killed_at < r[1]]
+    failed = [r for r in records if r[2] != "ok"]
+    failed_in_flight = [r for r in failed if r[0] < killed_at < r[1]]
+    stray = [r for r in failed if not (r[0] < killed_at < r[1])]
+    before = sum(1 for r in records if r[1] <= killed_at)
+    after = sum(1 for r in records if r[0] >= killed_at)
+    print(f"kill: {len(records)} calls through the balancer ({before} ended before the kill, "
+          f"{len(in_flight)} in flight at it, {after} began after it); {len(failed)} failed, "
+          f"all in flight at the kill: {len(failed_in_flight)} of {len(in_flight)}; "
+          f"failed outside it: {len(stray)}")
+    for r in failed[:5]:
+        print(f"  failed: {r[2]}")
+    ok = not stray and len(failed) <= len(in_flight) and after > 0
+    print(f"kill: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Three replicas behind nginx (docs/deploy.md): the official suite's 2026-07-28 run through the
+# balancer, judged by judge.py (every scenario as on one replica, but the checks that need state
+# across replicas, listed in cross-replica.txt), then one weather replica killed under load.
+#
+#   tests/balancer/run.sh            # both parts
+#   tests/balancer/run.sh suite|kill # one part
+#
+# Needs nginx (apt-get install nginx; the gate installs it when missing). Exit 0 when both
+# parts hold.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+part="${1:-all}"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+case "$target" in /*) ;; *) target="$repo/$target" ;; esac
+nginx="$(command -v nginx || echo /usr/sbin/nginx)"
+[ -x "$nginx" ] || { echo "balancer: nginx is not installed (apt-get install nginx)" >&2; exit 2; }
+
+work="$(mktemp -d)"
+# Results and logs stay in tests/balancer/out/<time> (not committed).
+out="$here/out/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$out"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    cp "$work"/*.log "$out"/ 2>/dev/null || true
+    cp "$work"/nginx-*/*.log "$out"/ 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_port() {
+    for _ in $(seq 300); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "balancer: nothing listens on 127.0.0.1:$1" >&2; return 1
+}
+
+# Starts nginx in front of the ports given; sets $front to its port.
+start_nginx() {
+    local prefix="$work/nginx-$1"; shift
+    mkdir -p "$prefix"
+    local port upstreams=""
+    front=""
+    port="$(free_port)"
+    for p in "$@"; do upstreams+="        server 127.0.0.1:$p max_fails=1 fail_timeout=10s;"$'\n'; done
+    python3 - "$here/nginx.conf.template" "$prefix/nginx.conf" "$prefix" "127.0.0.1:$port" "$upstreams" <<'PY'
+import sys
+template, out, prefix, listen, upstreams = sys.argv[1:]
+text = open(template).read()
+open(out, "w").write(text.replace("@PREFIX@", prefix).replace("@LISTEN@", listen).replace("@UPSTREAMS@", upstreams.rstrip("\n")))
+PY
+    "$nginx" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$prefix/stderr.log" 2>&1 &
+    pids+=($!)
+    wait_port "$port" || { cat "$prefix/error.log" >&2; return 1; }
+    front="$port"
+}
+
+# One shared key seals requestState, so a retry may reach any replica.
+export MCP_REQUEST_STATE_KEY="balancer-test-key-of-at-least-32-bytes!"
+status=0
+
+if [ "$part" = all ] || [ "$part" = suite ]; then
+    # Removing the linked binary makes cargo link this checkout's own build (a shared target dir).
+    rm -f "$target/debug/conformance-harness"
+    (cd "$repo" && cargo build --quiet -p conformance-harness)
+    ports=()
+    for i in 1 2 3; do
+        p="$(free_port)"
+        PORT="$p" "$target/debug/conformance-harness" >"$work/harness-$i.log" 2>&1 &
+        pids+=($!)
+        ports+=("$p")
+    done
+    for p in "${ports[@]}"; do wait_port "$p"; done
+    start_nginx suite "${ports[@]}" || exit 1
+    echo "balancer: the suite through nginx at 127.0.0.1:$front to replicas ${ports[*]}" >&2
+    if "$repo/conformance/run.sh" --raw --url "http://127.0.0.1:$front/mcp" --out "$out/suite"; then
+        python3 "$here/judge.py" "$out/suite" "$repo/conformance/2026-07-28/expected.json" \
+            "$here/cross-replica.txt" || status=$?
+    else
+        status=1
+    fi
+    echo "balancer: suite exit $status" >&2
+fi
+
+if [ "$part" = all ] || [ "$part" = kill ]; then
+    rm -f "$target/release/weather"
+    (cd "$repo" && cargo build --quiet --release -p weather)
+    ports=() replicas=()
+    for i in 1 2 3; do
+        p="$(free_port)"
+        "$target/release/weather" --http "127.0.0.1:$p" >"$work/weather-$i.log" 2>&1 &
+        pids+=($!)
+        replicas+=($!)
+        ports+=("$p")
+    done
+    for p in "${ports[@]}"; do wait_port "$p"; done
+    start_nginx kill "${ports[@]}" || exit 1
+    python3 "$here/kill.py" --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" || status=$?
+fi
+exit $status
