@@ -104,6 +104,8 @@ fn drop_null_alternative(schema: &mut Value) {
 /// A unit enum whose variants carry doc comments is generated as `oneOf` one `const` per
 /// variant; that is exactly an `enum` of the values (the branches are distinct, so one matches
 /// at most), which the validator enforces. The variants' descriptions are annotations and go.
+/// Titled branches stay: `oneOf` of `const` and `title` is an elicitation form's titled
+/// single-select (SEP-1330), which clients show by title.
 fn collapse_const_alternatives(map: &mut Map<String, Value>) {
     let Some(Value::Array(branches)) = map.get("oneOf") else {
         return;
@@ -119,7 +121,7 @@ fn collapse_const_alternatives(map: &mut Map<String, Value>) {
         };
         let only_annotations = branch
             .keys()
-            .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
+            .all(|k| matches!(k.as_str(), "const" | "type" | "description"));
         let same_kind = match (kind, branch.get("type")) {
             (_, None) => false,
             (None, Some(t)) => {
