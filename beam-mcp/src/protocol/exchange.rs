@@ -150,6 +150,27 @@ impl Exchange {
         }
     }
 
+    /// The response, when the host code answers at its first poll and the request sends nothing
+    /// before it (it asked for no progress or logs): a transport writes it without handing the
+    /// exchange to a task of its own. Otherwise `None`, and the exchange is driven by
+    /// [`next`](Self::next) as before (its work was polled once; the next poll registers the
+    /// real waker).
+    pub(crate) fn answer_now(&mut self) -> Option<Response> {
+        if self.finished || self.held.is_some() || self.streams() || self.context.is_cancelled() {
+            return None;
+        }
+        let work = self.work.as_mut()?;
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match work.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(response) => {
+                self.work = None;
+                self.finished = true;
+                Some(response)
+            }
+            std::task::Poll::Pending => None,
+        }
+    }
+
     /// Waits for the response, discarding notifications.
     pub async fn response(mut self) -> Option<Response> {
         while let Some(message) = self.next().await {

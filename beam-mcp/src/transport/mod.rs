@@ -1,6 +1,8 @@
 //! Transports own bytes and connections; they never decide protocol semantics.
 
 #[cfg(feature = "stdio")]
+mod pipes;
+#[cfg(feature = "stdio")]
 pub mod stdio;
 
 #[cfg(feature = "http")]

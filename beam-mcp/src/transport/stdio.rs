@@ -105,7 +105,7 @@ where
     let read = async {
         loop {
             let mut fatal = false;
-            let refused = match reader.next().await? {
+            let answer = match reader.next().await? {
                 Frame::Eof => break,
                 Frame::Refused(error) => Some(Response::error(None, error, None)),
                 Frame::Fatal(error) => {
@@ -115,20 +115,25 @@ where
                 Frame::Message(bytes) => match server.handle(&session, &bytes) {
                     Reply::Silent => None,
                     Reply::Ready(response) => Some(response),
-                    Reply::Pending(exchange) => {
-                        // A slot for each request that runs: with every slot taken, the server
-                        // reads no more until one frees. Notifications (a cancel) and the end
-                        // of input need none, so they are seen while the slots are full, up to
-                        // the first request that must wait.
-                        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-                            break;
-                        };
-                        tokio::spawn(forward(exchange, tx.clone(), slot));
-                        None
-                    }
+                    // Host code that answers at once (no await that waits) is written from
+                    // here: no task, no slot, no hand-off between threads.
+                    Reply::Pending(mut exchange) => match exchange.answer_now() {
+                        Some(response) => Some(response),
+                        None => {
+                            // A slot for each request that runs: with every slot taken, the
+                            // server reads no more until one frees. Notifications (a cancel) and
+                            // the end of input need none, so they are seen while the slots are
+                            // full, up to the first request that must wait.
+                            let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+                                break;
+                            };
+                            tokio::spawn(forward(exchange, tx.clone(), slot));
+                            None
+                        }
+                    },
                 },
             };
-            if let Some(response) = refused
+            if let Some(response) = answer
                 && tx.send(Outbound::Response(response)).await.is_err()
             {
                 break;
@@ -413,8 +418,9 @@ pub fn main(builder: ServerBuilder) -> ExitCode {
     // a slot granted to the reader and nothing left to wake it (measured: 60 of 60 runs passed
     // once spawned). See docs/architecture.md.
     let result = runtime.block_on(async {
-        let input = UntilSignal::new(tokio::io::stdin());
-        let serving = tokio::spawn(serve(server, input, tokio::io::stdout()));
+        // Pipes without blocking threads where stdin and stdout are pipes (super::pipes).
+        let input = UntilSignal::new(super::pipes::input());
+        let serving = tokio::spawn(serve(server, input, super::pipes::output()));
         match serving.await {
             Ok(result) => result,
             // A panic in the loop itself (never in host code, which is caught per call).
@@ -439,15 +445,23 @@ pub fn main(builder: ServerBuilder) -> ExitCode {
 /// graceful end, so a signal takes that path.
 struct UntilSignal<R> {
     input: R,
-    signalled: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+    /// Fires once a signal came: a task listens, so each read polls only this receiver (the
+    /// signal futures themselves cost about 2,300 instructions a poll, once per message).
+    signalled: tokio::sync::oneshot::Receiver<()>,
     ended: bool,
 }
 
 impl<R> UntilSignal<R> {
+    /// Must be called within the runtime: the listening task is spawned on it.
     fn new(input: R) -> UntilSignal<R> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            signalled().await;
+            let _ = tx.send(());
+        });
         UntilSignal {
             input,
-            signalled: Box::pin(signalled()),
+            signalled: rx,
             ended: false,
         }
     }
@@ -484,7 +498,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for UntilSignal<R> {
         cx: &mut std::task::Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<io::Result<()>> {
-        if !self.ended && self.signalled.as_mut().poll(cx).is_ready() {
+        if !self.ended && std::pin::Pin::new(&mut self.signalled).poll(cx).is_ready() {
             self.ended = true;
         }
         if self.ended {
