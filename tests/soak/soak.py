@@ -3,7 +3,8 @@
 over stdio and over Streamable HTTP, checking every answer and printing the server's memory and
 open file descriptors as it goes.
 
-    python3 tests/soak/soak.py --binary target/release/weather [--calls N] [--transport stdio|http|both]
+    python3 tests/soak/soak.py --binary target/release/weather [--calls N] [--http-calls N]
+                               [--transport stdio|http|both]
 
 Passes (exit 0) when every answer is the exact expected text, the resident set after the
 warm-up (the first 10% of calls) grows by less than 5% by the end, and the server holds no more
@@ -230,6 +231,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True)
     parser.add_argument("--calls", type=int, default=1_000_000)
+    parser.add_argument("--http-calls", type=int, help="calls over HTTP (default: --calls)")
     parser.add_argument("--transport", choices=["stdio", "http", "both"], default="both")
     parser.add_argument("--window", type=int, default=256, help="requests in flight per batch")
     parser.add_argument("--connections", type=int, default=4)
@@ -238,7 +240,8 @@ def main() -> int:
     if args.transport in ("stdio", "both"):
         ok &= soak_stdio(args.binary, args.calls, args.window)
     if args.transport in ("http", "both"):
-        ok &= soak_http(args.binary, args.calls, max(args.window // args.connections, 1), args.connections)
+        calls = args.http_calls or args.calls
+        ok &= soak_http(args.binary, calls, max(args.window // args.connections, 1), args.connections)
     return 0 if ok else 1
 
 
