@@ -153,14 +153,18 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
-            if map.contains_key(&key) {
-                *self.duplicate.borrow_mut() = Some(key);
-                return Err(de::Error::custom("duplicate key"));
+            // One lookup: the vacant entry is where the value goes.
+            match map.entry(key) {
+                serde_json::map::Entry::Occupied(taken) => {
+                    *self.duplicate.borrow_mut() = Some(taken.key().clone());
+                    return Err(de::Error::custom("duplicate key"));
+                }
+                serde_json::map::Entry::Vacant(place) => {
+                    place.insert(access.next_value_seed(ValueSeed {
+                        duplicate: self.duplicate,
+                    })?);
+                }
             }
-            let value = access.next_value_seed(ValueSeed {
-                duplicate: self.duplicate,
-            })?;
-            map.insert(key, value);
         }
         Ok(Value::Object(map))
     }

@@ -111,7 +111,7 @@ impl Request<'_> {
         let carries =
             self.params.contains_key("requestState") || self.params.contains_key("inputResponses");
         if self.era.is_stateless() && (may_ask || carries) {
-            let principal = self.session.principal().map(|p| p.digest);
+            let principal = self.session.principal().map(|p| p.digest());
             let round = Round::take(
                 &server.inner.state_keys,
                 self.method,

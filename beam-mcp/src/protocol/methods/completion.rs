@@ -21,7 +21,7 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
     };
     // The host's rate limit, once the request is valid (also when no completer is declared).
     if let Some(limit) = &server.inner.rate_limit {
-        let owner = request.session.principal().map(|p| p.digest);
+        let owner = request.session.principal().map(|p| p.digest());
         if let Err(retry) = limit.check(Caller::new(owner.as_ref()), Limited::Completion) {
             return Reply::Ready(server.respond(id, era, Err(retry.into())));
         }

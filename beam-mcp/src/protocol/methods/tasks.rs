@@ -29,7 +29,7 @@ fn named(server: &Server, request: &Request<'_>) -> Result<Arc<Task>, ProtocolEr
     let Some(Value::String(id)) = request.params.get("taskId") else {
         return Err(ProtocolError::TaskIdMissing(method));
     };
-    let owner = request.session.principal().map(|p| p.digest);
+    let owner = request.session.principal().map(|p| p.digest());
     server
         .inner
         .tasks

@@ -101,9 +101,12 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
         let error = ProtocolError::MissingExtension(task::EXTENSION);
         return Reply::Ready(server.respond(id, era, Err(error)));
     }
-    let owner = request.session.principal().map(|p| p.digest);
+    // The caller's digest only where it is needed (a rate limit, a task's owner).
+    let principal = request.session.principal();
+    let owner = move || principal.as_ref().map(|p| p.digest());
     // The host's rate limit, last: only a call that would run spends a token.
     if let Some(limit) = &server.inner.rate_limit {
+        let owner = owner();
         let kind = Limited::ToolCall { name: &tool.name };
         if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
             return Reply::Ready(server.respond(id, era, Err(retry.into())));
@@ -140,7 +143,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
             match dispatch::run_or_detach(call, context, start).await {
                 Detached::Ran(ran) => ran,
                 Detached::Waits(running) => {
-                    let outcome = detach(&responder, &asking, owner, &tool_name, running);
+                    let outcome = detach(&responder, &asking, owner(), &tool_name, running);
                     return responder.respond(id, era, outcome);
                 }
             }

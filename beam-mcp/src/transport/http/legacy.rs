@@ -110,7 +110,7 @@ pub(super) async fn post(
         }
         Legacy::Sessions { sessions, store } => {
             if is_request && method.as_deref() == Some("initialize") {
-                let digest = Some(principal.digest);
+                let digest = Some(principal.digest());
                 let session = Session::new().with_principal_arc(principal);
                 let Some(entry) = sessions.open(session, digest) else {
                     tracing::warn!("the session bound is reached: initialize refused with 503");
@@ -200,7 +200,7 @@ fn find(
         )));
     };
     sessions
-        .find(id, Some(principal.digest))
+        .find(id, Some(principal.digest()))
         .map_err(|_| Box::new(reply(404, request, ProtocolError::SessionNotFound, false)))
 }
 
