@@ -159,14 +159,6 @@ impl Retry {
     }
 }
 
-impl From<Retry> for crate::protocol::ProtocolError {
-    fn from(retry: Retry) -> Self {
-        crate::protocol::ProtocolError::RateLimited {
-            retry_after_ms: retry.after_ms(),
-        }
-    }
-}
-
 /// The default limiter: a token bucket per caller, refilled at a steady rate up to a burst.
 ///
 /// Each caller (principal digest; anonymous callers share one) may make `burst` requests at

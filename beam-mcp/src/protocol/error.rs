@@ -422,6 +422,15 @@ impl ProtocolError {
     }
 }
 
+// Here rather than beside `Retry`: the protocol knows the rate limit, not the other way round.
+impl From<crate::limit::Retry> for ProtocolError {
+    fn from(retry: crate::limit::Retry) -> Self {
+        ProtocolError::RateLimited {
+            retry_after_ms: retry.after_ms(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
