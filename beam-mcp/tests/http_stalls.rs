@@ -3,6 +3,7 @@
 //! a slow reader of a heavy event stream and a quiet listen stream are kept.
 
 mod loopback;
+mod stoppable;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -58,23 +59,6 @@ fn catalog() -> beam_mcp::ServerBuilder {
         .crate_items(module_path!())
 }
 
-fn headers(addr: SocketAddr, method: &str, name: Option<&str>) -> Vec<(String, String)> {
-    let mut h = vec![
-        ("host".to_owned(), format!("127.0.0.1:{}", addr.port())),
-        ("content-type".to_owned(), "application/json".to_owned()),
-        (
-            "accept".to_owned(),
-            "application/json, text/event-stream".to_owned(),
-        ),
-        ("mcp-protocol-version".to_owned(), "2026-07-28".to_owned()),
-        ("mcp-method".to_owned(), method.to_owned()),
-    ];
-    if let Some(name) = name {
-        h.push(("mcp-name".to_owned(), name.to_owned()));
-    }
-    h
-}
-
 /// The bytes of a 2026-07-28 POST of `method` with `params`.
 fn post_bytes(
     addr: SocketAddr,
@@ -91,9 +75,12 @@ fn post_bytes(
     }
     params["_meta"] = meta;
     let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    let h = headers(addr, method, name);
-    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-    request("POST", &borrowed, body.to_string().as_bytes())
+    let h = stoppable::headers(addr, method, name);
+    request(
+        "POST",
+        &stoppable::borrowed(&h),
+        body.to_string().as_bytes(),
+    )
 }
 
 #[test]
@@ -130,8 +117,8 @@ fn a_client_that_sends_pipelined_requests_and_never_reads_is_cut_at_the_write_de
     drop(stream);
     // The server serves on.
     let mut c = Connection::open(addr);
-    let h = headers(addr, "tools/list", None);
-    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let h = stoppable::headers(addr, "tools/list", None);
+    let borrowed = stoppable::borrowed(&h);
     let body = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list",
         "params": { "_meta": modern_meta() } });
     assert_eq!(c.post(&borrowed, body.to_string().as_bytes()).status, 200);
@@ -198,8 +185,8 @@ fn a_quiet_listen_stream_outlives_the_write_deadline() {
     let (builder, live) = catalog().live();
     let addr = endpoint(builder.build().unwrap());
     let mut conn = Connection::open(addr);
-    let h = headers(addr, "subscriptions/listen", None);
-    let borrowed: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let h = stoppable::headers(addr, "subscriptions/listen", None);
+    let borrowed = stoppable::borrowed(&h);
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
         "params": { "notifications": { "toolsListChanged": true }, "_meta": modern_meta() } });
     let head = conn.post_head(&borrowed, body.to_string().as_bytes());
