@@ -30,12 +30,11 @@ pub(crate) fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             let checks = fields.named.iter().map(|field| {
                 let ty = &field.ty;
                 quote_spanned! {ty.span()=>
-                    __elicit_field::<#ty>();
+                    let () = <#ty as ::beam_mcp::ElicitField>::__FIELD;
                 }
             });
             Ok(quote! {
                 const _: () = {
-                    fn __elicit_field<T: ::beam_mcp::ElicitField>() {}
                     #[allow(dead_code)]
                     fn __elicit_fields() {
                         #(#checks)*

@@ -57,7 +57,9 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         _ => None,
     });
     let input_schema = match &args_type {
-        Some(inner) => quote_spanned!(inner.span()=> ::beam_mcp::schema_for::<#inner>()),
+        Some(inner) => {
+            quote_spanned!(inner.span()=> <#inner as ::beam_mcp::tool::ToolArgument>::__input_schema())
+        }
         None => quote!(::beam_mcp::schema_for::<#args_ident>()),
     };
 
@@ -94,7 +96,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
             }
             Param::Args { inner } => {
                 prepare.push(quote_spanned! {inner.span()=>
-                    let #local = ::beam_mcp::Args(::beam_mcp::__private::decode_args::<#inner>(__beam_arguments)?);
+                    let #local = ::beam_mcp::Args(<#inner as ::beam_mcp::tool::ToolArgument>::__from_arguments(__beam_arguments)?);
                 });
                 call_args.push(quote!(#local));
             }
@@ -114,18 +116,27 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         quote!(::beam_mcp::__private::blocking(move || #fn_ident(#(#call_args),*)).await)
     };
     let (output_schema, finish) = match &model.output {
-        Output::Content => (
-            quote!(::core::option::Option::None),
-            quote!(::beam_mcp::__private::content(__beam_out)),
-        ),
-        Output::Structured { ty, fallible } => {
-            let schema = quote_spanned! {ty.span()=>
-                ::core::option::Option::Some(::beam_mcp::__private::output_schema::<#ty> as fn() -> ::beam_mcp::__private::serde_json::Value)
+        Output::Content => {
+            let capability = match &item.sig.output {
+                syn::ReturnType::Type(_, ty) => {
+                    quote_spanned!(ty.span()=> <#ty as ::beam_mcp::tool::IntoToolResult>)
+                }
+                syn::ReturnType::Default => quote!(<() as ::beam_mcp::tool::IntoToolResult>),
             };
-            // Spanned on the return type, so "`T` does not implement Serialize" points at it.
-            let structured = quote_spanned!(ty.span()=> ::beam_mcp::__private::structured);
-            let structured_value =
-                quote_spanned!(ty.span()=> #structured(&__beam_value, &__beam_context));
+            (
+                quote!(::core::option::Option::None),
+                quote!(::core::result::Result::Ok(#capability::into_tool_result(__beam_out))),
+            )
+        }
+        Output::Structured { ty, fallible } => {
+            // Both uses name `StructuredOutput` at the return type's span: a type that is not
+            // one is a single error there (rustc folds the identical pair).
+            let capability =
+                quote_spanned!(ty.span()=> <#ty as ::beam_mcp::tool::StructuredOutput>);
+            let schema = quote_spanned! {ty.span()=>
+                ::core::option::Option::Some(#capability::__output_schema as fn() -> ::beam_mcp::__private::serde_json::Value)
+            };
+            let structured_value = quote_spanned!(ty.span()=> #capability::__to_result(&__beam_value, &__beam_context));
             let finish = if *fallible {
                 quote! {
                     match __beam_out {
@@ -134,7 +145,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
                     }
                 }
             } else {
-                quote_spanned!(ty.span()=> #structured(&__beam_out, &__beam_context))
+                quote_spanned!(ty.span()=> #capability::__to_result(&__beam_out, &__beam_context))
             };
             (schema, finish)
         }
@@ -213,21 +224,66 @@ struct PlainParam<'a> {
     header: &'a Option<syn::LitStr>,
 }
 
+/// The struct the arguments object decodes into. The host's types never sit directly under
+/// serde's and schemars' derives: each field is read and described through `ToolArgument`,
+/// named at the parameter's type, so a type lacking a derive is one error of ours there.
 fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
-    let fields = plain.iter().map(|param| {
-        let field = field_ident(param.ident);
-        let ty = param.ty;
-        let doc = param.doc.as_ref().map(|d| quote!(#[doc = #d]));
-        let header = param
-            .header
-            .as_ref()
-            .map(|h| quote!(#[schemars(extend("x-mcp-header" = #h))]));
-        quote_spanned! {ty.span()=>
-            #doc
-            #header
-            #field: #ty
-        }
-    });
+    let mut accessors = Vec::new();
+    let fields = plain
+        .iter()
+        .map(|param| {
+            let field = field_ident(param.ident);
+            let ty = param.ty;
+            let doc = param.doc.as_ref().map(|d| quote!(#[doc = #d]));
+            let header = param
+                .header
+                .as_ref()
+                .map(|h| quote!(#[schemars(extend("x-mcp-header" = #h))]));
+            // `Option<T>` (by spelling) asks `T` and is optional: absent is `None`, and the
+            // property is left out of `required` without a `default` keyword.
+            let inner = crate::ast::wrapper_inner(ty, "Option");
+            let (checked, de, schema, optional) = match &inner {
+                Some(inner) => (
+                    inner,
+                    quote!(__deserialize_optional),
+                    quote!(__schema_optional),
+                    quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")]),
+                ),
+                None => (ty, quote!(__deserialize), quote!(__schema), quote!()),
+            };
+            // Both accessors name `ToolArgument` at the same span: a type that is not one is
+            // a single error there (rustc folds the identical pair).
+            let span = checked.span();
+            let capability = quote_spanned!(span=> <#checked as ::beam_mcp::tool::ToolArgument>);
+            let name = param.ident.to_string();
+            let name = name.trim_start_matches("r#");
+            let de_fn = format_ident!("__deserialize_{}", name);
+            let schema_fn = format_ident!("__schema_{}", name);
+            accessors.push(quote_spanned! {span=>
+                fn #de_fn<'de, D: ::beam_mcp::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<#ty, D::Error> {
+                    #capability::#de(deserializer)
+                }
+
+                fn #schema_fn(
+                    generator: &mut ::beam_mcp::__private::schemars::SchemaGenerator,
+                ) -> ::beam_mcp::__private::schemars::Schema {
+                    #capability::#schema(generator)
+                }
+            });
+            let de_path = syn::LitStr::new(&format!("{ident}::{de_fn}"), span);
+            let schema_path = syn::LitStr::new(&format!("{ident}::{schema_fn}"), span);
+            quote! {
+                #doc
+                #header
+                #optional
+                #[serde(deserialize_with = #de_path)]
+                #[schemars(schema_with = #schema_path)]
+                #field: #ty
+            }
+        })
+        .collect::<Vec<_>>();
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
@@ -236,6 +292,10 @@ fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
         #[schemars(crate = "::beam_mcp::__private::schemars")]
         struct #ident {
             #(#fields,)*
+        }
+
+        impl #ident {
+            #(#accessors)*
         }
     }
 }

@@ -192,7 +192,8 @@ impl PromptFn {
                     ::beam_mcp::prompt::PromptFault,
                 >
             },
-            finish: "prompt_result",
+            capability: quote!(::beam_mcp::prompt::IntoPromptResult),
+            finish: |capability| quote!(::beam_mcp::__private::prompt_result(#capability::into_prompt_result(__beam_out))),
         };
         let unique = crate::unique::marker("prompt", name, self.name_span);
         let binding = Binding { prepare, call_args };

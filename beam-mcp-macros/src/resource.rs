@@ -129,7 +129,11 @@ impl ResourceFn {
                     let variable = ident.to_string();
                     parameters.push(variable.clone());
                     prepare.push(quote_spanned! {ty.span()=>
-                        let #local: #ty = ::beam_mcp::__private::variable(&__beam_request, #variable)?;
+                        let #local: #ty = ::beam_mcp::__private::variable(
+                            &__beam_request,
+                            #variable,
+                            <#ty as ::beam_mcp::resource::TemplateVariable>::__parse,
+                        )?;
                     });
                 }
                 ReaderParam::State { inner } => {
@@ -180,7 +184,8 @@ impl ResourceFn {
                     ::beam_mcp::resource::ResourceError,
                 >
             },
-            finish: "read_result",
+            capability: quote!(::beam_mcp::resource::IntoReadResult),
+            finish: |capability| quote!(#capability::into_read_result(__beam_out)),
         };
         let binding = Binding { prepare, call_args };
         registered(item, &kind, fields, binding, unique)

@@ -22,8 +22,12 @@ pub(crate) struct Kind {
     pub(crate) request: TokenStream,
     /// What the handler's future resolves to.
     pub(crate) output: TokenStream,
-    /// The `__private` function that converts the return value.
-    pub(crate) finish: &'static str,
+    /// The trait the return value converts through, e.g. `::beam_mcp::resource::IntoReadResult`.
+    pub(crate) capability: TokenStream,
+    /// Converts the return value `__beam_out`, given the qualified self type of its
+    /// conversion trait (`<R as ::beam_mcp::resource::IntoReadResult>`), named at the return
+    /// type so a type that cannot be one is one error there.
+    pub(crate) finish: fn(TokenStream) -> TokenStream,
 }
 
 /// The handler's statements: one binding per parameter, then the call's arguments.
@@ -49,6 +53,7 @@ pub(crate) fn registered(
         slice,
         request,
         output,
+        capability,
         finish,
     } = kind;
     let registration = format_ident!(
@@ -64,14 +69,8 @@ pub(crate) fn registered(
     };
     // Spanned on the return type, so "cannot be a resource's contents" points at it.
     let finish = match &item.sig.output {
-        syn::ReturnType::Type(_, ty) => {
-            let finish = syn::Ident::new(finish, ty.span());
-            quote_spanned!(ty.span()=> ::beam_mcp::__private::#finish(__beam_out))
-        }
-        syn::ReturnType::Default => {
-            let finish = format_ident!("{}", finish);
-            quote!(::beam_mcp::__private::#finish(__beam_out))
-        }
+        syn::ReturnType::Type(_, ty) => finish(quote_spanned!(ty.span()=> <#ty as #capability>)),
+        syn::ReturnType::Default => finish(quote!(<() as #capability>)),
     };
     let doc = format!(
         "The MCP {word} definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::{word}`."

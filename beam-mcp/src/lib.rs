@@ -190,7 +190,7 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
 
-    use crate::tool::{CallToolResult, IntoToolResult, ToolContext, ToolDef, ToolFault};
+    use crate::tool::{CallToolResult, ToolContext, ToolDef, ToolFault};
 
     /// Every `#[tool]` in the program; `serve!` picks its own crate's.
     #[::linkme::distributed_slice]
@@ -226,38 +226,25 @@ pub mod __private {
         present(context.state::<T>()).map_err(ToolFault::Internal)
     }
 
-    /// A text or content result.
-    pub fn content<R: IntoToolResult>(value: R) -> Result<CallToolResult, ToolFault> {
-        Ok(value.into_tool_result())
-    }
-
-    /// A structured result: `structuredContent` plus its text mirror.
-    pub fn structured<T: ::serde::Serialize>(
-        value: &T,
-        context: &ToolContext,
-    ) -> Result<CallToolResult, ToolFault> {
-        crate::tool::structured(value, context.wraps_output())
-            .map_err(|e| ToolFault::Internal(format!("the output could not be serialized: {e}")))
-    }
-
     /// An `Err` of a structured tool: an `isError` result with the error's text.
     pub fn error<E: ::core::fmt::Display>(error: E) -> Result<CallToolResult, ToolFault> {
         Ok(CallToolResult::error(error.to_string()))
     }
 
     /// A template variable, parsed as the reader's parameter type; text that does not parse
-    /// names no resource.
-    pub fn variable<T: ::core::str::FromStr>(
+    /// names no resource. `parse` is `<T as TemplateVariable>::__parse`, named at the parameter's type so a type
+    /// that is not `FromStr` is one error there.
+    pub fn variable<T>(
         request: &crate::resource::ReadRequest,
         name: &str,
+        parse: fn(&str) -> Option<T>,
     ) -> Result<T, crate::resource::ResourceError> {
         let text = request.variable(name).ok_or_else(|| {
             crate::resource::ResourceError::internal(format!("no template variable {name}"))
         })?;
-        text.parse()
-            .map_err(|_| crate::resource::ResourceError::NotFound {
-                reason: Some(format!("{name} {text:?} is not valid here")),
-            })
+        parse(text).ok_or_else(|| crate::resource::ResourceError::NotFound {
+            reason: Some(format!("{name} {text:?} is not valid here")),
+        })
     }
 
     /// A state value of a reader (checked at build time to exist).
@@ -265,13 +252,6 @@ pub mod __private {
         request: &crate::resource::ReadRequest,
     ) -> Result<T, crate::resource::ResourceError> {
         present(request.state::<T>()).map_err(crate::resource::ResourceError::Internal)
-    }
-
-    /// What a reader returned, as contents.
-    pub fn read_result<R: crate::resource::IntoReadResult>(
-        value: R,
-    ) -> Result<Vec<crate::resource::ResourceContents>, crate::resource::ResourceError> {
-        value.into_read_result()
     }
 
     /// A required prompt argument (the schema checked it is present and a string).
@@ -301,13 +281,11 @@ pub mod __private {
         state.ok_or_else(|| format!("no state of type {}", ::core::any::type_name::<T>()))
     }
 
-    /// What a prompt returned, as messages.
-    pub fn prompt_result<R: crate::prompt::IntoPromptResult>(
-        value: R,
+    /// What a prompt returned, as messages, or why it could not be rendered.
+    pub fn prompt_result(
+        rendered: Result<crate::prompt::GetPromptResult, String>,
     ) -> Result<crate::prompt::GetPromptResult, crate::prompt::PromptFault> {
-        value
-            .into_prompt_result()
-            .map_err(crate::prompt::PromptFault::Refused)
+        rendered.map_err(crate::prompt::PromptFault::Refused)
     }
 
     /// Runs a completer of any shape.
@@ -316,10 +294,5 @@ pub mod __private {
         request: crate::completion::CompletionRequest,
     ) -> crate::tool::BoxFuture<crate::completion::Completion> {
         completer.complete(request)
-    }
-
-    /// The output schema of a structured tool.
-    pub fn output_schema<T: ::schemars::JsonSchema>() -> ::serde_json::Value {
-        crate::schemagen::output_schema_for::<T>()
     }
 }

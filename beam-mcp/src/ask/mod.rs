@@ -203,15 +203,24 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + Send + 'static {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an elicitation form",
     label = "not a flat field",
-    note = "a form holds strings, numbers, booleans and enums of unit variants (derive `Elicit` on the enum), each optional or not; ask for anything else in several forms or through a URL"
+    note = "a form holds strings, numbers, booleans, enums of unit variants (derive `Elicit` on the enum) and `Vec`s of such enums (a multi-select), each optional or not; ask for anything else in several forms or through a URL"
 )]
-pub trait ElicitField {}
+pub trait ElicitField {
+    /// Named by `#[derive(Elicit)]` at each field's type: a field that cannot be one is one
+    /// error there.
+    #[doc(hidden)]
+    const __FIELD: () = ();
+}
 
 macro_rules! fields {
-    ($($t:ty),*) => { $(impl ElicitField for $t {})* };
+    ($($t:ty),*) => { $(#[diagnostic::do_not_recommend] impl ElicitField for $t {})* };
 }
 fields!(String, bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl<T: ElicitField> ElicitField for Option<T> {}
+// Left out of "other types implement" lists: the message's note names it.
+#[diagnostic::do_not_recommend]
 impl<T: ElicitChoice> ElicitField for Vec<T> {}
 
 /// An enum of unit variants, one of which a user picks: `#[derive(Elicit)]` implements it on

@@ -115,36 +115,48 @@ pub trait IntoPromptResult {
     fn into_prompt_result(self) -> Result<GetPromptResult, String>;
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for GetPromptResult {
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
         Ok(self)
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for String {
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
         Ok(GetPromptResult::new(vec![PromptMessage::user(self)]))
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for &str {
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
         Ok(GetPromptResult::new(vec![PromptMessage::user(self)]))
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for PromptMessage {
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
         Ok(GetPromptResult::new(vec![self]))
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoPromptResult for Vec<PromptMessage> {
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
         Ok(GetPromptResult::new(self))
     }
 }
 
+// Left out of "other types implement" lists: the message's note names it.
+#[diagnostic::do_not_recommend]
 impl<T: IntoPromptResult, E: Display> IntoPromptResult for Result<T, E> {
     fn into_prompt_result(self) -> Result<GetPromptResult, String> {
         self.map_err(|e| e.to_string())?.into_prompt_result()

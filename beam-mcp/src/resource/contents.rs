@@ -159,36 +159,48 @@ pub trait IntoReadResult {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError>;
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoReadResult for String {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError> {
         Ok(vec![ResourceContents::text(self)])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoReadResult for &'static str {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError> {
         Ok(vec![ResourceContents::text(self)])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoReadResult for Vec<u8> {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError> {
         Ok(vec![ResourceContents::blob(self)])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoReadResult for ResourceContents {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError> {
         Ok(vec![self])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoReadResult for Vec<ResourceContents> {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError> {
         Ok(self)
     }
 }
 
+// Left out of "other types implement" lists: the message's note names it.
+#[diagnostic::do_not_recommend]
 impl<T: IntoReadResult, E: Into<ResourceError>> IntoReadResult for Result<T, E> {
     fn into_read_result(self) -> Result<Vec<ResourceContents>, ResourceError> {
         self.map_err(Into::into)?.into_read_result()

@@ -2,6 +2,8 @@
 
 mod contents;
 mod def;
+mod variable;
 
 pub use contents::{IntoReadResult, NotFound, ResourceContents, ResourceError};
 pub use def::{ReadRequest, ResourceDef, ResourceReader};
+pub use variable::TemplateVariable;

@@ -291,48 +291,64 @@ pub trait IntoToolResult {
     fn into_tool_result(self) -> CallToolResult;
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for CallToolResult {
     fn into_tool_result(self) -> CallToolResult {
         self
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for String {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::new(vec![Content::text(self)])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for &str {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::new(vec![Content::text(self)])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for Cow<'_, str> {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::new(vec![Content::text(self.into_owned())])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for Content {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::new(vec![self])
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for Vec<Content> {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::new(self)
     }
 }
 
+// Left out of "other types implement" lists: the message's note names them.
+#[diagnostic::do_not_recommend]
 impl IntoToolResult for () {
     fn into_tool_result(self) -> CallToolResult {
         CallToolResult::new(Vec::new())
     }
 }
 
+// Left out of "other types implement" lists: the message's note names it.
+#[diagnostic::do_not_recommend]
 impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
     fn into_tool_result(self) -> CallToolResult {
         match self {

@@ -1,9 +1,11 @@
 //! Tools: their static definitions, what they take, and what they return.
 
+mod capability;
 mod content;
 mod def;
 mod extract;
 
+pub use capability::{StructuredOutput, ToolArgument};
 pub(crate) use content::structured;
 pub use content::{
     CallToolResult, Content, EmbeddedResource, IntoToolResult, ResourceBody, ToolError,
