@@ -1,5 +1,6 @@
 //! The typed model of a `#[tool]` function, with every refusal spanned on its culprit.
 
+use crate::errors::Errors;
 use beam_mcp_rules::attributes::{ToolAttr, description, doc_text, item_name};
 use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use proc_macro2::TokenStream;
@@ -47,33 +48,45 @@ pub(crate) enum Output {
 }
 
 impl ToolFn {
-    pub(crate) fn parse(attr: ToolAttr, tokens: TokenStream) -> syn::Result<Self> {
+    /// The model, or every fault of the item at once. `attr` is the attribute's parse: when
+    /// it failed, the checks that need its options (name, description) are left out rather
+    /// than guessed at, and the signature is still checked.
+    pub(crate) fn parse(attr: syn::Result<ToolAttr>, tokens: TokenStream) -> syn::Result<Self> {
         let mut item: ItemFn = syn::parse2(tokens)?;
-        check_signature(&item.sig, "tool")?;
+        let mut errors = Errors::default();
+        let attr = errors.take(attr);
+        check_signature(&item.sig, "tool", &mut errors);
         let sig = &item.sig;
-        let (name, name_span) = item_name(attr.name.as_ref(), sig);
-        if !valid_tool_name(&name) {
-            return Err(syn::Error::new(
-                name_span,
-                Message::InvalidToolName { name }.to_string(),
-            ));
-        }
-        let description = description(attr.description.as_ref(), &item.attrs);
-        if description.is_empty() {
-            return Err(syn::Error::new(
-                sig.ident.span(),
-                Message::MissingDescription { kind: "tool", name }.to_string(),
-            ));
+        let (name, name_span) = item_name(attr.as_ref().and_then(|a| a.name.as_ref()), sig);
+        let description = match &attr {
+            Some(attr) => description(attr.description.as_ref(), &item.attrs),
+            None => String::new(),
+        };
+        if attr.is_some() {
+            if !valid_tool_name(&name) {
+                let message = Message::InvalidToolName { name: name.clone() };
+                errors.at(name_span, message);
+            }
+            if description.is_empty() {
+                let message = Message::MissingDescription {
+                    kind: "tool",
+                    name: name.clone(),
+                };
+                errors.at(sig.ident.span(), message);
+            }
         }
         let mut params = Vec::new();
         for input in item.sig.inputs.iter_mut() {
-            params.push(parse_param(input)?);
+            if let Some(param) = parse_param(input, &mut errors) {
+                params.push(param);
+            }
         }
-        check_params(&params)?;
-        check_headers(&params)?;
+        check_params(&params, &mut errors);
+        check_headers(&params, &mut errors);
         let output = parse_output(&item.sig.output);
+        errors.finish()?;
         Ok(ToolFn {
-            attr,
+            attr: attr.expect("a failed attribute is an error above"),
             item,
             name,
             name_span,
@@ -82,43 +95,30 @@ impl ToolFn {
             output,
         })
     }
-
-    /// True when the function is `async`.
-    pub(crate) fn is_async(&self) -> bool {
-        self.item.sig.asyncness.is_some()
-    }
 }
 
 /// The refusals every annotated function shares: no generics, const, variadics or `self`.
-pub(crate) fn check_signature(sig: &Signature, kind: &str) -> syn::Result<()> {
+pub(crate) fn check_signature(sig: &Signature, kind: &str, errors: &mut Errors) {
     let generic = format!(
         "a #[{kind}] function cannot be generic: its schema is computed once, for concrete types"
     );
     if !sig.generics.params.is_empty() {
-        return Err(syn::Error::new_spanned(&sig.generics, generic));
-    }
-    if let Some(clause) = &sig.generics.where_clause {
-        return Err(syn::Error::new_spanned(clause, generic));
+        errors.spanned(&sig.generics, &generic);
+    } else if let Some(clause) = &sig.generics.where_clause {
+        errors.spanned(clause, &generic);
     }
     if let Some(c) = &sig.constness {
-        return Err(syn::Error::new(
-            c.span,
-            format!("a #[{kind}] function cannot be const"),
-        ));
+        errors.at(c.span, format!("a #[{kind}] function cannot be const"));
     }
     if let Some(v) = &sig.variadic {
-        return Err(syn::Error::new(
-            v.span(),
-            format!("a #[{kind}] function cannot be variadic"),
-        ));
+        errors.at(v.span(), format!("a #[{kind}] function cannot be variadic"));
     }
     if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
-        return Err(syn::Error::new(
+        errors.at(
             r.span(),
             format!("a #[{kind}] is a free function; it cannot take self"),
-        ));
+        );
     }
-    Ok(())
 }
 
 /// The parameter's name when its pattern is a plain name, else `refusal` on the pattern.
@@ -130,7 +130,7 @@ pub(crate) fn plain_name(pat: &Pat, refusal: &str) -> syn::Result<Ident> {
 }
 
 /// Header names are valid tokens, unique ignoring case, on integer, string or boolean types.
-fn check_headers(params: &[Param]) -> syn::Result<()> {
+fn check_headers(params: &[Param], errors: &mut Errors) {
     let mut seen: Vec<&LitStr> = Vec::new();
     for param in params {
         let Param::Plain {
@@ -144,25 +144,26 @@ fn check_headers(params: &[Param]) -> syn::Result<()> {
         };
         let name = header.value();
         if let Some(reason) = header_name_defect(&name) {
-            let message = Message::HeaderName { name, reason };
-            return Err(syn::Error::new(header.span(), message.to_string()));
+            errors.at(header.span(), Message::HeaderName { name, reason });
+            continue;
         }
         if let Some(first) = seen.iter().find(|h| h.value().eq_ignore_ascii_case(&name)) {
             let message = Message::HeaderRepeated {
                 first: first.value(),
                 second: name,
             };
-            return Err(syn::Error::new(header.span(), message.to_string()));
+            errors.at(header.span(), message);
+            continue;
         }
         if !is_header_type(ty) {
             let message = Message::HeaderType {
                 parameter: ident.to_string(),
             };
-            return Err(syn::Error::new_spanned(ty, message.to_string()));
+            errors.spanned(ty, message);
+            continue;
         }
         seen.push(header);
     }
-    Ok(())
 }
 
 /// Integers, strings and booleans, optional or not, by spelling (an alias is refused rather
@@ -190,53 +191,47 @@ fn is_header_type(ty: &Type) -> bool {
 }
 
 /// Plain parameters, or one `Args<T>`: the error points at the parameter to move or remove.
-fn check_params(params: &[Param]) -> syn::Result<()> {
+fn check_params(params: &[Param], errors: &mut Errors) {
     let mut args = params.iter().filter_map(|p| match p {
         Param::Args { inner } => Some(inner),
         _ => None,
     });
     if args.next().is_none() {
-        return Ok(());
+        return;
     }
-    if let Some(second) = args.next() {
-        return Err(syn::Error::new_spanned(
+    for second in args {
+        errors.spanned(
             second,
             "a tool takes one Args<T>: merge these fields into the first Args struct",
-        ));
+        );
     }
-    let plain = params.iter().find_map(|p| match p {
-        Param::Plain { ident, .. } => Some(ident),
-        _ => None,
-    });
-    if let Some(ident) = plain {
-        return Err(syn::Error::new(
-            ident.span(),
-            format!(
-                "a tool takes either plain parameters or one Args<T>, not both: move `{ident}` into the Args struct, or take every argument as a plain parameter"
-            ),
-        ));
+    for param in params {
+        if let Param::Plain { ident, .. } = param {
+            errors.at(
+                ident.span(),
+                format!(
+                    "a tool takes either plain parameters or one Args<T>, not both: move `{ident}` into the Args struct, or take every argument as a plain parameter"
+                ),
+            );
+        }
     }
-    Ok(())
 }
 
-fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
+/// The parameter's model, or `None` with its faults recorded.
+fn parse_param(input: &mut FnArg, errors: &mut Errors) -> Option<Param> {
     let typed = match input {
-        FnArg::Receiver(r) => {
-            return Err(syn::Error::new(
-                r.span(),
-                "a #[tool] is a free function; it cannot take self",
-            ));
-        }
+        // Refused by `check_signature`.
+        FnArg::Receiver(_) => return None,
         FnArg::Typed(typed) => typed,
     };
     if let Some(inner) = wrapper_inner(&typed.ty, "State") {
-        return Ok(Param::State { inner });
+        return Some(Param::State { inner });
     }
     if let Some(inner) = wrapper_inner(&typed.ty, "Args") {
-        return Ok(Param::Args { inner });
+        return Some(Param::Args { inner });
     }
     if is_context(&typed.ty) {
-        return Ok(Param::Context);
+        return Some(Param::Context);
     }
     let doc = {
         let text = doc_text(&typed.attrs);
@@ -245,21 +240,23 @@ fn parse_param(input: &mut FnArg) -> syn::Result<Param> {
     let mut header = None;
     for attr in typed.attrs.iter().filter(|a| a.path().is_ident("header")) {
         if header.is_some() {
-            return Err(syn::Error::new_spanned(attr, "one #[header] per parameter"));
+            errors.spanned(attr, "one #[header] per parameter");
+            continue;
         }
-        header = Some(attr.parse_args::<LitStr>().map_err(|e| {
-            syn::Error::new(e.span(), "write the header name as #[header(\"Name\")]")
-        })?);
+        match attr.parse_args::<LitStr>() {
+            Ok(name) => header = Some(name),
+            Err(e) => errors.at(e.span(), "write the header name as #[header(\"Name\")]"),
+        }
     }
     // Doc comments and #[header] describe the property; the compiler would refuse them here.
     typed
         .attrs
         .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("header"));
-    let ident = plain_name(
+    let ident = errors.take(plain_name(
         &typed.pat,
         "a tool argument is a plain name (`place: String`); destructure only State<T> or Args<T>",
-    )?;
-    Ok(Param::Plain {
+    ))?;
+    Some(Param::Plain {
         ident,
         ty: (*typed.ty).clone(),
         doc,

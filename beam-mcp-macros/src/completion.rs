@@ -12,20 +12,17 @@ pub(crate) fn defs(completers: &[Completer]) -> TokenStream {
         let argument = c.argument.to_string();
         let function = &c.function;
         let call = quote_spanned! {function.span()=>
-            ::beam_mcp::__private::complete(#function, __beam_request)
+            ::beam_mcp::__private_v0_1::complete(#function, __beam_request)
         };
         quote! {
-            ::beam_mcp::completion::CompletionDef {
-                argument: #argument,
-                complete: {
-                    fn __beam_complete(
-                        __beam_request: ::beam_mcp::completion::CompletionRequest,
-                    ) -> ::beam_mcp::tool::BoxFuture<::beam_mcp::completion::Completion> {
-                        #call
-                    }
-                    __beam_complete
-                },
-            }
+            ::beam_mcp::completion::CompletionDef::new(#argument, {
+                fn __beam_complete(
+                    __beam_request: ::beam_mcp::completion::CompletionRequest,
+                ) -> ::beam_mcp::tool::BoxFuture<::beam_mcp::completion::Completion> {
+                    #call
+                }
+                __beam_complete
+            })
         }
     });
     quote!(&[#(#defs),*])

@@ -5,34 +5,39 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Output, Param, ToolFn};
+use crate::skeleton::{Kind, Parts, finish_through, registered};
 
 pub(crate) fn tool(model: &ToolFn) -> TokenStream {
     let item = &model.item;
-    let vis = &item.vis;
     let fn_ident = &item.sig.ident;
-    let def_ident = fn_ident.clone();
     let args_ident = format_ident!(
         "__beam_mcp_args_{}",
         fn_ident.to_string().trim_start_matches("r#")
     );
-    let registration = format_ident!(
-        "__BEAM_MCP_TOOL_{}",
-        fn_ident.to_string().trim_start_matches("r#").to_uppercase()
-    );
 
     let name = &model.name;
     let description = &model.description;
-    let title = option_str(model.attr.title.as_ref().map(|t| t.value()));
-    let hint = |v: Option<bool>| match v {
-        Some(b) => quote!(::core::option::Option::Some(#b)),
-        None => quote!(::core::option::Option::None),
+    let mut definition = quote! {
+        ::beam_mcp::ToolDef::new(#name, #description, Self::__beam_input_schema, Self::__beam_handler)
     };
-    let read_only = hint(model.attr.read_only);
-    let destructive = hint(model.attr.destructive);
-    let idempotent = hint(model.attr.idempotent);
-    let open_world = hint(model.attr.open_world);
+    let mut annotations = quote!(::beam_mcp::ToolAnnotations::NONE);
+    let hints = [
+        (model.attr.read_only, "with_read_only"),
+        (model.attr.destructive, "with_destructive"),
+        (model.attr.idempotent, "with_idempotent"),
+        (model.attr.open_world, "with_open_world"),
+    ];
+    for (hint, setter) in hints {
+        if let Some(value) = hint {
+            let setter = format_ident!("{}", setter);
+            annotations.extend(quote!(.#setter(#value)));
+        }
+    }
+    definition.extend(quote!(.with_annotations(#annotations)));
+    if let Some(title) = &model.attr.title {
+        definition.extend(quote!(.with_title(#title)));
+    }
     let requires = &model.attr.requires;
-
     let plain: Vec<_> = model
         .params
         .iter()
@@ -67,17 +72,15 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
     let mut call_args = Vec::new();
     let mut states = Vec::new();
     let takes_context = model.params.iter().any(|p| matches!(p, Param::Context));
-    let time_limit = match &model.attr.time_limit_ms {
-        Some(ms) => quote!(::core::option::Option::Some(::core::time::Duration::from_millis(#ms))),
-        None => quote!(::core::option::Option::None),
-    };
-    let task_support = match &model.attr.task {
-        Some(variant) => quote!(::beam_mcp::TaskSupport::#variant),
-        None => quote!(::beam_mcp::TaskSupport::Forbidden),
-    };
+    if let Some(ms) = &model.attr.time_limit_ms {
+        definition.extend(quote!(.with_time_limit(::core::time::Duration::from_millis(#ms))));
+    }
+    if let Some(variant) = &model.attr.task {
+        definition.extend(quote!(.with_task_support(::beam_mcp::TaskSupport::#variant)));
+    }
     if args_type.is_none() {
         prepare.push(quote! {
-            let __beam_args: #args_ident = ::beam_mcp::__private::decode_args(__beam_arguments)?;
+            let __beam_args: #args_ident = ::beam_mcp::__private_v0_1::decode_args(__beam_arguments)?;
         });
     }
     for (i, param) in model.params.iter().enumerate() {
@@ -89,7 +92,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
             }
             Param::State { inner } => {
                 prepare.push(quote_spanned! {inner.span()=>
-                    let #local = ::beam_mcp::State(::beam_mcp::__private::state::<#inner>(&__beam_context)?);
+                    let #local = ::beam_mcp::State(::beam_mcp::__private_v0_1::state::<#inner>(&__beam_context)?);
                 });
                 call_args.push(quote!(#local));
                 states.push(state_requirement(inner));
@@ -102,118 +105,79 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
             }
             Param::Context => {
                 prepare.push(quote! {
-                    let #local = ::beam_mcp::__private::context(&__beam_context);
+                    let #local = ::beam_mcp::__private_v0_1::context(&__beam_context);
                 });
                 call_args.push(quote!(#local));
             }
         }
     }
-    // A synchronous function runs on the blocking pool: a slow one holds up neither the
-    // timer of its time limit nor other requests.
-    let invoke = if model.is_async() {
-        quote!(#fn_ident(#(#call_args),*).await)
-    } else {
-        quote!(::beam_mcp::__private::blocking(move || #fn_ident(#(#call_args),*)).await)
-    };
     let (output_schema, finish) = match &model.output {
-        Output::Content => {
-            let capability = match &item.sig.output {
-                syn::ReturnType::Type(_, ty) => {
-                    quote_spanned!(ty.span()=> <#ty as ::beam_mcp::tool::IntoToolResult>)
-                }
-                syn::ReturnType::Default => quote!(<() as ::beam_mcp::tool::IntoToolResult>),
-            };
-            (
-                quote!(::core::option::Option::None),
-                quote!(::core::result::Result::Ok(#capability::into_tool_result(__beam_out))),
-            )
-        }
+        Output::Content => (
+            None,
+            finish_through(
+                item,
+                quote!(::beam_mcp::tool::IntoToolResult),
+                |r| quote!(::core::result::Result::Ok(#r::into_tool_result(__beam_out))),
+            ),
+        ),
         Output::Structured { ty, fallible } => {
             // Both uses name `StructuredOutput` at the return type's span: a type that is not
             // one is a single error there (rustc folds the identical pair).
             let capability =
                 quote_spanned!(ty.span()=> <#ty as ::beam_mcp::tool::StructuredOutput>);
             let schema = quote_spanned! {ty.span()=>
-                ::core::option::Option::Some(#capability::__output_schema as fn() -> ::beam_mcp::__private::serde_json::Value)
+                #capability::__output_schema as fn() -> ::beam_mcp::__private_v0_1::serde_json::Value
             };
             let structured_value = quote_spanned!(ty.span()=> #capability::__to_result(&__beam_value, &__beam_context));
             let finish = if *fallible {
                 quote! {
                     match __beam_out {
                         ::core::result::Result::Ok(__beam_value) => #structured_value,
-                        ::core::result::Result::Err(__beam_error) => ::beam_mcp::__private::error(__beam_error),
+                        ::core::result::Result::Err(__beam_error) => ::beam_mcp::__private_v0_1::error(__beam_error),
                     }
                 }
             } else {
                 quote_spanned!(ty.span()=> #capability::__to_result(&__beam_out, &__beam_context))
             };
-            (schema, finish)
+            (Some(schema), finish)
         }
     };
 
-    let unique = crate::unique::marker("tool", name, model.name_span);
-    let doc = format!(
-        "The MCP tool definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::tool`."
-    );
-    quote! {
-        #item
-
-        #args_struct
-
-        #[doc = #doc]
-        #[allow(non_camel_case_types)]
-        #vis struct #def_ident {}
-
-        impl #def_ident {
-            /// The tool's definition.
-            #vis const DEF: ::beam_mcp::ToolDef = ::beam_mcp::ToolDef {
-                name: #name,
-                title: #title,
-                description: #description,
-                annotations: ::beam_mcp::ToolAnnotations {
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                },
-                input_schema: Self::__beam_input_schema,
-                output_schema: #output_schema,
-                handler: Self::__beam_handler,
-                states: &[#(#states),*],
-                client_capabilities: &[#(#requires),*],
-                takes_context: #takes_context,
-                time_limit: #time_limit,
-                task_support: #task_support,
-                module_path: ::core::module_path!(),
-                location: (::core::file!(), ::core::line!()),
-            };
-
-            fn __beam_input_schema() -> ::beam_mcp::__private::serde_json::Value {
+    if let Some(schema) = output_schema {
+        definition.extend(quote!(.with_output_schema(#schema)));
+    }
+    definition.extend(quote! {
+        .with_states(&[#(#states),*])
+        .with_client_capabilities(&[#(#requires),*])
+        .with_context(#takes_context)
+        .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
+    });
+    let kind = Kind {
+        word: "tool",
+        def: quote!(::beam_mcp::ToolDef),
+        slice: quote!(::beam_mcp::__private_v0_1::TOOLS),
+        params: quote! {
+            __beam_arguments: ::beam_mcp::__private_v0_1::serde_json::Value,
+            __beam_context: ::beam_mcp::ToolContext,
+        },
+        output: quote! {
+            ::core::result::Result<::beam_mcp::CallToolResult, ::beam_mcp::tool::ToolFault>
+        },
+    };
+    let parts = Parts {
+        definition,
+        prepare,
+        call_args,
+        finish,
+        associated: quote! {
+            fn __beam_input_schema() -> ::beam_mcp::__private_v0_1::serde_json::Value {
                 #input_schema
             }
-
-            #[allow(unused_variables)]
-            fn __beam_handler(
-                __beam_arguments: ::beam_mcp::__private::serde_json::Value,
-                __beam_context: ::beam_mcp::ToolContext,
-            ) -> ::beam_mcp::tool::BoxFuture<
-                ::core::result::Result<::beam_mcp::CallToolResult, ::beam_mcp::tool::ToolFault>,
-            > {
-                ::std::boxed::Box::pin(async move {
-                    #(#prepare)*
-                    let __beam_out = #invoke;
-                    #finish
-                })
-            }
-        }
-
-        #[::beam_mcp::__private::linkme::distributed_slice(::beam_mcp::__private::TOOLS)]
-        #[linkme(crate = ::beam_mcp::__private::linkme)]
-        #[allow(non_upper_case_globals)]
-        static #registration: ::beam_mcp::ToolDef = #def_ident::DEF;
-
-        #unique
-    }
+        },
+        beside: args_struct,
+        unique: crate::unique::marker("tool", name, model.name_span),
+    };
+    registered(item, &kind, parts)
 }
 
 /// A plain parameter, as the argument struct needs it.
@@ -260,15 +224,15 @@ fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
             let de_fn = format_ident!("__deserialize_{}", name);
             let schema_fn = format_ident!("__schema_{}", name);
             accessors.push(quote_spanned! {span=>
-                fn #de_fn<'de, D: ::beam_mcp::__private::serde::Deserializer<'de>>(
+                fn #de_fn<'de, D: ::beam_mcp::__private_v0_1::serde::Deserializer<'de>>(
                     deserializer: D,
                 ) -> ::core::result::Result<#ty, D::Error> {
                     #capability::#de(deserializer)
                 }
 
                 fn #schema_fn(
-                    generator: &mut ::beam_mcp::__private::schemars::SchemaGenerator,
-                ) -> ::beam_mcp::__private::schemars::Schema {
+                    generator: &mut ::beam_mcp::__private_v0_1::schemars::SchemaGenerator,
+                ) -> ::beam_mcp::__private_v0_1::schemars::Schema {
                     #capability::#schema(generator)
                 }
             });
@@ -287,9 +251,9 @@ fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        #[derive(::beam_mcp::__private::serde::Deserialize, ::beam_mcp::__private::schemars::JsonSchema)]
-        #[serde(crate = "::beam_mcp::__private::serde", deny_unknown_fields)]
-        #[schemars(crate = "::beam_mcp::__private::schemars")]
+        #[derive(::beam_mcp::__private_v0_1::serde::Deserialize, ::beam_mcp::__private_v0_1::schemars::JsonSchema)]
+        #[serde(crate = "::beam_mcp::__private_v0_1::serde", deny_unknown_fields)]
+        #[schemars(crate = "::beam_mcp::__private_v0_1::schemars")]
         struct #ident {
             #(#fields,)*
         }
@@ -308,19 +272,9 @@ fn field_ident(ident: &syn::Ident) -> syn::Ident {
     )
 }
 
-fn option_str(value: Option<String>) -> TokenStream {
-    match value {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
 /// The `StateRequirement` for `State<inner>`, spanned on the type.
 pub(crate) fn state_requirement(inner: &syn::Type) -> TokenStream {
     quote_spanned! {inner.span()=>
-        ::beam_mcp::tool::StateRequirement {
-            type_id: ::core::any::TypeId::of::<#inner>,
-            type_name: ::core::any::type_name::<#inner>,
-        }
+        ::beam_mcp::tool::StateRequirement::of::<#inner>()
     }
 }

@@ -12,6 +12,7 @@
 mod ast;
 mod completion;
 mod elicit;
+mod errors;
 mod expand;
 mod prompt;
 mod resource;
@@ -34,9 +35,8 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = ToolAttr::parse(attr.into())
-        .and_then(|attr| ast::ToolFn::parse(attr, item2.clone()))
-        .map(|model| expand::tool(&model));
+    let expanded =
+        ast::ToolFn::parse(ToolAttr::parse(attr.into()), item2.clone()).map(|m| expand::tool(&m));
     finish(expanded, item2)
 }
 
@@ -50,8 +50,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = ResourceAttr::parse(attr.into())
-        .and_then(|attr| resource::ResourceFn::parse(attr, item2.clone()))
+    let expanded = resource::ResourceFn::parse(ResourceAttr::parse(attr.into()), item2.clone())
         .map(|model| model.expand());
     finish(expanded, item2)
 }
@@ -64,8 +63,7 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = PromptAttr::parse(attr.into())
-        .and_then(|attr| prompt::PromptFn::parse(attr, item2.clone()))
+    let expanded = prompt::PromptFn::parse(PromptAttr::parse(attr.into()), item2.clone())
         .map(|model| model.expand());
     finish(expanded, item2)
 }

@@ -6,12 +6,12 @@ use beam_mcp_rules::attributes::{PromptAttr, description, doc_text, item_name};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, LitStr, Type};
+use syn::{FnArg, ItemFn, Type};
 
 use crate::ast::{check_signature, last_ident, plain_name, wrapper_inner};
 use crate::completion;
-use crate::resource::optional;
-use crate::skeleton::{Binding, Kind, registered};
+use crate::errors::Errors;
+use crate::skeleton::{Kind, Parts, finish_through, registered};
 
 /// A parsed, checked prompt function.
 pub(crate) struct PromptFn {
@@ -38,27 +38,33 @@ enum PromptParam {
 }
 
 impl PromptFn {
-    pub(crate) fn parse(attr: PromptAttr, tokens: TokenStream) -> syn::Result<Self> {
+    /// The model, or every fault of the item at once.
+    pub(crate) fn parse(attr: syn::Result<PromptAttr>, tokens: TokenStream) -> syn::Result<Self> {
         let mut item: ItemFn = syn::parse2(tokens)?;
-        check_signature(&item.sig, "prompt")?;
-        let (name, name_span) = item_name(attr.name.as_ref(), &item.sig);
-        if name.is_empty() {
-            let message = Message::EmptyName { kind: "prompt" };
-            return Err(syn::Error::new(name_span, message.to_string()));
-        }
-        let description = description(attr.description.as_ref(), &item.attrs);
-        if description.is_empty() {
-            let message = Message::MissingDescription {
-                kind: "prompt",
-                name,
-            };
-            return Err(syn::Error::new(item.sig.ident.span(), message.to_string()));
+        let mut errors = Errors::default();
+        let attr = errors.take(attr);
+        check_signature(&item.sig, "prompt", &mut errors);
+        let (name, name_span) = item_name(attr.as_ref().and_then(|a| a.name.as_ref()), &item.sig);
+        let description = match &attr {
+            Some(attr) => description(attr.description.as_ref(), &item.attrs),
+            None => String::new(),
+        };
+        if attr.is_some() {
+            if name.is_empty() {
+                errors.at(name_span, Message::EmptyName { kind: "prompt" });
+            }
+            if description.is_empty() {
+                let message = Message::MissingDescription {
+                    kind: "prompt",
+                    name: name.clone(),
+                };
+                errors.at(item.sig.ident.span(), message);
+            }
         }
         let mut params = Vec::new();
         for input in item.sig.inputs.iter_mut() {
-            let FnArg::Typed(typed) = input else {
-                unreachable!("check_signature refused self")
-            };
+            // `self` is refused by `check_signature`.
+            let FnArg::Typed(typed) = input else { continue };
             if let Some(inner) = wrapper_inner(&typed.ty, "State") {
                 params.push(PromptParam::State { inner });
                 continue;
@@ -69,18 +75,18 @@ impl PromptFn {
             }
             let doc = doc_text(&typed.attrs).trim().to_owned();
             typed.attrs.retain(|a| !a.path().is_ident("doc"));
-            let ident = plain_name(
+            let Some(ident) = errors.take(plain_name(
                 &typed.pat,
                 "a prompt argument is a plain name (`topic: String`); destructure only State<T>",
-            )?;
-            let required = match string_kind(&typed.ty) {
-                Some(required) => required,
-                None => {
-                    let message = Message::PromptArgumentNotString {
-                        argument: ident.to_string(),
-                    };
-                    return Err(syn::Error::new_spanned(&typed.ty, message.to_string()));
-                }
+            )) else {
+                continue;
+            };
+            let Some(required) = string_kind(&typed.ty) else {
+                let message = Message::PromptArgumentNotString {
+                    argument: ident.to_string(),
+                };
+                errors.spanned(&typed.ty, message);
+                continue;
             };
             params.push(PromptParam::Argument {
                 ident,
@@ -89,24 +95,22 @@ impl PromptFn {
                 doc: (!doc.is_empty()).then_some(doc),
             });
         }
-        for completer in &attr.complete {
+        for completer in attr.iter().flat_map(|attr| &attr.complete) {
             let argument = completer.argument.to_string();
             let declared = params
                 .iter()
                 .any(|p| matches!(p, PromptParam::Argument { ident, .. } if *ident == argument));
             if !declared {
                 let message = Message::CompletionTarget {
-                    item: name,
+                    item: name.clone(),
                     argument,
                 };
-                return Err(syn::Error::new(
-                    completer.argument.span(),
-                    message.to_string(),
-                ));
+                errors.at(completer.argument.span(), message);
             }
         }
+        errors.finish()?;
         Ok(PromptFn {
-            attr,
+            attr: attr.expect("a failed attribute is an error above"),
             item,
             name,
             name_span,
@@ -119,7 +123,6 @@ impl PromptFn {
         let item = &self.item;
         let name = &self.name;
         let description = &self.description;
-        let title = optional(self.attr.title.as_ref().map(LitStr::value));
 
         let mut prepare = Vec::new();
         let mut call_args = Vec::new();
@@ -135,26 +138,26 @@ impl PromptFn {
                     doc,
                 } => {
                     let argument = ident.to_string();
-                    let description = optional(doc.clone());
-                    arguments.push(quote! {
-                        ::beam_mcp::prompt::PromptArgument {
-                            name: #argument,
-                            title: ::core::option::Option::None,
-                            description: #description,
-                            required: #required,
-                        }
-                    });
+                    let mut argument_def =
+                        quote!(::beam_mcp::prompt::PromptArgument::new(#argument));
+                    if let Some(doc) = doc {
+                        argument_def.extend(quote!(.with_description(#doc)));
+                    }
+                    if !*required {
+                        argument_def.extend(quote!(.optional()));
+                    }
+                    arguments.push(argument_def);
                     // Typed as declared: a `String` that is not std's fails to compile here.
                     let take = if *required {
-                        quote!(::beam_mcp::__private::prompt_argument(&__beam_request, #argument)?)
+                        quote!(::beam_mcp::__private_v0_1::prompt_argument(&__beam_request, #argument)?)
                     } else {
-                        quote!(::beam_mcp::__private::prompt_optional(&__beam_request, #argument))
+                        quote!(::beam_mcp::__private_v0_1::prompt_optional(&__beam_request, #argument))
                     };
                     prepare.push(quote_spanned! {ty.span()=> let #local: #ty = #take; });
                 }
                 PromptParam::State { inner } => {
                     prepare.push(quote_spanned! {inner.span()=>
-                        let #local = ::beam_mcp::State(::beam_mcp::__private::prompt_state::<#inner>(&__beam_request)?);
+                        let #local = ::beam_mcp::State(::beam_mcp::__private_v0_1::prompt_state::<#inner>(&__beam_request)?);
                     });
                     states.push(crate::expand::state_requirement(inner));
                 }
@@ -169,35 +172,46 @@ impl PromptFn {
             .params
             .iter()
             .any(|p| matches!(p, PromptParam::Context));
-        let fields = quote! {
-            name: #name,
-            title: #title,
-            description: #description,
-            arguments: &[#(#arguments),*],
-            handler: Self::__beam_handler,
-            completions: #completions,
-            states: &[#(#states),*],
-            takes_context: #takes_context,
-            module_path: ::core::module_path!(),
-            location: (::core::file!(), ::core::line!()),
+        let mut definition = quote! {
+            ::beam_mcp::prompt::PromptDef::new(#name, #description, Self::__beam_handler)
         };
+        if let Some(title) = &self.attr.title {
+            definition.extend(quote!(.with_title(#title)));
+        }
+        definition.extend(quote! {
+            .with_arguments(&[#(#arguments),*])
+            .with_completions(#completions)
+            .with_states(&[#(#states),*])
+            .with_context(#takes_context)
+            .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
+        });
         let kind = Kind {
             word: "prompt",
             def: quote!(::beam_mcp::prompt::PromptDef),
-            slice: quote!(::beam_mcp::__private::PROMPTS),
-            request: quote!(::beam_mcp::prompt::PromptRequest),
+            slice: quote!(::beam_mcp::__private_v0_1::PROMPTS),
+            params: quote!(__beam_request: ::beam_mcp::prompt::PromptRequest),
             output: quote! {
                 ::core::result::Result<
                     ::beam_mcp::prompt::GetPromptResult,
                     ::beam_mcp::prompt::PromptFault,
                 >
             },
-            capability: quote!(::beam_mcp::prompt::IntoPromptResult),
-            finish: |capability| quote!(::beam_mcp::__private::prompt_result(#capability::into_prompt_result(__beam_out))),
         };
-        let unique = crate::unique::marker("prompt", name, self.name_span);
-        let binding = Binding { prepare, call_args };
-        registered(item, &kind, fields, binding, unique)
+        let finish = finish_through(
+            item,
+            quote!(::beam_mcp::prompt::IntoPromptResult),
+            |r| quote!(::beam_mcp::__private_v0_1::prompt_result(#r::into_prompt_result(__beam_out))),
+        );
+        let parts = Parts {
+            definition,
+            prepare,
+            call_args,
+            finish,
+            associated: TokenStream::new(),
+            beside: TokenStream::new(),
+            unique: crate::unique::marker("prompt", name, self.name_span),
+        };
+        registered(item, &kind, parts)
     }
 }
 

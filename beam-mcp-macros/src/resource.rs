@@ -10,7 +10,8 @@ use syn::{FnArg, ItemFn, Type};
 
 use crate::ast::{check_signature, plain_name, wrapper_inner};
 use crate::completion;
-use crate::skeleton::{Binding, Kind, registered};
+use crate::errors::Errors;
+use crate::skeleton::{Kind, Parts, finish_through, registered};
 
 /// A parsed, checked resource reader.
 pub(crate) struct ResourceFn {
@@ -30,28 +31,34 @@ enum ReaderParam {
 }
 
 impl ResourceFn {
-    pub(crate) fn parse(attr: ResourceAttr, tokens: TokenStream) -> syn::Result<Self> {
+    /// The model, or every fault of the item at once (the signature is checked even when the
+    /// attribute or its template cannot be read).
+    pub(crate) fn parse(attr: syn::Result<ResourceAttr>, tokens: TokenStream) -> syn::Result<Self> {
         let item: ItemFn = syn::parse2(tokens)?;
-        check_signature(&item.sig, "resource")?;
-        let uri = attr.uri.value();
-        let refuse = |message: Message| Err(syn::Error::new(attr.uri.span(), message.to_string()));
-        let template = match UriTemplate::parse(&uri) {
-            Ok(template) => template,
-            Err(error) => {
-                return refuse(Message::Template {
-                    template: uri,
-                    error,
-                });
+        let mut errors = Errors::default();
+        let attr = errors.take(attr);
+        check_signature(&item.sig, "resource", &mut errors);
+        let template = attr.as_ref().and_then(|attr| {
+            let uri = attr.uri.value();
+            let template = UriTemplate::parse(&uri)
+                .map_err(|error| {
+                    let message = Message::Template {
+                        template: uri.clone(),
+                        error,
+                    };
+                    errors.at(attr.uri.span(), message);
+                })
+                .ok()?;
+            if let Some(reason) = uri_defect(&uri) {
+                errors.at(attr.uri.span(), Message::InvalidUri { uri, reason });
+                return None;
             }
-        };
-        if let Some(reason) = uri_defect(&uri) {
-            return refuse(Message::InvalidUri { uri, reason });
-        }
+            Some(template)
+        });
         let mut params = Vec::new();
         for input in &item.sig.inputs {
-            let FnArg::Typed(typed) = input else {
-                unreachable!("check_signature refused self")
-            };
+            // `self` is refused by `check_signature`.
+            let FnArg::Typed(typed) = input else { continue };
             if let Some(inner) = wrapper_inner(&typed.ty, "State") {
                 params.push(ReaderParam::State { inner });
                 continue;
@@ -60,51 +67,56 @@ impl ResourceFn {
                 params.push(ReaderParam::Context);
                 continue;
             }
-            let ident = plain_name(
+            let Some(ident) = errors.take(plain_name(
                 &typed.pat,
                 "a reader's parameter is a plain name bound from the template (`id: String`); destructure only State<T>",
-            )?;
-            let name = ident.to_string();
-            if !template.variables().any(|v| v == name) {
-                let message = Message::ParameterWithoutVariable {
-                    template: uri,
-                    parameter: name,
-                };
-                return Err(syn::Error::new(ident.span(), message.to_string()));
+            )) else {
+                continue;
+            };
+            if let (Some(attr), Some(template)) = (&attr, &template) {
+                let name = ident.to_string();
+                if !template.variables().any(|v| v == name) {
+                    let message = Message::ParameterWithoutVariable {
+                        template: attr.uri.value(),
+                        parameter: name,
+                    };
+                    errors.at(ident.span(), message);
+                }
             }
             params.push(ReaderParam::Variable {
                 ident,
                 ty: (*typed.ty).clone(),
             });
         }
-        let bound = |v: &str| {
-            params
-                .iter()
-                .any(|p| matches!(p, ReaderParam::Variable { ident, .. } if ident == v))
-        };
-        if let Some(variable) = template.variables().find(|v| !bound(v)) {
-            return refuse(Message::VariableWithoutParameter {
-                template: uri.clone(),
-                variable: variable.into(),
-            });
-        }
-        for completer in &attr.complete {
-            let argument = completer.argument.to_string();
-            if !template.variables().any(|v| v == argument) {
-                let message = Message::CompletionTarget {
-                    item: uri,
-                    argument,
+        if let (Some(attr), Some(template)) = (&attr, &template) {
+            let bound = |v: &str| {
+                params
+                    .iter()
+                    .any(|p| matches!(p, ReaderParam::Variable { ident, .. } if ident == v))
+            };
+            for variable in template.variables().filter(|v| !bound(v)) {
+                let message = Message::VariableWithoutParameter {
+                    template: attr.uri.value(),
+                    variable: variable.into(),
                 };
-                return Err(syn::Error::new(
-                    completer.argument.span(),
-                    message.to_string(),
-                ));
+                errors.at(attr.uri.span(), message);
+            }
+            for completer in &attr.complete {
+                let argument = completer.argument.to_string();
+                if !template.variables().any(|v| v == argument) {
+                    let message = Message::CompletionTarget {
+                        item: attr.uri.value(),
+                        argument,
+                    };
+                    errors.at(completer.argument.span(), message);
+                }
             }
         }
+        errors.finish()?;
         Ok(ResourceFn {
-            attr,
+            attr: attr.expect("a failed attribute is an error above"),
             item,
-            template,
+            template: template.expect("an unreadable template is an error above"),
             params,
         })
     }
@@ -114,9 +126,9 @@ impl ResourceFn {
         let uri = &self.attr.uri;
         let (name, _) = item_name(self.attr.name.as_ref(), &item.sig);
         let description = description(self.attr.description.as_ref(), &item.attrs);
-        let description = optional((!description.is_empty()).then_some(description));
-        let title = optional(self.attr.title.as_ref().map(|t| t.value()));
-        let mime_type = optional(self.attr.mime_type.as_ref().map(|m| m.value()));
+        let description = (!description.is_empty()).then_some(description);
+        let title = self.attr.title.as_ref().map(|t| t.value());
+        let mime_type = self.attr.mime_type.as_ref().map(|m| m.value());
 
         let mut prepare = Vec::new();
         let mut call_args = Vec::new();
@@ -129,7 +141,7 @@ impl ResourceFn {
                     let variable = ident.to_string();
                     parameters.push(variable.clone());
                     prepare.push(quote_spanned! {ty.span()=>
-                        let #local: #ty = ::beam_mcp::__private::variable(
+                        let #local: #ty = ::beam_mcp::__private_v0_1::variable(
                             &__beam_request,
                             #variable,
                             <#ty as ::beam_mcp::resource::TemplateVariable>::__parse,
@@ -138,7 +150,7 @@ impl ResourceFn {
                 }
                 ReaderParam::State { inner } => {
                     prepare.push(quote_spanned! {inner.span()=>
-                        let #local = ::beam_mcp::State(::beam_mcp::__private::read_state::<#inner>(&__beam_request)?);
+                        let #local = ::beam_mcp::State(::beam_mcp::__private_v0_1::read_state::<#inner>(&__beam_request)?);
                     });
                     states.push(crate::expand::state_requirement(inner));
                 }
@@ -159,42 +171,52 @@ impl ResourceFn {
             ("template", self.template.shape())
         };
         let unique = crate::unique::marker(marker, &key, uri.span());
-        let fields = quote! {
-            uri: #uri,
-            name: #name,
-            title: #title,
-            description: #description,
-            mime_type: #mime_type,
-            parameters: &[#(#parameters),*],
-            reader: Self::__beam_handler,
-            completions: #completions,
-            states: &[#(#states),*],
-            takes_context: #takes_context,
-            module_path: ::core::module_path!(),
-            location: (::core::file!(), ::core::line!()),
+        let mut definition = quote! {
+            ::beam_mcp::resource::ResourceDef::new(#uri, #name, Self::__beam_handler)
         };
+        for (value, setter) in [
+            (title, "with_title"),
+            (description, "with_description"),
+            (mime_type, "with_mime_type"),
+        ] {
+            if let Some(value) = value {
+                let setter = format_ident!("{}", setter);
+                definition.extend(quote!(.#setter(#value)));
+            }
+        }
+        definition.extend(quote! {
+            .with_parameters(&[#(#parameters),*])
+            .with_completions(#completions)
+            .with_states(&[#(#states),*])
+            .with_context(#takes_context)
+            .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
+        });
         let kind = Kind {
             word: "resource",
             def: quote!(::beam_mcp::resource::ResourceDef),
-            slice: quote!(::beam_mcp::__private::RESOURCES),
-            request: quote!(::beam_mcp::resource::ReadRequest),
+            slice: quote!(::beam_mcp::__private_v0_1::RESOURCES),
+            params: quote!(__beam_request: ::beam_mcp::resource::ReadRequest),
             output: quote! {
                 ::core::result::Result<
                     ::std::vec::Vec<::beam_mcp::resource::ResourceContents>,
                     ::beam_mcp::resource::ResourceError,
                 >
             },
-            capability: quote!(::beam_mcp::resource::IntoReadResult),
-            finish: |capability| quote!(#capability::into_read_result(__beam_out)),
         };
-        let binding = Binding { prepare, call_args };
-        registered(item, &kind, fields, binding, unique)
-    }
-}
-
-pub(crate) fn optional(value: Option<String>) -> TokenStream {
-    match value {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
+        let finish = finish_through(
+            item,
+            quote!(::beam_mcp::resource::IntoReadResult),
+            |r| quote!(#r::into_read_result(__beam_out)),
+        );
+        let parts = Parts {
+            definition,
+            prepare,
+            call_args,
+            finish,
+            associated: TokenStream::new(),
+            beside: TokenStream::new(),
+            unique,
+        };
+        registered(item, &kind, parts)
     }
 }

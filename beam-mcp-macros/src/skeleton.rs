@@ -1,7 +1,7 @@
-//! The shape every registered item expands to (resources and prompts): the function, a
-//! same-named struct whose `DEF` is the definition, the async handler that binds the
-//! parameters and converts the return value, the `linkme` registration, and the uniqueness
-//! marker.
+//! The one shell every registered item expands to (tools, resources and prompts): the
+//! function, a same-named struct whose `DEF` is the definition, the async handler that binds
+//! the parameters and converts the return value, the `linkme` registration, and the
+//! uniqueness marker. Each kind supplies only its parts.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -12,65 +12,83 @@ use beam_mcp_rules::attributes::fn_name;
 
 /// What differs between the kinds of item.
 pub(crate) struct Kind {
-    /// `resource` or `prompt`: names the registration and the builder method in the docs.
+    /// `tool`, `resource` or `prompt`: names the registration and the builder method in the docs.
     pub(crate) word: &'static str,
     /// The definition type, e.g. `::beam_mcp::resource::ResourceDef`.
     pub(crate) def: TokenStream,
     /// The distributed slice it registers in.
     pub(crate) slice: TokenStream,
-    /// What the handler is handed (bound as `__beam_request`).
-    pub(crate) request: TokenStream,
+    /// The handler's parameters (`__beam_request: ::beam_mcp::resource::ReadRequest`).
+    pub(crate) params: TokenStream,
     /// What the handler's future resolves to.
     pub(crate) output: TokenStream,
-    /// The trait the return value converts through, e.g. `::beam_mcp::resource::IntoReadResult`.
-    pub(crate) capability: TokenStream,
-    /// Converts the return value `__beam_out`, given the qualified self type of its
-    /// conversion trait (`<R as ::beam_mcp::resource::IntoReadResult>`), named at the return
-    /// type so a type that cannot be one is one error there.
-    pub(crate) finish: fn(TokenStream) -> TokenStream,
 }
 
-/// The handler's statements: one binding per parameter, then the call's arguments.
-pub(crate) struct Binding {
+/// What one item contributes to the shell.
+pub(crate) struct Parts {
+    /// The definition, built through its `const` constructors; its handler is
+    /// `Self::__beam_handler`.
+    pub(crate) definition: TokenStream,
+    /// One binding per parameter, then the call's arguments.
     pub(crate) prepare: Vec<TokenStream>,
     pub(crate) call_args: Vec<TokenStream>,
+    /// Converts the return value `__beam_out` into the handler's output.
+    pub(crate) finish: TokenStream,
+    /// More associated items of the definition struct (a tool's input schema).
+    pub(crate) associated: TokenStream,
+    /// More items beside it (a tool's argument struct).
+    pub(crate) beside: TokenStream,
+    /// The crate-wide uniqueness marker.
+    pub(crate) unique: TokenStream,
 }
 
-/// The whole expansion. `fields` are the definition's fields; `handler` in them is
-/// `Self::__beam_handler`.
-pub(crate) fn registered(
+/// `convert(<R as capability>)` at the return type's span, so "`R` cannot be a resource's
+/// contents" points at it (`()` when the function returns nothing).
+pub(crate) fn finish_through(
     item: &ItemFn,
-    kind: &Kind,
-    fields: TokenStream,
-    binding: Binding,
-    unique: TokenStream,
+    capability: TokenStream,
+    convert: impl FnOnce(TokenStream) -> TokenStream,
 ) -> TokenStream {
+    match &item.sig.output {
+        syn::ReturnType::Type(_, ty) => convert(quote_spanned!(ty.span()=> <#ty as #capability>)),
+        syn::ReturnType::Default => convert(quote!(<() as #capability>)),
+    }
+}
+
+/// The whole expansion: the function, a same-named struct whose `DEF` is the definition, the
+/// async handler that binds the parameters and converts the return value, the `linkme`
+/// registration, and the uniqueness marker.
+pub(crate) fn registered(item: &ItemFn, kind: &Kind, parts: Parts) -> TokenStream {
     let vis = &item.vis;
     let fn_ident = &item.sig.ident;
     let Kind {
         word,
         def,
         slice,
-        request,
+        params,
         output,
-        capability,
-        finish,
     } = kind;
+    let Parts {
+        definition,
+        prepare,
+        call_args,
+        finish,
+        associated,
+        beside,
+        unique,
+    } = parts;
     let registration = format_ident!(
         "__BEAM_MCP_{}_{}",
         word.to_uppercase(),
         fn_name(&item.sig).to_uppercase()
     );
-    let Binding { prepare, call_args } = binding;
-    // A synchronous function runs on the blocking pool, as a tool's does.
+    // A synchronous function runs on the blocking pool: a slow one holds up neither the timer
+    // of its time limit nor other requests.
     let invoke = match item.sig.asyncness {
         Some(_) => quote!(#fn_ident(#(#call_args),*).await),
-        None => quote!(::beam_mcp::__private::blocking(move || #fn_ident(#(#call_args),*)).await),
-    };
-    // Spanned on the return type, so "cannot be a resource's contents" points at it.
-    let finish = match &item.sig.output {
-        syn::ReturnType::Type(_, ty) => finish(quote_spanned!(ty.span()=> <#ty as #capability>)),
-        syn::ReturnType::Default => finish(quote!(<() as #capability>)),
+        None => {
+            quote!(::beam_mcp::__private_v0_1::blocking(move || #fn_ident(#(#call_args),*)).await)
+        }
     };
     let doc = format!(
         "The MCP {word} definition of [`{fn_ident}()`]: pass `{fn_ident}::DEF` to `ServerBuilder::{word}`."
@@ -79,17 +97,20 @@ pub(crate) fn registered(
     quote! {
         #item
 
+        #beside
+
         #[doc = #doc]
         #[allow(non_camel_case_types)]
         #vis struct #fn_ident {}
 
         impl #fn_ident {
             #[doc = #def_doc]
-            #vis const DEF: #def = #def { #fields };
+            #vis const DEF: #def = #definition;
 
-            fn __beam_handler(
-                __beam_request: #request,
-            ) -> ::beam_mcp::tool::BoxFuture<#output> {
+            #associated
+
+            #[allow(unused_variables)]
+            fn __beam_handler(#params) -> ::beam_mcp::tool::BoxFuture<#output> {
                 ::std::boxed::Box::pin(async move {
                     #(#prepare)*
                     let __beam_out = #invoke;
@@ -98,8 +119,8 @@ pub(crate) fn registered(
             }
         }
 
-        #[::beam_mcp::__private::linkme::distributed_slice(#slice)]
-        #[linkme(crate = ::beam_mcp::__private::linkme)]
+        #[::beam_mcp::__private_v0_1::linkme::distributed_slice(#slice)]
+        #[linkme(crate = ::beam_mcp::__private_v0_1::linkme)]
         #[allow(non_upper_case_globals)]
         static #registration: #def = #fn_ident::DEF;
 

@@ -209,9 +209,31 @@ where
 
 /// One completion declared on a prompt argument or a template variable.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct CompletionDef {
     /// The argument or variable it completes.
     pub argument: &'static str,
     /// Runs it.
     pub complete: fn(CompletionRequest) -> BoxFuture<Completion>,
+}
+
+impl CompletionDef {
+    /// The completion of `argument` by `complete`.
+    ///
+    /// ```
+    /// use beam_mcp::completion::{Completion, CompletionDef, CompletionRequest};
+    /// use beam_mcp::tool::BoxFuture;
+    ///
+    /// fn topics(_: CompletionRequest) -> BoxFuture<Completion> {
+    ///     Box::pin(async { ["rust".to_owned()].into_iter().collect::<Completion>() })
+    /// }
+    /// const TOPICS: CompletionDef = CompletionDef::new("topic", topics);
+    /// assert_eq!(TOPICS.argument, "topic");
+    /// ```
+    pub const fn new(
+        argument: &'static str,
+        complete: fn(CompletionRequest) -> BoxFuture<Completion>,
+    ) -> Self {
+        CompletionDef { argument, complete }
+    }
 }

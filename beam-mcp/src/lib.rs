@@ -183,8 +183,10 @@ macro_rules! declared_connectome {
 struct ReadmeExamples;
 
 #[doc(hidden)]
-pub mod __private {
-    //! Used by the macros' generated code; not a public API.
+pub mod __private_v0_1 {
+    //! Used by the macros' generated code; not a public API. The name carries the version
+    //! of `beam-mcp-macros` it serves (pinned with `=`): code expanded by another version of
+    //! the macros fails to compile on the path instead of misbehaving.
     pub use ::linkme;
     pub use ::schemars;
     pub use ::serde;

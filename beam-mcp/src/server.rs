@@ -221,13 +221,13 @@ impl ServerBuilder {
         let krate = crate_of(module_path);
         let ours = |path: &str| crate_of(path) == krate;
         let defs = &mut self.definitions;
-        let registered = &crate::__private::TOOLS;
+        let registered = &crate::__private_v0_1::TOOLS;
         defs.tools
             .extend(registered.iter().filter(|d| ours(d.module_path)));
-        let registered = &crate::__private::RESOURCES;
+        let registered = &crate::__private_v0_1::RESOURCES;
         defs.resources
             .extend(registered.iter().filter(|d| ours(d.module_path)));
-        let registered = &crate::__private::PROMPTS;
+        let registered = &crate::__private_v0_1::PROMPTS;
         defs.prompts
             .extend(registered.iter().filter(|d| ours(d.module_path)));
         self

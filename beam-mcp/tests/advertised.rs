@@ -3,7 +3,7 @@
 
 use beam_mcp::connectome::{Algorithm, canonical};
 use beam_mcp::protocol::Revision;
-use beam_mcp::tool::{BoxFuture, CallToolResult, ToolAnnotations, ToolContext, ToolDef, ToolFault};
+use beam_mcp::tool::{BoxFuture, CallToolResult, ToolContext, ToolDef, ToolFault};
 use beam_mcp::{Advertised, AdvertisedError, Server};
 use serde_json::{Value, json};
 
@@ -37,22 +37,13 @@ fn scaled(_: Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFaul
 
 /// A hand-written tool whose schema holds floats, as a host's may.
 fn scale() -> ToolDef {
-    ToolDef {
-        name: "scale",
-        title: None,
-        description: "Scales.",
-        annotations: ToolAnnotations::NONE,
-        input_schema: || json!({ "type": "object", "properties": { "factor": { "type": "number", "minimum": 0.5, "maximum": 1e21, "default": 2.0 } } }),
-        output_schema: None,
-        handler: scaled,
-        states: &[],
-        client_capabilities: &[],
-        takes_context: false,
-        time_limit: None,
-        task_support: beam_mcp::TaskSupport::Forbidden,
-        module_path: module_path!(),
-        location: (file!(), line!()),
-    }
+    ToolDef::new(
+        "scale",
+        "Scales.",
+        || json!({ "type": "object", "properties": { "factor": { "type": "number", "minimum": 0.5, "maximum": 1e21, "default": 2.0 } } }),
+        scaled,
+    )
+    .declared_at(module_path!(), file!(), line!())
 }
 
 fn server(page_size: usize) -> Server {

@@ -21,38 +21,12 @@ fn nothing(_: CompletionRequest) -> beam_mcp::tool::BoxFuture<Completion> {
     Box::pin(async { Completion::default() })
 }
 
-const RESOURCE: ResourceDef = ResourceDef {
-    uri: "app://one",
-    name: "one",
-    title: None,
-    description: None,
-    mime_type: None,
-    parameters: &[],
-    reader: read,
-    completions: &[],
-    states: &[],
-    takes_context: false,
-    module_path: "hand",
-    location: ("hand.rs", 1),
-};
+const RESOURCE: ResourceDef =
+    ResourceDef::new("app://one", "one", read).declared_at("hand", "hand.rs", 1);
 
-const PROMPT: PromptDef = PromptDef {
-    name: "ask",
-    title: None,
-    description: "Asks.",
-    arguments: &[PromptArgument {
-        name: "topic",
-        title: None,
-        description: None,
-        required: true,
-    }],
-    handler: render,
-    completions: &[],
-    states: &[],
-    takes_context: false,
-    module_path: "hand",
-    location: ("hand.rs", 2),
-};
+const PROMPT: PromptDef = PromptDef::new("ask", "Asks.", render)
+    .with_arguments(&[PromptArgument::new("topic")])
+    .declared_at("hand", "hand.rs", 2);
 
 /// Echoes.
 #[beam_mcp::tool]
@@ -61,11 +35,9 @@ fn echo(text: String) -> String {
 }
 
 fn template(uri: &'static str, parameters: &'static [&'static str]) -> ResourceDef {
-    ResourceDef {
-        uri,
-        parameters,
-        ..RESOURCE
-    }
+    let mut def = RESOURCE.with_parameters(parameters);
+    def.uri = uri;
+    def
 }
 
 fn refusal(builder: ServerBuilder) -> String {
@@ -153,29 +125,18 @@ fn prompt_rules_are_refused() {
         "prompt \"ask\" has no description: write a doc comment on the function, or set description = \"...\""
     );
     let mut repeated = PROMPT;
-    repeated.arguments = &[
-        PromptArgument {
-            name: "a",
-            title: None,
-            description: None,
-            required: true,
-        },
-        PromptArgument {
-            name: "a",
-            title: None,
-            description: None,
-            required: false,
-        },
+    const REPEATED: &[PromptArgument] = &[
+        PromptArgument::new("a"),
+        PromptArgument::new("a").optional(),
     ];
+    repeated.arguments = REPEATED;
     assert_eq!(
         refusal(Server::builder().prompt(repeated)),
         "prompt \"ask\" declares the argument \"a\" twice; rename one"
     );
     let mut completes_nothing = PROMPT;
-    completes_nothing.completions = &[CompletionDef {
-        argument: "nope",
-        complete: nothing,
-    }];
+    const NOPE: &[CompletionDef] = &[CompletionDef::new("nope", nothing)];
+    completes_nothing.completions = NOPE;
     assert_eq!(
         refusal(Server::builder().prompt(completes_nothing)),
         "\"ask\" has no argument or variable named `nope` to complete; name one it declares"
@@ -193,10 +154,7 @@ struct Db;
 
 #[test]
 fn a_missing_state_names_the_item_of_any_kind() {
-    const NEEDS_DB: &[StateRequirement] = &[StateRequirement {
-        type_id: std::any::TypeId::of::<Db>,
-        type_name: std::any::type_name::<Db>,
-    }];
+    const NEEDS_DB: &[StateRequirement] = &[StateRequirement::of::<Db>()];
     let mut resource = RESOURCE;
     resource.states = NEEDS_DB;
     assert!(
@@ -222,10 +180,7 @@ fn schema_with(properties: Value) -> Value {
 #[test]
 fn x_mcp_header_rules_are_refused() {
     fn tool_with(schema: fn() -> Value) -> ToolDef {
-        ToolDef {
-            input_schema: schema,
-            ..echo::DEF
-        }
+        echo::DEF.with_input_schema(schema)
     }
     type SchemaFn = fn() -> Value;
     let cases: [(SchemaFn, &str); 4] = [
@@ -266,10 +221,7 @@ fn x_mcp_header_rules_are_refused() {
 
 #[test]
 fn a_required_client_capability_must_be_one() {
-    let def = ToolDef {
-        client_capabilities: &["telepathy"],
-        ..echo::DEF
-    };
+    let def = echo::DEF.with_client_capabilities(&["telepathy"]);
     assert_eq!(
         refusal(Server::builder().tool(def)),
         "`telepathy` is not a client capability a tool can require; the capabilities are sampling, elicitation and roots"

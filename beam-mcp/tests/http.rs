@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use beam_mcp::tool::{BoxFuture, ToolFault};
 use beam_mcp::transport::http::{Hosts, Http, HttpBuilder, HttpError, Origins, Refusal};
-use beam_mcp::{CallToolResult, Server, ToolContext, ToolDef};
+use beam_mcp::{CallToolResult, Server, ToolContext};
 use beam_mcp_tests::http_client::{Connection, HttpResponse, request};
 use beam_mcp_tests::{modern_meta, spec};
 use loopback::start;
@@ -72,17 +72,14 @@ fn catalog() -> Server {
         .name("http-test")
         .version("1")
         .crate_items(module_path!())
-        .tool(ToolDef {
-            name: "faulty",
-            handler: faulty,
-            ..echo::DEF
-        })
-        .tool(ToolDef {
-            name: "nested",
-            input_schema: nested_schema,
-            output_schema: None,
-            handler: answers,
-            ..echo::DEF
+        .tool(echo::DEF.with_name("faulty").with_handler(faulty))
+        .tool({
+            let mut nested = echo::DEF
+                .with_name("nested")
+                .with_input_schema(nested_schema)
+                .with_handler(answers);
+            nested.output_schema = None;
+            nested
         })
         .build()
         .unwrap()
@@ -1029,13 +1026,13 @@ fn a_tool_reads_the_principal_authorize_returned_and_authorize_may_await() {
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     let gate = std::sync::Mutex::new(Some(rx));
     let server = Server::builder()
-        .tool(ToolDef {
-            name: "whoami",
-            handler: whoami,
-            input_schema: || json!({ "type": "object" }),
-            takes_context: true,
-            ..echo::DEF
-        })
+        .tool(
+            echo::DEF
+                .with_name("whoami")
+                .with_handler(whoami)
+                .with_input_schema(|| json!({ "type": "object" }))
+                .with_context(true),
+        )
         .build()
         .unwrap();
     let http = Http::builder(server)

@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use beam_mcp::transport::http::{Http, Origins};
-use beam_mcp::{Context, Server, ToolDef};
+use beam_mcp::{Context, Server};
 use beam_mcp_tests::http_client::{Connection, request};
 use beam_mcp_tests::modern_meta;
 use serde_json::{Value, json};
@@ -195,11 +195,7 @@ fn a_quiet_listen_stream_outlives_the_write_deadline() {
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
     // Nothing to send for three times the limit: quiet is not stalled.
     thread::sleep(3 * LIMIT);
-    live.add_tool(ToolDef {
-        name: "echo_again",
-        ..echo::DEF
-    })
-    .unwrap();
+    live.add_tool(echo::DEF.with_name("echo_again")).unwrap();
     let heard: Value = serde_json::from_str(&conn.next_event().expect("still open")).unwrap();
     assert_eq!(heard["method"], "notifications/tools/list_changed");
 }

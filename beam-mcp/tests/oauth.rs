@@ -73,13 +73,13 @@ fn whoami(_: Value, context: ToolContext) -> BoxFuture<Result<CallToolResult, To
 
 fn server() -> Server {
     Server::builder()
-        .tool(ToolDef {
-            name: "whoami",
-            handler: whoami,
-            input_schema: || json!({ "type": "object" }),
-            takes_context: true,
-            ..echo::DEF
-        })
+        .tool(
+            echo::DEF
+                .with_name("whoami")
+                .with_handler(whoami)
+                .with_input_schema(|| json!({ "type": "object" }))
+                .with_context(true),
+        )
         .build()
         .unwrap()
 }

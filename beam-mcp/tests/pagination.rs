@@ -143,7 +143,7 @@ fn the_default_page_is_50() {
     let mut builder = Server::builder();
     for n in 0..120 {
         let name: &'static str = Box::leak(format!("tool_{n:03}").into_boxed_str());
-        builder = builder.tool(beam_mcp::ToolDef { name, ..t_a::DEF });
+        builder = builder.tool(t_a::DEF.with_name(name));
     }
     let server = builder.build().unwrap();
     let mut sizes = Vec::new();

@@ -29,10 +29,7 @@ macro_rules! with_pattern {
 
 /// `echo` with a hand-written input schema.
 fn echo_with(schema: fn() -> Value) -> ToolDef {
-    ToolDef {
-        input_schema: schema,
-        ..echo::DEF
-    }
+    echo::DEF.with_input_schema(schema)
 }
 
 fn refusal(builder: ServerBuilder) -> CatalogError {

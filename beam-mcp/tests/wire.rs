@@ -858,11 +858,11 @@ fn panics_before_its_future(
 #[test]
 fn a_handler_panicking_before_its_future_is_still_a_tool_error() {
     let s = Server::builder()
-        .tool(beam_mcp::ToolDef {
-            name: "eager",
-            handler: panics_before_its_future,
-            ..echo::DEF
-        })
+        .tool(
+            echo::DEF
+                .with_name("eager")
+                .with_handler(panics_before_its_future),
+        )
         .build()
         .unwrap();
     let r = send(

@@ -11,6 +11,7 @@ use super::GetPromptResult;
 
 /// One declared argument of a prompt. Prompt arguments are strings on the wire.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct PromptArgument {
     /// The argument's name.
     pub name: &'static str,
@@ -20,6 +21,46 @@ pub struct PromptArgument {
     pub description: Option<&'static str>,
     /// False when the parameter is an `Option<String>`.
     pub required: bool,
+}
+
+impl PromptArgument {
+    /// A required argument with no title or description.
+    ///
+    /// ```
+    /// use beam_mcp::prompt::PromptArgument;
+    /// const TOPIC: PromptArgument = PromptArgument::new("topic").with_description("What to summarize");
+    /// assert!(TOPIC.required);
+    /// assert!(!PromptArgument::new("tone").optional().required);
+    /// ```
+    pub const fn new(name: &'static str) -> Self {
+        PromptArgument {
+            name,
+            title: None,
+            description: None,
+            required: true,
+        }
+    }
+
+    /// Not required (an `Option<String>` parameter).
+    #[must_use]
+    pub const fn optional(mut self) -> Self {
+        self.required = false;
+        self
+    }
+
+    /// A human display name.
+    #[must_use]
+    pub const fn with_title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// What it is, for the model.
+    #[must_use]
+    pub const fn with_description(mut self, description: &'static str) -> Self {
+        self.description = Some(description);
+        self
+    }
 }
 
 /// What a prompt function is handed: its validated arguments and the host state.
@@ -81,6 +122,7 @@ pub type PromptHandler = fn(PromptRequest) -> BoxFuture<Result<GetPromptResult, 
 /// Everything the server needs to list and render one prompt; `#[prompt]` writes one per
 /// function.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct PromptDef {
     /// The prompt's name.
     pub name: &'static str,
@@ -103,4 +145,101 @@ pub struct PromptDef {
     pub module_path: &'static str,
     /// Where it was declared, for diagnostics.
     pub location: (&'static str, u32),
+}
+
+impl PromptDef {
+    /// A prompt with no title, arguments, context, completion or state, declared at no
+    /// module; the `with_*` methods set the rest, in `const` context too.
+    ///
+    /// ```
+    /// use beam_mcp::prompt::{
+    ///     GetPromptResult, PromptArgument, PromptDef, PromptFault, PromptMessage, PromptRequest,
+    /// };
+    /// use beam_mcp::tool::BoxFuture;
+    ///
+    /// fn render(request: PromptRequest) -> BoxFuture<Result<GetPromptResult, PromptFault>> {
+    ///     let topic = request.argument("topic").unwrap_or_default().to_owned();
+    ///     let message = PromptMessage::user(format!("Summarize {topic}."));
+    ///     Box::pin(async move { Ok(GetPromptResult::new(vec![message])) })
+    /// }
+    ///
+    /// const SUMMARY: PromptDef = PromptDef::new("summary", "Summarizes a topic.", render)
+    ///     .with_arguments(&[PromptArgument::new("topic")])
+    ///     .declared_at(module_path!(), file!(), line!());
+    /// let server = beam_mcp::Server::builder().prompt(SUMMARY).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub const fn new(
+        name: &'static str,
+        description: &'static str,
+        handler: PromptHandler,
+    ) -> Self {
+        PromptDef {
+            name,
+            title: None,
+            description,
+            arguments: &[],
+            handler,
+            takes_context: false,
+            completions: &[],
+            states: &[],
+            module_path: "",
+            location: ("", 0),
+        }
+    }
+
+    /// A human display name.
+    #[must_use]
+    pub const fn with_title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// Its arguments, in declaration order.
+    #[must_use]
+    pub const fn with_arguments(mut self, arguments: &'static [PromptArgument]) -> Self {
+        self.arguments = arguments;
+        self
+    }
+
+    /// Renders it.
+    #[must_use]
+    pub const fn with_handler(mut self, handler: PromptHandler) -> Self {
+        self.handler = handler;
+        self
+    }
+
+    /// Whether the handler may send notifications through its request context.
+    #[must_use]
+    pub const fn with_context(mut self, takes_context: bool) -> Self {
+        self.takes_context = takes_context;
+        self
+    }
+
+    /// Completions for its arguments.
+    #[must_use]
+    pub const fn with_completions(mut self, completions: &'static [CompletionDef]) -> Self {
+        self.completions = completions;
+        self
+    }
+
+    /// The host state types it takes.
+    #[must_use]
+    pub const fn with_states(mut self, states: &'static [StateRequirement]) -> Self {
+        self.states = states;
+        self
+    }
+
+    /// Where it was declared: `module_path!()`, `file!()`, `line!()`.
+    #[must_use]
+    pub const fn declared_at(
+        mut self,
+        module_path: &'static str,
+        file: &'static str,
+        line: u32,
+    ) -> Self {
+        self.module_path = module_path;
+        self.location = (file, line);
+        self
+    }
 }

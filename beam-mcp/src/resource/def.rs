@@ -70,6 +70,7 @@ pub type ResourceReader =
 /// A `uri` with an expression (`{id}`, `{+path}`) is a template, listed by
 /// `resources/templates/list`; without one it is a resource, listed by `resources/list`.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ResourceDef {
     /// The URI, or the URI template.
     pub uri: &'static str,
@@ -97,4 +98,111 @@ pub struct ResourceDef {
     pub module_path: &'static str,
     /// Where it was declared, for diagnostics.
     pub location: (&'static str, u32),
+}
+
+impl ResourceDef {
+    /// A resource (or, when `uri` has an expression, a template) with the name `name`, no
+    /// title, description or MIME type, binding no variables, taking no context, completion or
+    /// state, declared at no module; the `with_*` methods set the rest, in `const` context too.
+    ///
+    /// ```
+    /// use beam_mcp::resource::{ReadRequest, ResourceContents, ResourceDef, ResourceError};
+    /// use beam_mcp::tool::BoxFuture;
+    ///
+    /// fn read(request: ReadRequest) -> BoxFuture<Result<Vec<ResourceContents>, ResourceError>> {
+    ///     let uri = request.uri().to_owned();
+    ///     Box::pin(async move { Ok(vec![ResourceContents::text("hello").with_uri(uri)]) })
+    /// }
+    ///
+    /// const README: ResourceDef = ResourceDef::new("docs://readme", "readme", read)
+    ///     .with_mime_type("text/plain")
+    ///     .declared_at(module_path!(), file!(), line!());
+    /// let server = beam_mcp::Server::builder().resource(README).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub const fn new(uri: &'static str, name: &'static str, reader: ResourceReader) -> Self {
+        ResourceDef {
+            uri,
+            name,
+            title: None,
+            description: None,
+            mime_type: None,
+            parameters: &[],
+            reader,
+            takes_context: false,
+            completions: &[],
+            states: &[],
+            module_path: "",
+            location: ("", 0),
+        }
+    }
+
+    /// A human display name.
+    #[must_use]
+    pub const fn with_title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// What it holds, for the model.
+    #[must_use]
+    pub const fn with_description(mut self, description: &'static str) -> Self {
+        self.description = Some(description);
+        self
+    }
+
+    /// The MIME type of its contents.
+    #[must_use]
+    pub const fn with_mime_type(mut self, mime_type: &'static str) -> Self {
+        self.mime_type = Some(mime_type);
+        self
+    }
+
+    /// The template variables the reader binds, by name.
+    #[must_use]
+    pub const fn with_parameters(mut self, parameters: &'static [&'static str]) -> Self {
+        self.parameters = parameters;
+        self
+    }
+
+    /// Reads it.
+    #[must_use]
+    pub const fn with_reader(mut self, reader: ResourceReader) -> Self {
+        self.reader = reader;
+        self
+    }
+
+    /// Whether the reader may send notifications through its request context.
+    #[must_use]
+    pub const fn with_context(mut self, takes_context: bool) -> Self {
+        self.takes_context = takes_context;
+        self
+    }
+
+    /// Completions for the template's variables.
+    #[must_use]
+    pub const fn with_completions(mut self, completions: &'static [CompletionDef]) -> Self {
+        self.completions = completions;
+        self
+    }
+
+    /// The host state types the reader takes.
+    #[must_use]
+    pub const fn with_states(mut self, states: &'static [StateRequirement]) -> Self {
+        self.states = states;
+        self
+    }
+
+    /// Where it was declared: `module_path!()`, `file!()`, `line!()`.
+    #[must_use]
+    pub const fn declared_at(
+        mut self,
+        module_path: &'static str,
+        file: &'static str,
+        line: u32,
+    ) -> Self {
+        self.module_path = module_path;
+        self.location = (file, line);
+        self
+    }
 }

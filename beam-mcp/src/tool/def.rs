@@ -31,11 +31,12 @@ pub enum ToolFault {
 ///
 /// ```
 /// use beam_mcp::ToolAnnotations;
-/// let a = ToolAnnotations { read_only: Some(true), ..ToolAnnotations::NONE };
+/// let a = ToolAnnotations::NONE.with_read_only(true);
 /// assert_eq!(a.to_value().unwrap()["readOnlyHint"], true);
 /// assert!(ToolAnnotations::NONE.to_value().is_none());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ToolAnnotations {
     /// `readOnlyHint`.
     pub read_only: Option<bool>,
@@ -48,6 +49,34 @@ pub struct ToolAnnotations {
 }
 
 impl ToolAnnotations {
+    /// `readOnlyHint`.
+    #[must_use]
+    pub const fn with_read_only(mut self, read_only: bool) -> Self {
+        self.read_only = Some(read_only);
+        self
+    }
+
+    /// `destructiveHint`.
+    #[must_use]
+    pub const fn with_destructive(mut self, destructive: bool) -> Self {
+        self.destructive = Some(destructive);
+        self
+    }
+
+    /// `idempotentHint`.
+    #[must_use]
+    pub const fn with_idempotent(mut self, idempotent: bool) -> Self {
+        self.idempotent = Some(idempotent);
+        self
+    }
+
+    /// `openWorldHint`.
+    #[must_use]
+    pub const fn with_open_world(mut self, open_world: bool) -> Self {
+        self.open_world = Some(open_world);
+        self
+    }
+
     /// No hints.
     pub const NONE: ToolAnnotations = ToolAnnotations {
         read_only: None,
@@ -76,11 +105,27 @@ impl ToolAnnotations {
 
 /// A host state type a tool takes through [`State<T>`](crate::State).
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct StateRequirement {
     /// The state type's id.
     pub type_id: fn() -> TypeId,
     /// The state type's name, for the startup refusal.
     pub type_name: fn() -> &'static str,
+}
+
+impl StateRequirement {
+    /// The requirement of `State<T>`.
+    ///
+    /// ```
+    /// let r = beam_mcp::tool::StateRequirement::of::<u32>();
+    /// assert_eq!((r.type_name)(), "u32");
+    /// ```
+    pub const fn of<T: 'static>() -> Self {
+        StateRequirement {
+            type_id: TypeId::of::<T>,
+            type_name: std::any::type_name::<T>,
+        }
+    }
 }
 
 /// The function that runs a tool: validated wire arguments in, a result out.
@@ -89,9 +134,11 @@ pub type ToolHandler = fn(Value, ToolContext) -> BoxFuture<Result<CallToolResult
 /// Everything the server needs to advertise and call one tool; `#[tool]` writes one per
 /// function and registers it for [`serve!`](crate::serve).
 ///
-/// Hosts composing by hand may write one too and pass it to
-/// [`ServerBuilder::tool`](crate::ServerBuilder::tool).
+/// Hosts composing by hand build one with [`ToolDef::new`] and pass it to
+/// [`ServerBuilder::tool`](crate::ServerBuilder::tool). The fields are for reading: new ones
+/// may come (`#[non_exhaustive]`), so a definition is built through its constructors.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ToolDef {
     /// The tool's name (1 to 64 characters of `A-Za-z0-9_.-/`).
     pub name: &'static str,
@@ -126,4 +173,153 @@ pub struct ToolDef {
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.
     pub location: (&'static str, u32),
+}
+
+impl ToolDef {
+    /// A tool with no title, no hints, no output schema, no state, no required client
+    /// capability, no request context, the server's time limit and no task support, declared
+    /// at no module; the `with_*` methods set the rest, in `const` context too.
+    ///
+    /// ```
+    /// use beam_mcp::{CallToolResult, Content, ToolAnnotations, ToolContext, ToolDef};
+    /// use beam_mcp::tool::{BoxFuture, ToolFault};
+    ///
+    /// fn schema() -> serde_json::Value {
+    ///     serde_json::json!({ "type": "object" })
+    /// }
+    /// fn ping(_: serde_json::Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
+    ///     Box::pin(async { Ok(CallToolResult::new(vec![Content::text("pong")])) })
+    /// }
+    ///
+    /// const PING: ToolDef = ToolDef::new("ping", "Answers pong.", schema, ping)
+    ///     .with_title("Ping")
+    ///     .with_annotations(ToolAnnotations::NONE.with_read_only(true))
+    ///     .declared_at(module_path!(), file!(), line!());
+    /// let server = beam_mcp::Server::builder().tool(PING).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub const fn new(
+        name: &'static str,
+        description: &'static str,
+        input_schema: fn() -> Value,
+        handler: ToolHandler,
+    ) -> Self {
+        ToolDef {
+            name,
+            title: None,
+            description,
+            annotations: ToolAnnotations::NONE,
+            input_schema,
+            output_schema: None,
+            handler,
+            states: &[],
+            client_capabilities: &[],
+            takes_context: false,
+            time_limit: None,
+            task_support: crate::task::TaskSupport::Forbidden,
+            module_path: "",
+            location: ("", 0),
+        }
+    }
+
+    /// The tool's name.
+    #[must_use]
+    pub const fn with_name(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
+    }
+
+    /// A human display name.
+    #[must_use]
+    pub const fn with_title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// What the tool does, for the model.
+    #[must_use]
+    pub const fn with_description(mut self, description: &'static str) -> Self {
+        self.description = description;
+        self
+    }
+
+    /// Hint annotations.
+    #[must_use]
+    pub const fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Computes the input schema.
+    #[must_use]
+    pub const fn with_input_schema(mut self, input_schema: fn() -> Value) -> Self {
+        self.input_schema = input_schema;
+        self
+    }
+
+    /// Computes the output schema: the tool answers with structured content.
+    #[must_use]
+    pub const fn with_output_schema(mut self, output_schema: fn() -> Value) -> Self {
+        self.output_schema = Some(output_schema);
+        self
+    }
+
+    /// Runs the tool.
+    #[must_use]
+    pub const fn with_handler(mut self, handler: ToolHandler) -> Self {
+        self.handler = handler;
+        self
+    }
+
+    /// The host state types the tool takes.
+    #[must_use]
+    pub const fn with_states(mut self, states: &'static [StateRequirement]) -> Self {
+        self.states = states;
+        self
+    }
+
+    /// The client capabilities a call needs.
+    #[must_use]
+    pub const fn with_client_capabilities(
+        mut self,
+        client_capabilities: &'static [&'static str],
+    ) -> Self {
+        self.client_capabilities = client_capabilities;
+        self
+    }
+
+    /// Whether the handler may send notifications through its request context.
+    #[must_use]
+    pub const fn with_context(mut self, takes_context: bool) -> Self {
+        self.takes_context = takes_context;
+        self
+    }
+
+    /// The longest a call may run.
+    #[must_use]
+    pub const fn with_time_limit(mut self, time_limit: std::time::Duration) -> Self {
+        self.time_limit = Some(time_limit);
+        self
+    }
+
+    /// Whether a call may become a task.
+    #[must_use]
+    pub const fn with_task_support(mut self, task_support: crate::task::TaskSupport) -> Self {
+        self.task_support = task_support;
+        self
+    }
+
+    /// Where the tool was declared: `module_path!()`, `file!()`, `line!()` (`serve!` serves
+    /// its own crate's items by module; the connectome names the function by it).
+    #[must_use]
+    pub const fn declared_at(
+        mut self,
+        module_path: &'static str,
+        file: &'static str,
+        line: u32,
+    ) -> Self {
+        self.module_path = module_path;
+        self.location = (file, line);
+        self
+    }
 }
