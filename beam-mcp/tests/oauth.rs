@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use beam_mcp::tool::{BoxFuture, ToolFault};
 use beam_mcp::transport::http::{Http, HttpError, OAuth, OAuthError, OAuthPrincipal, Origins};
-use beam_mcp::{CallToolResult, Server, ToolContext, ToolDef};
+use beam_mcp::{CallToolResult, Server, ToolContext};
 use beam_mcp_tests::http_client::{Connection, HttpResponse};
 use beam_mcp_tests::modern_meta;
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
