@@ -45,6 +45,7 @@ pub mod schema;
 mod schemagen;
 mod server;
 mod task;
+pub mod testing;
 pub mod tool;
 pub mod transport;
 
