@@ -90,7 +90,10 @@ async fn every_method_gives_typed_results_at_both_revisions() {
         assert_eq!(add.input_schema["required"], json!(["a", "b"]));
         assert!(add.output_schema.is_some());
 
-        let sum = client.call_tool("add", json!({ "a": 2, "b": 3 })).await.unwrap();
+        let sum = client
+            .call_tool("add", json!({ "a": 2, "b": 3 }))
+            .await
+            .unwrap();
         assert!(!sum.is_error);
         assert_eq!(sum.structured_as::<Sum>().unwrap(), Sum { total: 5 });
         assert_eq!(sum.text(), r#"{"total":5}"#);
@@ -103,12 +106,19 @@ async fn every_method_gives_typed_results_at_both_revisions() {
         assert_eq!(contents[0]["text"], "Oslo is a city");
         assert_eq!(contents[0]["uri"], "city://Oslo");
 
-        let prompt = client.get_prompt("trip", [("city", "Lisbon")]).await.unwrap();
+        let prompt = client
+            .get_prompt("trip", [("city", "Lisbon")])
+            .await
+            .unwrap();
         assert_eq!(prompt.messages[0].0, "user");
         assert_eq!(prompt.text(), "Plan two days in Lisbon");
 
         let completed = client
-            .complete(json!({ "type": "ref/resource", "uri": "city://{name}" }), "name", "L")
+            .complete(
+                json!({ "type": "ref/resource", "uri": "city://{name}" }),
+                "name",
+                "L",
+            )
             .await
             .unwrap();
         assert_eq!(completed.values, ["Lisbon", "London"]);
@@ -120,9 +130,16 @@ async fn every_method_gives_typed_results_at_both_revisions() {
 async fn refusals_are_typed_errors() {
     for mut client in each_revision().await {
         // Arguments the schema refuses are the tool's error, for the model to correct.
-        let refused = client.call_tool("add", json!({ "a": "two" })).await.unwrap();
+        let refused = client
+            .call_tool("add", json!({ "a": "two" }))
+            .await
+            .unwrap();
         assert!(refused.is_error);
-        assert!(refused.text().starts_with("add: invalid arguments"), "{}", refused.text());
+        assert!(
+            refused.text().starts_with("add: invalid arguments"),
+            "{}",
+            refused.text()
+        );
         match client.call_tool("nope", json!({})).await {
             Err(TestError::Protocol { code, data, .. }) => {
                 assert_eq!(code, -32602);
@@ -131,7 +148,10 @@ async fn refusals_are_typed_errors() {
             other => panic!("expected an unknown tool refusal, got {other:?}"),
         }
         let error = client.get_prompt("trip", []).await.unwrap_err();
-        assert!(matches!(error, TestError::Protocol { code: -32602, .. }), "{error}");
+        assert!(
+            matches!(error, TestError::Protocol { code: -32602, .. }),
+            "{error}"
+        );
     }
 }
 
@@ -146,7 +166,11 @@ async fn progress_and_logs_are_heard_in_order_at_both_revisions() {
         let progress: Vec<f64> = heard
             .iter()
             .filter_map(|h| match h {
-                Heard::Progress { progress, total, message } => {
+                Heard::Progress {
+                    progress,
+                    total,
+                    message,
+                } => {
                     assert_eq!(*total, Some(3.0));
                     assert!(message.as_deref().unwrap().starts_with("step "));
                     Some(*progress)

@@ -134,11 +134,9 @@ impl TestClient {
     /// The log level requests ask for (`None`: no logs). At 2026-07-28 it travels in each
     /// request's `_meta`; at 2025-11-25 it is sent as `logging/setLevel`.
     pub async fn set_log_level(&mut self, level: Option<LogLevel>) -> Result<(), TestError> {
-        if self.revision == Revision::V2025_11_25 {
-            if let Some(level) = level {
-                self.request("logging/setLevel", json!({ "level": level.as_str() }))
-                    .await?;
-            }
+        if let (Revision::V2025_11_25, Some(level)) = (self.revision, level) {
+            self.request("logging/setLevel", json!({ "level": level.as_str() }))
+                .await?;
         }
         self.log_level = level;
         Ok(())
