@@ -3,7 +3,6 @@
 use crate::errors::Errors;
 use beam_mcp_rules::attributes::{ToolAttr, description, doc_text, item_name};
 use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
-use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{
     FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Signature, Type,
@@ -51,11 +50,14 @@ impl ToolFn {
     /// The model, or every fault of the item at once. `attr` is the attribute's parse: when
     /// it failed, the checks that need its options (name, description) are left out rather
     /// than guessed at, and the signature is still checked.
-    pub(crate) fn parse(attr: syn::Result<ToolAttr>, tokens: TokenStream) -> syn::Result<Self> {
-        let mut item: ItemFn = syn::parse2(tokens)?;
+    pub(crate) fn parse(
+        attr: syn::Result<ToolAttr>,
+        mut item: ItemFn,
+        method: bool,
+    ) -> syn::Result<Self> {
         let mut errors = Errors::default();
         let attr = errors.take(attr);
-        check_signature(&item.sig, "tool", &mut errors);
+        check_signature(&item.sig, "tool", method, &mut errors);
         let sig = &item.sig;
         let (name, name_span) = item_name(attr.as_ref().and_then(|a| a.name.as_ref()), sig);
         let description = match &attr {
@@ -97,8 +99,9 @@ impl ToolFn {
     }
 }
 
-/// The refusals every annotated function shares: no generics, const, variadics or `self`.
-pub(crate) fn check_signature(sig: &Signature, kind: &str, errors: &mut Errors) {
+/// The refusals every annotated function shares: no generics, const or variadics; a free
+/// function takes no `self`, a method (`method`) takes `&self`.
+pub(crate) fn check_signature(sig: &Signature, kind: &str, method: bool, errors: &mut Errors) {
     let generic = format!(
         "a #[{kind}] function cannot be generic: its schema is computed once, for concrete types"
     );
@@ -113,11 +116,23 @@ pub(crate) fn check_signature(sig: &Signature, kind: &str, errors: &mut Errors) 
     if let Some(v) = &sig.variadic {
         errors.at(v.span(), format!("a #[{kind}] function cannot be variadic"));
     }
-    if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
-        errors.at(
+    match (sig.inputs.first(), method) {
+        (Some(FnArg::Receiver(r)), false) => errors.at(
             r.span(),
-            format!("a #[{kind}] is a free function; it cannot take self"),
-        );
+            format!("a #[{kind}] is a free function; it cannot take self (put it in a #[beam_mcp::items] impl block to take &self)"),
+        ),
+        (Some(FnArg::Receiver(r)), true) if r.reference.is_none() || r.mutability.is_some() => {
+            errors.at(
+                r.span(),
+                format!("a #[{kind}] method takes &self: the state is shared by every call (keep what changes behind a lock or an atomic)"),
+            );
+        }
+        (Some(FnArg::Receiver(_)), true) => {}
+        (_, true) => errors.at(
+            sig.ident.span(),
+            format!("a #[{kind}] in a #[beam_mcp::items] impl block takes &self; without it, make it a free function"),
+        ),
+        (_, false) => {}
     }
 }
 

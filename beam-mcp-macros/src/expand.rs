@@ -5,20 +5,18 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Output, Param, ToolFn};
-use crate::skeleton::{Kind, Parts, finish_through, registered};
+use crate::skeleton::{Expansion, Host, Kind, Parts, finish_through, registered};
 
-pub(crate) fn tool(model: &ToolFn) -> TokenStream {
+pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     let item = &model.item;
-    let fn_ident = &item.sig.ident;
-    let args_ident = format_ident!(
-        "__beam_mcp_args_{}",
-        fn_ident.to_string().trim_start_matches("r#")
-    );
+    let args_ident = host.beside("__beam_mcp_args", item);
+    let handler = host.associated("__beam_handler", item);
+    let input_schema_fn = host.associated("__beam_input_schema", item);
 
     let name = &model.name;
     let description = &model.description;
     let mut definition = quote! {
-        ::beam_mcp::ToolDef::new(#name, #description, Self::__beam_input_schema, Self::__beam_handler)
+        ::beam_mcp::ToolDef::new(#name, #description, Self::#input_schema_fn, Self::#handler)
     };
     let mut annotations = quote!(::beam_mcp::ToolAnnotations::NONE);
     let hints = [
@@ -71,6 +69,9 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
     let mut prepare = Vec::new();
     let mut call_args = Vec::new();
     let mut states = Vec::new();
+    if let Host::Method(_) = host {
+        states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
+    }
     let takes_context = model.params.iter().any(|p| matches!(p, Param::Context));
     if let Some(ms) = &model.attr.time_limit_ms {
         definition.extend(quote!(.with_time_limit(::core::time::Duration::from_millis(#ms))));
@@ -163,6 +164,7 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         output: quote! {
             ::core::result::Result<::beam_mcp::CallToolResult, ::beam_mcp::tool::ToolFault>
         },
+        self_state: quote!(::beam_mcp::__private_v0_1::state::<Self>(&__beam_context)?),
     };
     let parts = Parts {
         definition,
@@ -170,14 +172,14 @@ pub(crate) fn tool(model: &ToolFn) -> TokenStream {
         call_args,
         finish,
         associated: quote! {
-            fn __beam_input_schema() -> ::beam_mcp::__private_v0_1::serde_json::Value {
+            fn #input_schema_fn() -> ::beam_mcp::__private_v0_1::serde_json::Value {
                 #input_schema
             }
         },
         beside: args_struct,
         unique: crate::unique::marker("tool", name, model.name_span),
     };
-    registered(item, &kind, parts)
+    registered(item, &kind, parts, host)
 }
 
 /// A plain parameter, as the argument struct needs it.

@@ -14,6 +14,7 @@ mod completion;
 mod elicit;
 mod errors;
 mod expand;
+mod items;
 mod prompt;
 mod resource;
 mod skeleton;
@@ -21,6 +22,7 @@ mod unique;
 
 use beam_mcp_rules::attributes::{PromptAttr, ResourceAttr, ToolAttr};
 use proc_macro::TokenStream;
+use skeleton::Host;
 
 /// Turns a free function into an MCP tool.
 ///
@@ -35,8 +37,9 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded =
-        ast::ToolFn::parse(ToolAttr::parse(attr.into()), item2.clone()).map(|m| expand::tool(&m));
+    let expanded = syn::parse2(item2.clone())
+        .and_then(|item| ast::ToolFn::parse(ToolAttr::parse(attr.into()), item, false))
+        .map(|model| expand::tool(&model, Host::Free).outer);
     finish(expanded, item2)
 }
 
@@ -50,8 +53,9 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = resource::ResourceFn::parse(ResourceAttr::parse(attr.into()), item2.clone())
-        .map(|model| model.expand());
+    let expanded = syn::parse2(item2.clone())
+        .and_then(|item| resource::ResourceFn::parse(ResourceAttr::parse(attr.into()), item, false))
+        .map(|model| model.expand(Host::Free).outer);
     finish(expanded, item2)
 }
 
@@ -63,9 +67,23 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
-    let expanded = prompt::PromptFn::parse(PromptAttr::parse(attr.into()), item2.clone())
-        .map(|model| model.expand());
+    let expanded = syn::parse2(item2.clone())
+        .and_then(|item| prompt::PromptFn::parse(PromptAttr::parse(attr.into()), item, false))
+        .map(|model| model.expand(Host::Free).outer);
     finish(expanded, item2)
+}
+
+/// Collects the `#[tool]`, `#[resource]` and `#[prompt]` methods of an `impl` block: each
+/// takes `&self`, which is the host state of the block's type (set it with
+/// `ServerBuilder::state`), and is checked as a free function would be.
+///
+/// The block gains `TOOLS`, `RESOURCES` and `PROMPTS` (every definition of the block, for
+/// `ServerBuilder::tools` and its siblings) and one constant per item (`FIND_TOOL` for
+/// `fn find`); `serve!` finds them as it finds free functions. The type must be `Clone`
+/// (keep shared data behind an `Arc`) and the block not generic.
+#[proc_macro_attribute]
+pub fn items(attr: TokenStream, item: TokenStream) -> TokenStream {
+    items::expand(attr.into(), item.into()).into()
 }
 
 /// Makes a type something host code can ask the user for (`Context::elicit`).

@@ -11,7 +11,7 @@ use syn::{FnArg, ItemFn, Type};
 use crate::ast::{check_signature, last_ident, plain_name, wrapper_inner};
 use crate::completion;
 use crate::errors::Errors;
-use crate::skeleton::{Kind, Parts, finish_through, registered};
+use crate::skeleton::{Expansion, Host, Kind, Parts, finish_through, registered};
 
 /// A parsed, checked prompt function.
 pub(crate) struct PromptFn {
@@ -39,11 +39,14 @@ enum PromptParam {
 
 impl PromptFn {
     /// The model, or every fault of the item at once.
-    pub(crate) fn parse(attr: syn::Result<PromptAttr>, tokens: TokenStream) -> syn::Result<Self> {
-        let mut item: ItemFn = syn::parse2(tokens)?;
+    pub(crate) fn parse(
+        attr: syn::Result<PromptAttr>,
+        mut item: ItemFn,
+        method: bool,
+    ) -> syn::Result<Self> {
         let mut errors = Errors::default();
         let attr = errors.take(attr);
-        check_signature(&item.sig, "prompt", &mut errors);
+        check_signature(&item.sig, "prompt", method, &mut errors);
         let (name, name_span) = item_name(attr.as_ref().and_then(|a| a.name.as_ref()), &item.sig);
         let description = match &attr {
             Some(attr) => description(attr.description.as_ref(), &item.attrs),
@@ -63,7 +66,7 @@ impl PromptFn {
         }
         let mut params = Vec::new();
         for input in item.sig.inputs.iter_mut() {
-            // `self` is refused by `check_signature`.
+            // `self` is checked by `check_signature`.
             let FnArg::Typed(typed) = input else { continue };
             if let Some(inner) = wrapper_inner(&typed.ty, "State") {
                 params.push(PromptParam::State { inner });
@@ -119,7 +122,7 @@ impl PromptFn {
         })
     }
 
-    pub(crate) fn expand(&self) -> TokenStream {
+    pub(crate) fn expand(&self, host: Host<'_>) -> Expansion {
         let item = &self.item;
         let name = &self.name;
         let description = &self.description;
@@ -172,8 +175,12 @@ impl PromptFn {
             .params
             .iter()
             .any(|p| matches!(p, PromptParam::Context));
+        let handler = host.associated("__beam_handler", item);
+        if let Host::Method(_) = host {
+            states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
+        }
         let mut definition = quote! {
-            ::beam_mcp::prompt::PromptDef::new(#name, #description, Self::__beam_handler)
+            ::beam_mcp::prompt::PromptDef::new(#name, #description, Self::#handler)
         };
         if let Some(title) = &self.attr.title {
             definition.extend(quote!(.with_title(#title)));
@@ -190,6 +197,9 @@ impl PromptFn {
             def: quote!(::beam_mcp::prompt::PromptDef),
             slice: quote!(::beam_mcp::__private_v0_1::PROMPTS),
             params: quote!(__beam_request: ::beam_mcp::prompt::PromptRequest),
+            self_state: quote!(::beam_mcp::__private_v0_1::prompt_state::<Self>(
+                &__beam_request
+            )?),
             output: quote! {
                 ::core::result::Result<
                     ::beam_mcp::prompt::GetPromptResult,
@@ -211,7 +221,7 @@ impl PromptFn {
             beside: TokenStream::new(),
             unique: crate::unique::marker("prompt", name, self.name_span),
         };
-        registered(item, &kind, parts)
+        registered(item, &kind, parts, host)
     }
 }
 

@@ -11,7 +11,7 @@ use syn::{FnArg, ItemFn, Type};
 use crate::ast::{check_signature, plain_name, wrapper_inner};
 use crate::completion;
 use crate::errors::Errors;
-use crate::skeleton::{Kind, Parts, finish_through, registered};
+use crate::skeleton::{Expansion, Host, Kind, Parts, finish_through, registered};
 
 /// A parsed, checked resource reader.
 pub(crate) struct ResourceFn {
@@ -33,11 +33,14 @@ enum ReaderParam {
 impl ResourceFn {
     /// The model, or every fault of the item at once (the signature is checked even when the
     /// attribute or its template cannot be read).
-    pub(crate) fn parse(attr: syn::Result<ResourceAttr>, tokens: TokenStream) -> syn::Result<Self> {
-        let item: ItemFn = syn::parse2(tokens)?;
+    pub(crate) fn parse(
+        attr: syn::Result<ResourceAttr>,
+        item: ItemFn,
+        method: bool,
+    ) -> syn::Result<Self> {
         let mut errors = Errors::default();
         let attr = errors.take(attr);
-        check_signature(&item.sig, "resource", &mut errors);
+        check_signature(&item.sig, "resource", method, &mut errors);
         let template = attr.as_ref().and_then(|attr| {
             let uri = attr.uri.value();
             let template = UriTemplate::parse(&uri)
@@ -57,7 +60,7 @@ impl ResourceFn {
         });
         let mut params = Vec::new();
         for input in &item.sig.inputs {
-            // `self` is refused by `check_signature`.
+            // `self` is checked by `check_signature`.
             let FnArg::Typed(typed) = input else { continue };
             if let Some(inner) = wrapper_inner(&typed.ty, "State") {
                 params.push(ReaderParam::State { inner });
@@ -121,7 +124,7 @@ impl ResourceFn {
         })
     }
 
-    pub(crate) fn expand(&self) -> TokenStream {
+    pub(crate) fn expand(&self, host: Host<'_>) -> Expansion {
         let item = &self.item;
         let uri = &self.attr.uri;
         let (name, _) = item_name(self.attr.name.as_ref(), &item.sig);
@@ -171,8 +174,12 @@ impl ResourceFn {
             ("template", self.template.shape())
         };
         let unique = crate::unique::marker(marker, &key, uri.span());
+        let handler = host.associated("__beam_handler", item);
+        if let Host::Method(_) = host {
+            states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
+        }
         let mut definition = quote! {
-            ::beam_mcp::resource::ResourceDef::new(#uri, #name, Self::__beam_handler)
+            ::beam_mcp::resource::ResourceDef::new(#uri, #name, Self::#handler)
         };
         for (value, setter) in [
             (title, "with_title"),
@@ -196,6 +203,9 @@ impl ResourceFn {
             def: quote!(::beam_mcp::resource::ResourceDef),
             slice: quote!(::beam_mcp::__private_v0_1::RESOURCES),
             params: quote!(__beam_request: ::beam_mcp::resource::ReadRequest),
+            self_state: quote!(::beam_mcp::__private_v0_1::read_state::<Self>(
+                &__beam_request
+            )?),
             output: quote! {
                 ::core::result::Result<
                     ::std::vec::Vec<::beam_mcp::resource::ResourceContents>,
@@ -217,6 +227,6 @@ impl ResourceFn {
             beside: TokenStream::new(),
             unique,
         };
-        registered(item, &kind, parts)
+        registered(item, &kind, parts, host)
     }
 }

@@ -53,7 +53,7 @@ pub use advertised::{Advertised, AdvertisedError, PIN_ENV};
 pub use ask::{
     AskError, Elicit, ElicitChoice, ElicitField, Elicited, Root, Sampled, SamplingRequest,
 };
-pub use beam_mcp_macros::{Elicit, prompt, resource, tool};
+pub use beam_mcp_macros::{Elicit, items, prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use limit::{RateLimit, TokenBucket};

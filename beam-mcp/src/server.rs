@@ -215,6 +215,47 @@ impl ServerBuilder {
         self
     }
 
+    /// Adds several tools: a `#[beam_mcp::items]` impl block's `TOOLS`, for one.
+    ///
+    /// ```
+    /// #[derive(Clone)]
+    /// struct Counter {
+    ///     start: u64,
+    /// }
+    ///
+    /// #[beam_mcp::items]
+    /// impl Counter {
+    ///     /// Counts from the start.
+    ///     #[tool]
+    ///     fn next(&self, step: u64) -> String {
+    ///         (self.start + step).to_string()
+    ///     }
+    /// }
+    ///
+    /// let server = beam_mcp::Server::builder()
+    ///     .tools(Counter::TOOLS)
+    ///     .state(Counter { start: 10 })
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn tools(mut self, defs: &[ToolDef]) -> Self {
+        self.definitions.tools.extend_from_slice(defs);
+        self
+    }
+
+    /// Adds several resources (an impl block's `RESOURCES`).
+    pub fn resources(mut self, defs: &[ResourceDef]) -> Self {
+        self.definitions.resources.extend_from_slice(defs);
+        self
+    }
+
+    /// Adds several prompts (an impl block's `PROMPTS`).
+    pub fn prompts(mut self, defs: &[PromptDef]) -> Self {
+        self.definitions.prompts.extend_from_slice(defs);
+        self
+    }
+
     /// Adds every `#[tool]`, `#[resource]` and `#[prompt]` declared in the crate of
     /// `module_path` (what `serve!` does with its own `module_path!()`).
     pub fn crate_items(mut self, module_path: &str) -> Self {
