@@ -183,6 +183,12 @@ macro_rules! declared_connectome {
 #[doc = include_str!("../../README.md")]
 struct ReadmeExamples;
 
+/// The guide's Rust examples (`docs/guide.md`), compiled as doctests (with `http`, which its
+/// last section serves: the workspace's test run turns it on).
+#[cfg(all(doctest, feature = "http"))]
+#[doc = include_str!("../../docs/guide.md")]
+struct GuideExamples;
+
 #[doc(hidden)]
 pub mod __private_v0_1 {
     //! Used by the macros' generated code; not a public API. The name carries the version
