@@ -1,6 +1,7 @@
 //! The typed model of a `#[tool]` function, with every refusal spanned on its culprit.
 
 use crate::errors::Errors;
+use crate::extractor::Extractor;
 use beam_mcp_rules::attributes::{ToolAttr, description, doc_text, item_name};
 use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use syn::spanned::Spanned;
@@ -21,6 +22,8 @@ pub(crate) struct ToolFn {
 }
 
 /// One parameter of the tool function.
+// A handful per function, built once at compile time: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Param {
     /// A plain argument: a property of the input schema.
     Plain {
@@ -30,12 +33,10 @@ pub(crate) enum Param {
         /// `#[header("Name")]`: the property's `x-mcp-header`.
         header: Option<LitStr>,
     },
-    /// `State<T>`: host state.
-    State { inner: Type },
+    /// Taken from the request (`#[extract]`, `State<T>`, `Context`).
+    Extract(Extractor),
     /// `Args<T>`: the whole argument object.
     Args { inner: Type },
-    /// `Context`: the request context.
-    Context,
 }
 
 /// How the return value becomes a result.
@@ -239,14 +240,11 @@ fn parse_param(input: &mut FnArg, errors: &mut Errors) -> Option<Param> {
         FnArg::Receiver(_) => return None,
         FnArg::Typed(typed) => typed,
     };
-    if let Some(inner) = wrapper_inner(&typed.ty, "State") {
-        return Some(Param::State { inner });
+    if let Some(extractor) = Extractor::classify(typed, errors) {
+        return Some(Param::Extract(extractor));
     }
     if let Some(inner) = wrapper_inner(&typed.ty, "Args") {
         return Some(Param::Args { inner });
-    }
-    if is_context(&typed.ty) {
-        return Some(Param::Context);
     }
     let doc = {
         let text = doc_text(&typed.attrs);

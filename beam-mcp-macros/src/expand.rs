@@ -72,7 +72,10 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     if let Host::Method(_) = host {
         states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
     }
-    let takes_context = model.params.iter().any(|p| matches!(p, Param::Context));
+    let takes_context = model
+        .params
+        .iter()
+        .any(|p| matches!(p, Param::Extract(e) if e.reads_context));
     if let Some(ms) = &model.attr.time_limit_ms {
         definition.extend(quote!(.with_time_limit(::core::time::Duration::from_millis(#ms))));
     }
@@ -91,22 +94,16 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
                 let field = field_ident(ident);
                 call_args.push(quote!(__beam_args.#field));
             }
-            Param::State { inner } => {
-                prepare.push(quote_spanned! {inner.span()=>
-                    let #local = ::beam_mcp::State(::beam_mcp::__private_v0_1::state::<#inner>(&__beam_context)?);
-                });
+            Param::Extract(extractor) => {
+                prepare.push(extractor.binding(&local, quote!(__beam_context.__parts())));
                 call_args.push(quote!(#local));
-                states.push(state_requirement(inner));
+                if let Some(inner) = &extractor.state {
+                    states.push(state_requirement(inner));
+                }
             }
             Param::Args { inner } => {
                 prepare.push(quote_spanned! {inner.span()=>
                     let #local = ::beam_mcp::Args(<#inner as ::beam_mcp::tool::ToolArgument>::__from_arguments(__beam_arguments)?);
-                });
-                call_args.push(quote!(#local));
-            }
-            Param::Context => {
-                prepare.push(quote! {
-                    let #local = ::beam_mcp::__private_v0_1::context(&__beam_context);
                 });
                 call_args.push(quote!(#local));
             }
@@ -164,7 +161,9 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         output: quote! {
             ::core::result::Result<::beam_mcp::CallToolResult, ::beam_mcp::tool::ToolFault>
         },
-        self_state: quote!(::beam_mcp::__private_v0_1::state::<Self>(&__beam_context)?),
+        self_state: quote!(
+            <::beam_mcp::State<Self> as ::beam_mcp::Extract>::extract(&__beam_context.__parts())?.0
+        ),
     };
     let parts = Parts {
         definition,

@@ -128,9 +128,11 @@ pub(crate) fn expand(attr: TokenStream, tokens: TokenStream) -> TokenStream {
         // Doc comments and #[header] on parameters describe the item; rustc refuses them.
         for input in method.sig.inputs.iter_mut() {
             if let syn::FnArg::Typed(typed) = input {
-                typed
-                    .attrs
-                    .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("header"));
+                typed.attrs.retain(|a| {
+                    !["doc", "header", "extract"]
+                        .iter()
+                        .any(|n| a.path().is_ident(n))
+                });
             }
         }
         match expanded {

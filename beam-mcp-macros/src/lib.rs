@@ -14,6 +14,7 @@ mod completion;
 mod elicit;
 mod errors;
 mod expand;
+mod extractor;
 mod items;
 mod prompt;
 mod resource;
@@ -117,17 +118,19 @@ fn finish(
     }
 }
 
-/// The function without the parameter attributes only the macros understand (`///` and
-/// `#[header]`), which rustc would report as errors of their own.
+/// The function without the parameter attributes only the macros understand (`///`,
+/// `#[header]` and `#[extract]`), which rustc would report as errors of their own.
 fn without_parameter_attributes(item: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) else {
         return item;
     };
     for input in function.sig.inputs.iter_mut() {
         if let syn::FnArg::Typed(typed) = input {
-            typed
-                .attrs
-                .retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("header"));
+            typed.attrs.retain(|a| {
+                !["doc", "header", "extract"]
+                    .iter()
+                    .any(|n| a.path().is_ident(n))
+            });
         }
     }
     quote::ToTokens::into_token_stream(function)

@@ -11,6 +11,7 @@ use syn::{FnArg, ItemFn, Type};
 use crate::ast::{check_signature, last_ident, plain_name, wrapper_inner};
 use crate::completion;
 use crate::errors::Errors;
+use crate::extractor::Extractor;
 use crate::skeleton::{Expansion, Host, Kind, Parts, finish_through, registered};
 
 /// A parsed, checked prompt function.
@@ -23,6 +24,8 @@ pub(crate) struct PromptFn {
     params: Vec<PromptParam>,
 }
 
+// A handful per function, built once at compile time: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum PromptParam {
     /// A string argument: `String` (required) or `Option<String>`.
     Argument {
@@ -31,10 +34,8 @@ enum PromptParam {
         required: bool,
         doc: Option<String>,
     },
-    /// `State<T>`.
-    State { inner: Type },
-    /// `Context`: the request context.
-    Context,
+    /// Taken from the request (`#[extract]`, `State<T>`, `Context`).
+    Extract(Extractor),
 }
 
 impl PromptFn {
@@ -68,12 +69,8 @@ impl PromptFn {
         for input in item.sig.inputs.iter_mut() {
             // `self` is checked by `check_signature`.
             let FnArg::Typed(typed) = input else { continue };
-            if let Some(inner) = wrapper_inner(&typed.ty, "State") {
-                params.push(PromptParam::State { inner });
-                continue;
-            }
-            if crate::ast::is_context(&typed.ty) {
-                params.push(PromptParam::Context);
+            if let Some(extractor) = Extractor::classify(typed, &mut errors) {
+                params.push(PromptParam::Extract(extractor));
                 continue;
             }
             let doc = doc_text(&typed.attrs).trim().to_owned();
@@ -158,14 +155,11 @@ impl PromptFn {
                     };
                     prepare.push(quote_spanned! {ty.span()=> let #local: #ty = #take; });
                 }
-                PromptParam::State { inner } => {
-                    prepare.push(quote_spanned! {inner.span()=>
-                        let #local = ::beam_mcp::State(::beam_mcp::__private_v0_1::prompt_state::<#inner>(&__beam_request)?);
-                    });
-                    states.push(crate::expand::state_requirement(inner));
-                }
-                PromptParam::Context => {
-                    prepare.push(quote! { let #local = __beam_request.context().clone(); });
+                PromptParam::Extract(extractor) => {
+                    prepare.push(extractor.binding(&local, quote!(__beam_request.__parts())));
+                    if let Some(inner) = &extractor.state {
+                        states.push(crate::expand::state_requirement(inner));
+                    }
                 }
             }
             call_args.push(quote!(#local));
@@ -174,7 +168,7 @@ impl PromptFn {
         let takes_context = self
             .params
             .iter()
-            .any(|p| matches!(p, PromptParam::Context));
+            .any(|p| matches!(p, PromptParam::Extract(e) if e.reads_context));
         let handler = host.associated("__beam_handler", item);
         if let Host::Method(_) = host {
             states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
@@ -197,9 +191,12 @@ impl PromptFn {
             def: quote!(::beam_mcp::prompt::PromptDef),
             slice: quote!(::beam_mcp::__private_v0_1::PROMPTS),
             params: quote!(__beam_request: ::beam_mcp::prompt::PromptRequest),
-            self_state: quote!(::beam_mcp::__private_v0_1::prompt_state::<Self>(
-                &__beam_request
-            )?),
+            self_state: quote!(
+                <::beam_mcp::State<Self> as ::beam_mcp::Extract>::extract(
+                    &__beam_request.__parts()
+                )?
+                .0
+            ),
             output: quote! {
                 ::core::result::Result<
                     ::beam_mcp::prompt::GetPromptResult,

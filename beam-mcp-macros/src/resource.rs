@@ -8,9 +8,10 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Type};
 
-use crate::ast::{check_signature, plain_name, wrapper_inner};
+use crate::ast::{check_signature, plain_name};
 use crate::completion;
 use crate::errors::Errors;
+use crate::extractor::Extractor;
 use crate::skeleton::{Expansion, Host, Kind, Parts, finish_through, registered};
 
 /// A parsed, checked resource reader.
@@ -21,13 +22,13 @@ pub(crate) struct ResourceFn {
     params: Vec<ReaderParam>,
 }
 
+// A handful per function, built once at compile time: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum ReaderParam {
     /// Bound from the template variable of the same name.
     Variable { ident: syn::Ident, ty: Type },
-    /// `State<T>`.
-    State { inner: Type },
-    /// `Context`: the request context.
-    Context,
+    /// Taken from the request (`#[extract]`, `State<T>`, `Context`).
+    Extract(Extractor),
 }
 
 impl ResourceFn {
@@ -59,15 +60,12 @@ impl ResourceFn {
             Some(template)
         });
         let mut params = Vec::new();
-        for input in &item.sig.inputs {
+        let mut item = item;
+        for input in item.sig.inputs.iter_mut() {
             // `self` is checked by `check_signature`.
             let FnArg::Typed(typed) = input else { continue };
-            if let Some(inner) = wrapper_inner(&typed.ty, "State") {
-                params.push(ReaderParam::State { inner });
-                continue;
-            }
-            if crate::ast::is_context(&typed.ty) {
-                params.push(ReaderParam::Context);
+            if let Some(extractor) = Extractor::classify(typed, &mut errors) {
+                params.push(ReaderParam::Extract(extractor));
                 continue;
             }
             let Some(ident) = errors.take(plain_name(
@@ -151,14 +149,11 @@ impl ResourceFn {
                         )?;
                     });
                 }
-                ReaderParam::State { inner } => {
-                    prepare.push(quote_spanned! {inner.span()=>
-                        let #local = ::beam_mcp::State(::beam_mcp::__private_v0_1::read_state::<#inner>(&__beam_request)?);
-                    });
-                    states.push(crate::expand::state_requirement(inner));
-                }
-                ReaderParam::Context => {
-                    prepare.push(quote! { let #local = __beam_request.context().clone(); });
+                ReaderParam::Extract(extractor) => {
+                    prepare.push(extractor.binding(&local, quote!(__beam_request.__parts())));
+                    if let Some(inner) = &extractor.state {
+                        states.push(crate::expand::state_requirement(inner));
+                    }
                 }
             }
             call_args.push(quote!(#local));
@@ -167,7 +162,7 @@ impl ResourceFn {
         let takes_context = self
             .params
             .iter()
-            .any(|p| matches!(p, ReaderParam::Context));
+            .any(|p| matches!(p, ReaderParam::Extract(e) if e.reads_context));
         let (marker, key) = if self.template.is_static() {
             ("resource", self.attr.uri.value())
         } else {
@@ -203,9 +198,12 @@ impl ResourceFn {
             def: quote!(::beam_mcp::resource::ResourceDef),
             slice: quote!(::beam_mcp::__private_v0_1::RESOURCES),
             params: quote!(__beam_request: ::beam_mcp::resource::ReadRequest),
-            self_state: quote!(::beam_mcp::__private_v0_1::read_state::<Self>(
-                &__beam_request
-            )?),
+            self_state: quote!(
+                <::beam_mcp::State<Self> as ::beam_mcp::Extract>::extract(
+                    &__beam_request.__parts()
+                )?
+                .0
+            ),
             output: quote! {
                 ::core::result::Result<
                     ::std::vec::Vec<::beam_mcp::resource::ResourceContents>,

@@ -62,8 +62,8 @@ pub use schemagen::schema_for;
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use task::TaskSupport;
 pub use tool::{
-    Args, CallToolResult, Content, IntoToolResult, State, ToolAnnotations, ToolContext, ToolDef,
-    ToolError,
+    Args, CallToolResult, Content, Extract, IntoToolResult, Rejection, RequestParts, State,
+    ToolAnnotations, ToolContext, ToolDef, ToolError,
 };
 
 /// Serves every `#[tool]`, `#[resource]` and `#[prompt]` of the crate it is written in; the
@@ -199,7 +199,7 @@ pub mod __private_v0_1 {
     pub use ::serde;
     pub use ::serde_json;
 
-    use crate::tool::{CallToolResult, ToolContext, ToolDef, ToolFault};
+    use crate::tool::{CallToolResult, ToolDef, ToolFault};
 
     /// Every `#[tool]` in the program; `serve!` picks its own crate's.
     #[::linkme::distributed_slice]
@@ -218,21 +218,11 @@ pub mod __private_v0_1 {
 
     pub use crate::dispatch::blocking;
 
-    /// The request context of a running tool.
-    pub fn context(context: &ToolContext) -> crate::Context {
-        context.request().clone()
-    }
-
     /// Deserializes the validated arguments into the tool's typed parameters.
     pub fn decode_args<T: ::serde::de::DeserializeOwned>(
         arguments: ::serde_json::Value,
     ) -> Result<T, ToolFault> {
         ::serde_json::from_value(arguments).map_err(|e| ToolFault::InvalidArguments(e.to_string()))
-    }
-
-    /// A state value the server was checked, at build time, to have.
-    pub fn state<T: Clone + Send + Sync + 'static>(context: &ToolContext) -> Result<T, ToolFault> {
-        present(context.state::<T>()).map_err(ToolFault::Internal)
     }
 
     /// An `Err` of a structured tool: an `isError` result with the error's text.
@@ -241,8 +231,8 @@ pub mod __private_v0_1 {
     }
 
     /// A template variable, parsed as the reader's parameter type; text that does not parse
-    /// names no resource. `parse` is `<T as TemplateVariable>::__parse`, named at the parameter's type so a type
-    /// that is not `FromStr` is one error there.
+    /// names no resource. `parse` is `<T as TemplateVariable>::__parse`, named at the
+    /// parameter's type so a type that is not `FromStr` is one error there.
     pub fn variable<T>(
         request: &crate::resource::ReadRequest,
         name: &str,
@@ -254,13 +244,6 @@ pub mod __private_v0_1 {
         parse(text).ok_or_else(|| crate::resource::ResourceError::NotFound {
             reason: Some(format!("{name} {text:?} is not valid here")),
         })
-    }
-
-    /// A state value of a reader (checked at build time to exist).
-    pub fn read_state<T: Clone + Send + Sync + 'static>(
-        request: &crate::resource::ReadRequest,
-    ) -> Result<T, crate::resource::ResourceError> {
-        present(request.state::<T>()).map_err(crate::resource::ResourceError::Internal)
     }
 
     /// A required prompt argument (the schema checked it is present and a string).
@@ -276,18 +259,6 @@ pub mod __private_v0_1 {
     /// An optional prompt argument.
     pub fn prompt_optional(request: &crate::prompt::PromptRequest, name: &str) -> Option<String> {
         request.argument(name).map(str::to_owned)
-    }
-
-    /// A state value of a prompt (checked at build time to exist).
-    pub fn prompt_state<T: Clone + Send + Sync + 'static>(
-        request: &crate::prompt::PromptRequest,
-    ) -> Result<T, crate::prompt::PromptFault> {
-        present(request.state::<T>()).map_err(crate::prompt::PromptFault::Internal)
-    }
-
-    /// The state, or the fault's text (the build checked it exists, so this is a host bug).
-    fn present<T>(state: Option<T>) -> Result<T, String> {
-        state.ok_or_else(|| format!("no state of type {}", ::core::any::type_name::<T>()))
     }
 
     /// What a prompt returned, as messages, or why it could not be rendered.

@@ -73,6 +73,12 @@ pub struct PromptRequest {
 }
 
 impl PromptRequest {
+    /// The parts extractors read.
+    #[doc(hidden)]
+    pub fn __parts(&self) -> crate::tool::RequestParts<'_> {
+        crate::tool::RequestParts::new(&self.name, &self.states, &self.context)
+    }
+
     /// The prompt's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -241,5 +247,11 @@ impl PromptDef {
         self.module_path = module_path;
         self.location = (file, line);
         self
+    }
+}
+
+impl From<crate::tool::Rejection> for PromptFault {
+    fn from(rejection: crate::tool::Rejection) -> Self {
+        PromptFault::Internal(format!("an extractor failed: {rejection}"))
     }
 }

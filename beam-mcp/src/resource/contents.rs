@@ -206,3 +206,9 @@ impl<T: IntoReadResult, E: Into<ResourceError>> IntoReadResult for Result<T, E> 
         self.map_err(Into::into)?.into_read_result()
     }
 }
+
+impl From<crate::tool::Rejection> for ResourceError {
+    fn from(rejection: crate::tool::Rejection) -> Self {
+        ResourceError::Internal(format!("an extractor failed: {rejection}"))
+    }
+}

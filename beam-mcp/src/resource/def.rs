@@ -26,6 +26,12 @@ pub struct ReadRequest {
 }
 
 impl ReadRequest {
+    /// The parts extractors read.
+    #[doc(hidden)]
+    pub fn __parts(&self) -> crate::tool::RequestParts<'_> {
+        crate::tool::RequestParts::new(&self.uri, &self.states, &self.context)
+    }
+
     /// The URI the client asked for, exactly as sent.
     pub fn uri(&self) -> &str {
         &self.uri

@@ -35,7 +35,7 @@ use super::{CallToolResult, ToolContext, ToolFault};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument: it is not both `Deserialize` and `JsonSchema`",
     label = "a tool argument is read with serde and described by schemars",
-    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}` (a type of another crate: wrap it in a type of yours that derives both)"
+    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}` (a type of another crate: wrap it in a type of yours that derives both); a value taken from the request instead is an extractor: mark the parameter `#[extract]`"
 )]
 pub trait ToolArgument: Sized {
     #[doc(hidden)]

@@ -12,4 +12,4 @@ pub use content::{
 };
 pub use def::{BoxFuture, StateRequirement, ToolAnnotations, ToolDef, ToolFault, ToolHandler};
 pub(crate) use extract::StateMap;
-pub use extract::{Args, State, ToolContext};
+pub use extract::{Args, Extract, Rejection, RequestParts, State, StateValue, ToolContext};
