@@ -87,7 +87,7 @@ pub(crate) fn expand(attr: TokenStream, tokens: TokenStream) -> TokenStream {
 
     let mut inner = Vec::new();
     let mut outer = Vec::new();
-    let mut defs = (Vec::new(), Vec::new(), Vec::new());
+    let (mut tools, mut resources, mut prompts) = (Vec::new(), Vec::new(), Vec::new());
     for member in block.items.iter_mut() {
         let ImplItem::Fn(method) = member else {
             continue;
@@ -113,17 +113,22 @@ pub(crate) fn expand(attr: TokenStream, tokens: TokenStream) -> TokenStream {
             block: Box::new(method.block.clone()),
         };
         let host = Host::Method(&self_ident);
-        let expanded: syn::Result<(Expansion, usize)> = match kind {
-            Mark::Tool => crate::ast::ToolFn::parse(ToolAttr::parse(options(&attr)), item, true)
-                .map(|model| (crate::expand::tool(&model, host), 0)),
-            Mark::Resource => {
+        let (expanded, list): (syn::Result<Expansion>, _) = match kind {
+            Mark::Tool => (
+                crate::ast::ToolFn::parse(ToolAttr::parse(options(&attr)), item, true)
+                    .map(|model| crate::expand::tool(&model, host)),
+                &mut tools,
+            ),
+            Mark::Resource => (
                 crate::resource::ResourceFn::parse(ResourceAttr::parse(options(&attr)), item, true)
-                    .map(|model| (model.expand(host), 1))
-            }
-            Mark::Prompt => {
+                    .map(|model| model.expand(host)),
+                &mut resources,
+            ),
+            Mark::Prompt => (
                 crate::prompt::PromptFn::parse(PromptAttr::parse(options(&attr)), item, true)
-                    .map(|model| (model.expand(host), 2))
-            }
+                    .map(|model| model.expand(host)),
+                &mut prompts,
+            ),
         };
         // Doc comments and #[header] on parameters describe the item; rustc refuses them.
         for input in method.sig.inputs.iter_mut() {
@@ -136,16 +141,10 @@ pub(crate) fn expand(attr: TokenStream, tokens: TokenStream) -> TokenStream {
             }
         }
         match expanded {
-            Ok((expansion, slot)) => {
+            Ok(expansion) => {
                 inner.push(expansion.inner);
                 outer.push(expansion.outer);
-                let list = match slot {
-                    0 => &mut defs.0,
-                    1 => &mut defs.1,
-                    _ => &mut defs.2,
-                };
-                let path = expansion.def_path;
-                list.push(quote!(#path));
+                list.push(expansion.def_path);
             }
             Err(error) => errors.push(error),
         }
@@ -166,7 +165,6 @@ pub(crate) fn expand(attr: TokenStream, tokens: TokenStream) -> TokenStream {
         quote!(pub(crate))
     };
     let self_ty = &block.self_ty;
-    let (tools, resources, prompts) = defs;
     let span = block.impl_token.span();
     let companion = quote::quote_spanned! {span=>
         impl #self_ty {

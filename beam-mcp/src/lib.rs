@@ -22,6 +22,9 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[macro_use]
+mod setters;
+
 mod advertised;
 pub mod ask;
 mod catalog;

@@ -48,18 +48,12 @@ impl PromptArgument {
         self
     }
 
-    /// A human display name.
-    #[must_use]
-    pub const fn with_title(mut self, title: &'static str) -> Self {
-        self.title = Some(title);
-        self
-    }
+    const_setters! {
+        /// A human display name.
+        with_title(title: &'static str) => Some(title);
 
-    /// What it is, for the model.
-    #[must_use]
-    pub const fn with_description(mut self, description: &'static str) -> Self {
-        self.description = Some(description);
-        self
+        /// What it is, for the model.
+        with_description(description: &'static str) => Some(description);
     }
 }
 
@@ -194,46 +188,24 @@ impl PromptDef {
         }
     }
 
-    /// A human display name.
-    #[must_use]
-    pub const fn with_title(mut self, title: &'static str) -> Self {
-        self.title = Some(title);
-        self
-    }
+    const_setters! {
+        /// A human display name.
+        with_title(title: &'static str) => Some(title);
 
-    /// Its arguments, in declaration order.
-    #[must_use]
-    pub const fn with_arguments(mut self, arguments: &'static [PromptArgument]) -> Self {
-        self.arguments = arguments;
-        self
-    }
+        /// Its arguments, in declaration order.
+        with_arguments(arguments: &'static [PromptArgument]) => arguments;
 
-    /// Renders it.
-    #[must_use]
-    pub const fn with_handler(mut self, handler: PromptHandler) -> Self {
-        self.handler = handler;
-        self
-    }
+        /// Renders it.
+        with_handler(handler: PromptHandler) => handler;
 
-    /// Whether the handler may send notifications through its request context.
-    #[must_use]
-    pub const fn with_context(mut self, takes_context: bool) -> Self {
-        self.takes_context = takes_context;
-        self
-    }
+        /// Whether the handler may send notifications through its request context.
+        with_context(takes_context: bool) => takes_context;
 
-    /// Completions for its arguments.
-    #[must_use]
-    pub const fn with_completions(mut self, completions: &'static [CompletionDef]) -> Self {
-        self.completions = completions;
-        self
-    }
+        /// Completions for its arguments.
+        with_completions(completions: &'static [CompletionDef]) => completions;
 
-    /// The host state types it takes.
-    #[must_use]
-    pub const fn with_states(mut self, states: &'static [StateRequirement]) -> Self {
-        self.states = states;
-        self
+        /// The host state types it takes.
+        with_states(states: &'static [StateRequirement]) => states;
     }
 
     /// Where it was declared: `module_path!()`, `file!()`, `line!()`.

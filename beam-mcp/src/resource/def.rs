@@ -143,60 +143,30 @@ impl ResourceDef {
         }
     }
 
-    /// A human display name.
-    #[must_use]
-    pub const fn with_title(mut self, title: &'static str) -> Self {
-        self.title = Some(title);
-        self
-    }
+    const_setters! {
+        /// A human display name.
+        with_title(title: &'static str) => Some(title);
 
-    /// What it holds, for the model.
-    #[must_use]
-    pub const fn with_description(mut self, description: &'static str) -> Self {
-        self.description = Some(description);
-        self
-    }
+        /// What it holds, for the model.
+        with_description(description: &'static str) => Some(description);
 
-    /// The MIME type of its contents.
-    #[must_use]
-    pub const fn with_mime_type(mut self, mime_type: &'static str) -> Self {
-        self.mime_type = Some(mime_type);
-        self
-    }
+        /// The MIME type of its contents.
+        with_mime_type(mime_type: &'static str) => Some(mime_type);
 
-    /// The template variables the reader binds, by name.
-    #[must_use]
-    pub const fn with_parameters(mut self, parameters: &'static [&'static str]) -> Self {
-        self.parameters = parameters;
-        self
-    }
+        /// The template variables the reader binds, by name.
+        with_parameters(parameters: &'static [&'static str]) => parameters;
 
-    /// Reads it.
-    #[must_use]
-    pub const fn with_reader(mut self, reader: ResourceReader) -> Self {
-        self.reader = reader;
-        self
-    }
+        /// Reads it.
+        with_reader(reader: ResourceReader) => reader;
 
-    /// Whether the reader may send notifications through its request context.
-    #[must_use]
-    pub const fn with_context(mut self, takes_context: bool) -> Self {
-        self.takes_context = takes_context;
-        self
-    }
+        /// Whether the reader may send notifications through its request context.
+        with_context(takes_context: bool) => takes_context;
 
-    /// Completions for the template's variables.
-    #[must_use]
-    pub const fn with_completions(mut self, completions: &'static [CompletionDef]) -> Self {
-        self.completions = completions;
-        self
-    }
+        /// Completions for the template's variables.
+        with_completions(completions: &'static [CompletionDef]) => completions;
 
-    /// The host state types the reader takes.
-    #[must_use]
-    pub const fn with_states(mut self, states: &'static [StateRequirement]) -> Self {
-        self.states = states;
-        self
+        /// The host state types the reader takes.
+        with_states(states: &'static [StateRequirement]) => states;
     }
 
     /// Where it was declared: `module_path!()`, `file!()`, `line!()`.

@@ -49,32 +49,18 @@ pub struct ToolAnnotations {
 }
 
 impl ToolAnnotations {
-    /// `readOnlyHint`.
-    #[must_use]
-    pub const fn with_read_only(mut self, read_only: bool) -> Self {
-        self.read_only = Some(read_only);
-        self
-    }
+    const_setters! {
+        /// `readOnlyHint`.
+        with_read_only(read_only: bool) => Some(read_only);
 
-    /// `destructiveHint`.
-    #[must_use]
-    pub const fn with_destructive(mut self, destructive: bool) -> Self {
-        self.destructive = Some(destructive);
-        self
-    }
+        /// `destructiveHint`.
+        with_destructive(destructive: bool) => Some(destructive);
 
-    /// `idempotentHint`.
-    #[must_use]
-    pub const fn with_idempotent(mut self, idempotent: bool) -> Self {
-        self.idempotent = Some(idempotent);
-        self
-    }
+        /// `idempotentHint`.
+        with_idempotent(idempotent: bool) => Some(idempotent);
 
-    /// `openWorldHint`.
-    #[must_use]
-    pub const fn with_open_world(mut self, open_world: bool) -> Self {
-        self.open_world = Some(open_world);
-        self
+        /// `openWorldHint`.
+        with_open_world(open_world: bool) => Some(open_world);
     }
 
     /// No hints.
@@ -222,91 +208,42 @@ impl ToolDef {
         }
     }
 
-    /// The tool's name.
-    #[must_use]
-    pub const fn with_name(mut self, name: &'static str) -> Self {
-        self.name = name;
-        self
-    }
+    const_setters! {
+        /// The tool's name.
+        with_name(name: &'static str) => name;
 
-    /// A human display name.
-    #[must_use]
-    pub const fn with_title(mut self, title: &'static str) -> Self {
-        self.title = Some(title);
-        self
-    }
+        /// A human display name.
+        with_title(title: &'static str) => Some(title);
 
-    /// What the tool does, for the model.
-    #[must_use]
-    pub const fn with_description(mut self, description: &'static str) -> Self {
-        self.description = description;
-        self
-    }
+        /// What the tool does, for the model.
+        with_description(description: &'static str) => description;
 
-    /// Hint annotations.
-    #[must_use]
-    pub const fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
-        self.annotations = annotations;
-        self
-    }
+        /// Hint annotations.
+        with_annotations(annotations: ToolAnnotations) => annotations;
 
-    /// Computes the input schema.
-    #[must_use]
-    pub const fn with_input_schema(mut self, input_schema: fn() -> Value) -> Self {
-        self.input_schema = input_schema;
-        self
-    }
+        /// Computes the input schema.
+        with_input_schema(input_schema: fn() -> Value) => input_schema;
 
-    /// Computes the output schema: the tool answers with structured content.
-    #[must_use]
-    pub const fn with_output_schema(mut self, output_schema: fn() -> Value) -> Self {
-        self.output_schema = Some(output_schema);
-        self
-    }
+        /// Computes the output schema: the tool answers with structured content.
+        with_output_schema(output_schema: fn() -> Value) => Some(output_schema);
 
-    /// Runs the tool.
-    #[must_use]
-    pub const fn with_handler(mut self, handler: ToolHandler) -> Self {
-        self.handler = handler;
-        self
-    }
+        /// Runs the tool.
+        with_handler(handler: ToolHandler) => handler;
 
-    /// The host state types the tool takes.
-    #[must_use]
-    pub const fn with_states(mut self, states: &'static [StateRequirement]) -> Self {
-        self.states = states;
-        self
-    }
+        /// The host state types the tool takes.
+        with_states(states: &'static [StateRequirement]) => states;
 
-    /// The client capabilities a call needs.
-    #[must_use]
-    pub const fn with_client_capabilities(
-        mut self,
-        client_capabilities: &'static [&'static str],
-    ) -> Self {
-        self.client_capabilities = client_capabilities;
-        self
-    }
+        /// The client capabilities a call needs.
+        with_client_capabilities(client_capabilities: &'static [&'static str]) => client_capabilities;
 
-    /// Whether the handler may send notifications through its request context.
-    #[must_use]
-    pub const fn with_context(mut self, takes_context: bool) -> Self {
-        self.takes_context = takes_context;
-        self
-    }
+        /// Whether the handler may send notifications through its request context.
+        with_context(takes_context: bool) => takes_context;
 
-    /// The longest a call may run.
-    #[must_use]
-    pub const fn with_time_limit(mut self, time_limit: std::time::Duration) -> Self {
-        self.time_limit = Some(time_limit);
-        self
-    }
+        /// The longest a call may run.
+        with_time_limit(time_limit: std::time::Duration) => Some(time_limit);
 
-    /// Whether a call may become a task.
-    #[must_use]
-    pub const fn with_task_support(mut self, task_support: crate::task::TaskSupport) -> Self {
-        self.task_support = task_support;
-        self
+        /// Whether a call may become a task.
+        with_task_support(task_support: crate::task::TaskSupport) => task_support;
     }
 
     /// Where the tool was declared: `module_path!()`, `file!()`, `line!()` (`serve!` serves
