@@ -2,6 +2,7 @@
 
 use crate::errors::Errors;
 use crate::extractor::Extractor;
+use crate::spelling::{last_ident, wrapper_inner};
 use beam_mcp_rules::attributes::{ToolAttr, description, doc_text, item_name};
 use beam_mcp_rules::{Message, header_name_defect, valid_tool_name};
 use syn::spanned::Spanned;
@@ -275,44 +276,6 @@ fn parse_param(input: &mut FnArg, errors: &mut Errors) -> Option<Param> {
         doc,
         header,
     })
-}
-
-/// True when `ty` is the request context (`Context`, `beam_mcp::Context`: by the path's last
-/// segment, without generic arguments).
-pub(crate) fn is_context(ty: &Type) -> bool {
-    let Type::Path(path) = ty else { return false };
-    path.qself.is_none()
-        && path
-            .path
-            .segments
-            .last()
-            .is_some_and(|last| last.ident == "Context" && last.arguments.is_none())
-}
-
-/// `T` when `ty` is `Wrapper<T>` (by the path's last segment).
-pub(crate) fn wrapper_inner(ty: &Type, wrapper: &str) -> Option<Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != wrapper {
-        return None;
-    }
-    let PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        GenericArgument::Type(t) if args.args.len() == 1 => Some(t.clone()),
-        _ => None,
-    }
-}
-
-pub(crate) fn last_ident(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        Type::Reference(r) => last_ident(&r.elem),
-        Type::Paren(p) => last_ident(&p.elem),
-        Type::Group(g) => last_ident(&g.elem),
-        _ => None,
-    }
 }
 
 /// True for the types that become content through `IntoToolResult`.

@@ -206,7 +206,7 @@ fn args_struct(ident: &syn::Ident, plain: &[PlainParam<'_>]) -> TokenStream {
                 .map(|h| quote!(#[schemars(extend("x-mcp-header" = #h))]));
             // `Option<T>` (by spelling) asks `T` and is optional: absent is `None`, and the
             // property is left out of `required` without a `default` keyword.
-            let inner = crate::ast::wrapper_inner(ty, "Option");
+            let inner = crate::spelling::wrapper_inner(ty, "Option");
             let (checked, de, schema, optional) = match &inner {
                 Some(inner) => (
                     inner,

@@ -8,8 +8,8 @@ use quote::quote_spanned;
 use syn::spanned::Spanned;
 use syn::{Ident, PatType, Type};
 
-use crate::ast::{is_context, wrapper_inner};
 use crate::errors::Errors;
+use crate::spelling::{is_context, wrapper_inner};
 
 /// A parameter taken from the request.
 pub(crate) struct Extractor {

@@ -19,6 +19,7 @@ mod items;
 mod prompt;
 mod resource;
 mod skeleton;
+mod spelling;
 mod unique;
 
 use beam_mcp_rules::attributes::{PromptAttr, ResourceAttr, ToolAttr};

@@ -8,11 +8,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Type};
 
-use crate::ast::{check_signature, last_ident, plain_name, wrapper_inner};
+use crate::ast::{check_signature, plain_name};
 use crate::completion;
 use crate::errors::Errors;
 use crate::extractor::Extractor;
 use crate::skeleton::{Expansion, Host, Kind, Parts, finish_through, registered};
+use crate::spelling::{last_ident, wrapper_inner};
 
 /// A parsed, checked prompt function.
 pub(crate) struct PromptFn {

@@ -4,7 +4,7 @@ use std::fmt::Display;
 
 use serde_json::{Map, Value, json};
 
-use crate::Content;
+use crate::tool::Content;
 
 /// Who speaks a prompt message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

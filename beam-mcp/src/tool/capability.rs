@@ -84,7 +84,7 @@ impl<T: DeserializeOwned + JsonSchema> ToolArgument for T {
     }
 
     fn __input_schema() -> Value {
-        crate::schema_for::<T>()
+        crate::schemagen::schema_for::<T>()
     }
 }
 
