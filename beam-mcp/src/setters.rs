@@ -16,3 +16,23 @@ macro_rules! const_setters {
         )*
     };
 }
+
+/// `declared_at(module_path, file, line)`: where a definition was declared (`serve!` serves its
+/// own crate's items by module; the connectome names the function by it).
+macro_rules! declared_at_setter {
+    () => {
+        /// Where it was declared: `module_path!()`, `file!()`, `line!()` (`serve!` serves its
+        /// own crate's items by module; the connectome names the function by it).
+        #[must_use]
+        pub const fn declared_at(
+            mut self,
+            module_path: &'static str,
+            file: &'static str,
+            line: u32,
+        ) -> Self {
+            self.module_path = module_path;
+            self.location = (file, line);
+            self
+        }
+    };
+}

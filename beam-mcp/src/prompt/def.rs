@@ -208,18 +208,7 @@ impl PromptDef {
         with_states(states: &'static [StateRequirement]) => states;
     }
 
-    /// Where it was declared: `module_path!()`, `file!()`, `line!()`.
-    #[must_use]
-    pub const fn declared_at(
-        mut self,
-        module_path: &'static str,
-        file: &'static str,
-        line: u32,
-    ) -> Self {
-        self.module_path = module_path;
-        self.location = (file, line);
-        self
-    }
+    declared_at_setter!();
 }
 
 impl From<crate::tool::Rejection> for PromptFault {

@@ -246,17 +246,5 @@ impl ToolDef {
         with_task_support(task_support: crate::task::TaskSupport) => task_support;
     }
 
-    /// Where the tool was declared: `module_path!()`, `file!()`, `line!()` (`serve!` serves
-    /// its own crate's items by module; the connectome names the function by it).
-    #[must_use]
-    pub const fn declared_at(
-        mut self,
-        module_path: &'static str,
-        file: &'static str,
-        line: u32,
-    ) -> Self {
-        self.module_path = module_path;
-        self.location = (file, line);
-        self
-    }
+    declared_at_setter!();
 }
