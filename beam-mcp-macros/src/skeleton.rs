@@ -1,7 +1,8 @@
-//! The one shell every registered item expands to (tools, resources and prompts): the
-//! function, a same-named struct whose `DEF` is the definition, the async handler that binds
-//! the parameters and converts the return value, the `linkme` registration, and the
-//! uniqueness marker. Each kind supplies only its parts.
+//! The one shell every registered item expands to (tools, resources and prompts, free
+//! functions or methods): the definition (a same-named struct's `DEF`, or an associated
+//! constant of the method's type), the async handler that binds the parameters and converts
+//! the return value, the `linkme` registration, and the uniqueness marker. Each kind supplies
+//! only its parts.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -29,7 +30,7 @@ pub(crate) struct Kind {
 /// What one item contributes to the shell.
 pub(crate) struct Parts {
     /// The definition, built through its `const` constructors; its handler is
-    /// `Self::__beam_handler`.
+    /// `Self::` + [`Host::associated`]`("__beam_handler")`.
     pub(crate) definition: TokenStream,
     /// One binding per parameter, then the call's arguments.
     pub(crate) prepare: Vec<TokenStream>,
