@@ -69,9 +69,6 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     let mut prepare = Vec::new();
     let mut call_args = Vec::new();
     let mut states = Vec::new();
-    if let Host::Method(_) = host {
-        states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
-    }
     let takes_context = model
         .params
         .iter()
@@ -144,12 +141,7 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     if let Some(schema) = output_schema {
         definition.extend(quote!(.with_output_schema(#schema)));
     }
-    definition.extend(quote! {
-        .with_states(&[#(#states),*])
-        .with_client_capabilities(&[#(#requires),*])
-        .with_context(#takes_context)
-        .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
-    });
+    definition.extend(quote!(.with_client_capabilities(&[#(#requires),*])));
     let kind = Kind {
         word: "tool",
         def: quote!(::beam_mcp::ToolDef),
@@ -167,6 +159,8 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     };
     let parts = Parts {
         definition,
+        states,
+        takes_context,
         prepare,
         call_args,
         finish,

@@ -130,16 +130,7 @@ pub(crate) fn expand(attr: TokenStream, tokens: TokenStream) -> TokenStream {
                 &mut prompts,
             ),
         };
-        // Doc comments and #[header] on parameters describe the item; rustc refuses them.
-        for input in method.sig.inputs.iter_mut() {
-            if let syn::FnArg::Typed(typed) = input {
-                typed.attrs.retain(|a| {
-                    !["doc", "header", "extract"]
-                        .iter()
-                        .any(|n| a.path().is_ident(n))
-                });
-            }
-        }
+        crate::skeleton::strip_parameter_attributes(&mut method.sig);
         match expanded {
             Ok(expansion) => {
                 inner.push(expansion.inner);

@@ -119,20 +119,11 @@ fn finish(
     }
 }
 
-/// The function without the parameter attributes only the macros understand (`///`,
-/// `#[header]` and `#[extract]`), which rustc would report as errors of their own.
+/// The function without the parameter attributes only the macros understand.
 fn without_parameter_attributes(item: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) else {
         return item;
     };
-    for input in function.sig.inputs.iter_mut() {
-        if let syn::FnArg::Typed(typed) = input {
-            typed.attrs.retain(|a| {
-                !["doc", "header", "extract"]
-                    .iter()
-                    .any(|n| a.path().is_ident(n))
-            });
-        }
-    }
+    skeleton::strip_parameter_attributes(&mut function.sig);
     quote::ToTokens::into_token_stream(function)
 }

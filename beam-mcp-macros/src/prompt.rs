@@ -171,9 +171,6 @@ impl PromptFn {
             .iter()
             .any(|p| matches!(p, PromptParam::Extract(e) if e.reads_context));
         let handler = host.associated("__beam_handler", item);
-        if let Host::Method(_) = host {
-            states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
-        }
         let mut definition = quote! {
             ::beam_mcp::prompt::PromptDef::new(#name, #description, Self::#handler)
         };
@@ -183,9 +180,6 @@ impl PromptFn {
         definition.extend(quote! {
             .with_arguments(&[#(#arguments),*])
             .with_completions(#completions)
-            .with_states(&[#(#states),*])
-            .with_context(#takes_context)
-            .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
         });
         let kind = Kind {
             word: "prompt",
@@ -212,6 +206,8 @@ impl PromptFn {
         );
         let parts = Parts {
             definition,
+            states,
+            takes_context,
             prepare,
             call_args,
             finish,

@@ -170,9 +170,6 @@ impl ResourceFn {
         };
         let unique = crate::unique::marker(marker, &key, uri.span());
         let handler = host.associated("__beam_handler", item);
-        if let Host::Method(_) = host {
-            states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
-        }
         let mut definition = quote! {
             ::beam_mcp::resource::ResourceDef::new(#uri, #name, Self::#handler)
         };
@@ -189,9 +186,6 @@ impl ResourceFn {
         definition.extend(quote! {
             .with_parameters(&[#(#parameters),*])
             .with_completions(#completions)
-            .with_states(&[#(#states),*])
-            .with_context(#takes_context)
-            .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
         });
         let kind = Kind {
             word: "resource",
@@ -218,6 +212,8 @@ impl ResourceFn {
         );
         let parts = Parts {
             definition,
+            states,
+            takes_context,
             prepare,
             call_args,
             finish,

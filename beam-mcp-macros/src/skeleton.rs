@@ -30,8 +30,13 @@ pub(crate) struct Kind {
 /// What one item contributes to the shell.
 pub(crate) struct Parts {
     /// The definition, built through its `const` constructors; its handler is
-    /// `Self::` + [`Host::associated`]`("__beam_handler")`.
+    /// `Self::` + [`Host::associated`]`("__beam_handler")`. The shell adds what every kind
+    /// shares: its states, whether it takes the context, and where it was declared.
     pub(crate) definition: TokenStream,
+    /// The `StateRequirement`s of its `State<T>` parameters (and of `Self`, for a method).
+    pub(crate) states: Vec<TokenStream>,
+    /// True when it may send notifications through its request context.
+    pub(crate) takes_context: bool,
     /// One binding per parameter, then the call's arguments.
     pub(crate) prepare: Vec<TokenStream>,
     pub(crate) call_args: Vec<TokenStream>,
@@ -113,6 +118,8 @@ pub(crate) fn registered(item: &ItemFn, kind: &Kind, parts: Parts, host: Host<'_
     } = kind;
     let Parts {
         definition,
+        mut states,
+        takes_context,
         mut prepare,
         call_args,
         finish,
@@ -120,6 +127,15 @@ pub(crate) fn registered(item: &ItemFn, kind: &Kind, parts: Parts, host: Host<'_
         beside,
         unique,
     } = parts;
+    if let Host::Method(_) = host {
+        states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
+    }
+    let definition = quote! {
+        #definition
+            .with_states(&[#(#states),*])
+            .with_context(#takes_context)
+            .declared_at(::core::module_path!(), ::core::file!(), ::core::line!())
+    };
     let handler = host.associated("__beam_handler", item);
     let (callee, receiver) = match host {
         Host::Free => (quote!(#fn_ident), None),
@@ -241,4 +257,18 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
             tree
         })
         .collect()
+}
+
+/// Removes the parameter attributes only the macros understand (`///`, `#[header]` and
+/// `#[extract]`), which rustc would report as errors of their own.
+pub(crate) fn strip_parameter_attributes(sig: &mut syn::Signature) {
+    for input in sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(typed) = input {
+            typed.attrs.retain(|a| {
+                !["doc", "header", "extract"]
+                    .iter()
+                    .any(|n| a.path().is_ident(n))
+            });
+        }
+    }
 }
