@@ -463,3 +463,37 @@ fn a_stream_resumed_before_its_first_event_still_gets_every_event() {
     assert_eq!(messages.len(), 3, "{messages:?}");
     assert_eq!(messages[2]["result"]["content"][0]["text"], "2 steps");
 }
+
+#[test]
+fn a_streamed_call_keeps_its_in_flight_place_after_its_client_leaves_until_its_work_ends() {
+    let addr = start(builder().max_in_flight_requests(1).build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({}));
+    let slow = json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+        "name": "steps", "arguments": { "steps": 3, "delay_ms": 400 }, "_meta": { "progressToken": "p" } } });
+    let (mut first, head) = alice.open("POST", Some(&slow), &[]);
+    assert_eq!(head.status, 200);
+    let (priming, _) = first.next_event_with_id().unwrap();
+    assert!(priming.is_some(), "a priming event");
+    drop(first); // the client leaves; at 2025-11-25 the call goes on
+    thread::sleep(Duration::from_millis(150));
+    // The one place is still the running call's: the next request is refused, not run beside it.
+    let busy = alice.post(&call(10, "echo", json!({ "text": "hi" })));
+    assert_eq!(busy.status, 503, "{}", String::from_utf8_lossy(&busy.body));
+    assert_eq!(busy.header("retry-after"), Some("1"));
+    // Once the call has ended (1.2 s in all), the place is free again.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let r = alice.post(&call(11, "echo", json!({ "text": "hi" })));
+        if r.status == 200 {
+            assert_eq!(r.json()["result"]["content"][0]["text"], "hi");
+            break;
+        }
+        assert_eq!(r.status, 503);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the place never came back"
+        );
+        thread::sleep(Duration::from_millis(100));
+    }
+}

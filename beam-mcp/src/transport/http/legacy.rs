@@ -15,6 +15,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::events::{EventStore, ResumeError, StoredEvent};
+use super::load::Slot;
 use super::sessions::{Entry, Sessions};
 use super::sse::{self, Event};
 use super::{empty, json_response, reply};
@@ -79,6 +80,7 @@ pub(super) async fn post(
     parts: &Parts,
     message: Value,
     principal: Principal,
+    slot: &mut Option<Slot>,
 ) -> HttpResponse {
     // After initialize the client names the negotiated version; one this server does not serve
     // at 2025-11-25 or before is refused (a missing header means 2025-03-26: served alike).
@@ -91,7 +93,7 @@ pub(super) async fn post(
     // A malformed envelope is the core's to refuse, before any session is looked up.
     if !well_formed(&message) {
         let alone = Arc::new(Session::single_request());
-        return answer(server, &alone, message, None, None).await;
+        return answer(server, &alone, message, None, None, slot).await;
     }
     let method = message
         .get("method")
@@ -106,7 +108,7 @@ pub(super) async fn post(
                 return reply(400, id, error, false);
             }
             let session = Arc::new(Session::single_request().with_principal_arc(principal));
-            answer(server, &session, message, None, None).await
+            answer(server, &session, message, None, None, slot).await
         }
         Legacy::Sessions { sessions, store } => {
             if is_request && method.as_deref() == Some("initialize") {
@@ -126,7 +128,7 @@ pub(super) async fn post(
                     );
                     return refused;
                 };
-                let mut response = answer(server, &entry.session, message, None, None).await;
+                let mut response = answer(server, &entry.session, message, None, None, slot).await;
                 if response.status() == StatusCode::OK
                     && let Ok(value) = HeaderValue::from_str(&entry.id)
                 {
@@ -151,7 +153,15 @@ pub(super) async fn post(
                 );
                 return refused;
             }
-            answer(server, &entry.session, message, Some(&entry), Some(store)).await
+            answer(
+                server,
+                &entry.session,
+                message,
+                Some(&entry),
+                Some(store),
+                slot,
+            )
+            .await
         }
     }
 }
@@ -212,6 +222,7 @@ async fn answer(
     message: Value,
     entry: Option<&Arc<Entry>>,
     store: Option<&Arc<dyn EventStore>>,
+    slot: &mut Option<Slot>,
 ) -> HttpResponse {
     let answered = server.handle_value_through(session, message, &LegacyRules);
     // A DELETE that ended the session while this request was being read: the request is
@@ -224,7 +235,9 @@ async fn answer(
         Reply::Silent => empty(202),
         Reply::Ready(response) => respond(&response),
         Reply::Pending(exchange) if exchange.streams() => match (entry, store) {
-            (Some(entry), Some(store)) => stream(Arc::clone(entry), Arc::clone(store), exchange),
+            (Some(entry), Some(store)) => {
+                stream(Arc::clone(entry), Arc::clone(store), exchange, slot.take())
+            }
             _ => sse::response(exchange),
         },
         Reply::Pending(exchange) => match exchange.response().await {
@@ -252,10 +265,19 @@ fn respond(response: &Response) -> HttpResponse {
 /// A POST's event stream on a session: a priming event, then each message with an id
 /// `<stream>-<seq>`, each kept in the store. The client going away does not cancel the request
 /// (2025-11-25): its remaining messages are kept for a GET with `Last-Event-ID`.
-fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange) -> HttpResponse {
+///
+/// The request's in-flight `slot` goes with the work, not with the connection: a client that
+/// leaves does not free a place while the call it started still runs.
+fn stream(
+    entry: Arc<Entry>,
+    store: Arc<dyn EventStore>,
+    mut exchange: Exchange,
+    slot: Option<Slot>,
+) -> HttpResponse {
     let number = entry.open_stream();
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     tokio::spawn(async move {
+        let _working = slot;
         let mut connected = tx.send(Event::priming(number, 0)).await.is_ok();
         let mut seq = 0;
         while let Some(message) = exchange.next().await {

@@ -1,7 +1,9 @@
 //! The bound on requests being processed at once by one endpoint
 //! ([`max_in_flight_requests`](super::HttpBuilder::max_in_flight_requests)): a request takes a
 //! slot once the door's checks pass, and gives it back when the last byte of its answer is
-//! written (or the connection ends). Past the bound it is answered 503 at once.
+//! written (or the connection ends). Past the bound it is answered 503 at once. A 2025-11-25
+//! POST streamed on a session keeps its slot until its work ends instead: that era's
+//! disconnect does not cancel, so the connection's end is not the work's.
 //!
 //! Listen streams (`subscriptions/listen`, 2025-11-25 GET streams) give their slot back once
 //! the stream starts: they do no work while they wait, and each holds a connection, which

@@ -806,7 +806,7 @@ async fn admitted(
     if let Some(legacy) = &endpoint.legacy
         && !is_modern(&parts, &message)
     {
-        return legacy::post(&endpoint.server, legacy, &parts, message, principal).await;
+        return legacy::post(&endpoint.server, legacy, &parts, message, principal, slot).await;
     }
     if message.get("method").and_then(Value::as_str) == Some("subscriptions/listen") {
         slot.take();
