@@ -1,8 +1,9 @@
 //! The bounded JSON reader shared by every transport.
 //!
-//! Two passes keep hostile input cheap to refuse: a byte scan refuses nesting deeper than
-//! [`MAX_DEPTH`] before any allocation, then a decode that refuses the first repeated key in
-//! any object, compared after unescaping (`"a"` and `"\u0061"` collide).
+//! One pass reads a message and refuses, at the first fault met reading left to right, nesting
+//! deeper than [`MAX_DEPTH`] (before the container too deep is built: what was built before it
+//! is bounded by the message's size) and the first repeated key in any object, compared after
+//! unescaping (`"a"` and `"\u0061"` collide).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -37,64 +38,47 @@ pub enum JsonError {
 /// use beam_mcp::json::{read, JsonError};
 /// assert!(read(br#"{"a":1}"#).is_ok());
 /// assert_eq!(read(br#"{"a":1,"\u0061":2}"#), Err(JsonError::DuplicateKey("a".into())));
+/// assert_eq!(read(&[b'['; 65]), Err(JsonError::TooDeep));
 /// ```
 pub fn read(bytes: &[u8]) -> Result<Value, JsonError> {
-    if nesting_exceeds(bytes, MAX_DEPTH) {
-        return Err(JsonError::TooDeep);
-    }
-    let duplicate = RefCell::new(None);
+    let fault = RefCell::new(None);
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = ValueSeed {
-        duplicate: &duplicate,
+        depth: 0,
+        fault: &fault,
     }
     .deserialize(&mut de);
-    let value = match value {
-        Ok(value) => value,
-        Err(_) => {
-            return Err(match duplicate.into_inner() {
-                Some(key) => JsonError::DuplicateKey(key),
-                None => JsonError::Syntax,
-            });
+    match value {
+        Ok(value) => {
+            de.end().map_err(|_| JsonError::Syntax)?;
+            Ok(value)
         }
-    };
-    de.end().map_err(|_| JsonError::Syntax)?;
-    Ok(value)
-}
-
-/// True when `[`/`{` outside strings nest deeper than `limit`.
-fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        // A rule's refusal reaches serde as a custom error; the rule itself is kept here.
+        Err(_) => Err(fault.into_inner().unwrap_or(JsonError::Syntax)),
     }
-    false
 }
 
-/// Builds a [`Value`] while refusing repeated keys; the key found is left in `duplicate`.
+/// Builds a [`Value`] at nesting `depth` while refusing containers past [`MAX_DEPTH`] and
+/// repeated keys; the fault found is left in `fault`.
+#[derive(Clone, Copy)]
 struct ValueSeed<'a> {
-    duplicate: &'a RefCell<Option<String>>,
+    depth: usize,
+    fault: &'a RefCell<Option<JsonError>>,
+}
+
+impl<'a> ValueSeed<'a> {
+    /// The seed for the items of a container opened at this seed's depth, or the refusal when
+    /// that container is one level too deep.
+    fn inside<E: de::Error>(&self) -> Result<ValueSeed<'a>, E> {
+        if self.depth >= MAX_DEPTH {
+            *self.fault.borrow_mut() = Some(JsonError::TooDeep);
+            return Err(E::custom("nested too deep"));
+        }
+        Ok(ValueSeed {
+            depth: self.depth + 1,
+            fault: self.fault,
+        })
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
@@ -141,28 +125,26 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-        while let Some(item) = seq.next_element_seed(ValueSeed {
-            duplicate: self.duplicate,
-        })? {
+        while let Some(item) = seq.next_element_seed(inside)? {
             items.push(item);
         }
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
             // One lookup: the vacant entry is where the value goes.
             match map.entry(key) {
                 serde_json::map::Entry::Occupied(taken) => {
-                    *self.duplicate.borrow_mut() = Some(taken.key().clone());
+                    *self.fault.borrow_mut() = Some(JsonError::DuplicateKey(taken.key().clone()));
                     return Err(de::Error::custom("duplicate key"));
                 }
                 serde_json::map::Entry::Vacant(place) => {
-                    place.insert(access.next_value_seed(ValueSeed {
-                        duplicate: self.duplicate,
-                    })?);
+                    place.insert(access.next_value_seed(inside)?);
                 }
             }
         }
@@ -193,6 +175,30 @@ mod tests {
     fn sixty_four_levels_are_admitted_and_sixty_five_refused() {
         assert!(read(nested(64).as_bytes()).is_ok());
         assert_eq!(read(nested(65).as_bytes()), Err(JsonError::TooDeep));
+    }
+
+    #[test]
+    fn depth_counts_arrays_and_objects_alike_and_the_first_fault_is_the_one_reported() {
+        let mixed = format!("{}1{}", r#"{"a":["#.repeat(32), "]}".repeat(32));
+        assert!(
+            read(mixed.as_bytes()).is_ok(),
+            "64 levels, half of them objects"
+        );
+        let deeper = format!("[{mixed}]");
+        assert_eq!(read(deeper.as_bytes()), Err(JsonError::TooDeep));
+        // Too deep before the syntax fault, and a syntax fault before the depth.
+        assert_eq!(
+            read(format!("{}x", "[".repeat(65)).as_bytes()),
+            Err(JsonError::TooDeep)
+        );
+        assert_eq!(
+            read(format!("[x{}", "[".repeat(65)).as_bytes()),
+            Err(JsonError::Syntax)
+        );
+        assert_eq!(
+            read(format!(r#"{{"k":1,"k":{}}}"#, "[".repeat(65)).as_bytes()),
+            Err(JsonError::DuplicateKey("k".into()))
+        );
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! before the core sees it. Header names are case-insensitive; values are trimmed of
 //! surrounding whitespace and compared exactly; every value of a repeated header is checked.
 
-use axum::http::HeaderMap;
+use std::borrow::Cow;
+
+use axum::http::header::AsHeaderName;
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
@@ -11,40 +14,78 @@ use crate::catalog::{HeaderParameter, Tool};
 use crate::protocol::door::Door;
 use crate::protocol::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
 
-const VERSION: &str = "mcp-protocol-version";
-const METHOD: &str = "mcp-method";
-const NAME: &str = "mcp-name";
+// Names built once: a `&str` name is parsed and hashed again at every lookup.
+const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 fn mismatch(text: impl Into<String>) -> ProtocolError {
     ProtocolError::HeaderMismatch(text.into())
 }
 
 /// Every value of `name`, trimmed; a value that is not UTF-8 is refused.
-fn values<'h>(headers: &'h HeaderMap, name: &str) -> Result<Vec<&'h str>, ProtocolError> {
-    headers
-        .get_all(name)
-        .iter()
-        .map(|v| {
-            std::str::from_utf8(v.as_bytes())
-                .map(|s| s.trim_matches([' ', '\t']))
-                .map_err(|_| mismatch(format!("{name} header value is not valid UTF-8")))
-        })
-        .collect()
+fn values<'h, K>(headers: &'h HeaderMap, name: K) -> Result<Values<'h>, ProtocolError>
+where
+    K: AsHeaderName + AsRef<str> + Copy,
+{
+    let text = |v: &'h HeaderValue| {
+        std::str::from_utf8(v.as_bytes())
+            .map(|s| s.trim_matches([' ', '\t']))
+            .map_err(|_| {
+                let name = name.as_ref();
+                mismatch(format!("{name} header value is not valid UTF-8"))
+            })
+    };
+    let mut sent = headers.get_all(name).iter();
+    let Some(first) = sent.next() else {
+        return Ok(Values::Zero);
+    };
+    let first = text(first)?;
+    match sent.next() {
+        None => Ok(Values::One([first])),
+        Some(second) => {
+            let mut all = vec![first, text(second)?];
+            for more in sent {
+                all.push(text(more)?);
+            }
+            Ok(Values::Many(all))
+        }
+    }
+}
+
+/// The values of one header: a header sent once (the usual case) takes no allocation.
+enum Values<'h> {
+    Zero,
+    One([&'h str; 1]),
+    Many(Vec<&'h str>),
+}
+
+impl<'h> std::ops::Deref for Values<'h> {
+    type Target = [&'h str];
+
+    fn deref(&self) -> &[&'h str] {
+        match self {
+            Values::Zero => &[],
+            Values::One(one) => one,
+            Values::Many(all) => all,
+        }
+    }
 }
 
 /// `=?base64?…?=` decoded strictly (canonical padding, the standard alphabet, UTF-8);
-/// anything else is the literal value.
-fn decoded(value: &str, name: &str) -> Result<String, ProtocolError> {
+/// anything else is the literal value, borrowed.
+fn decoded<'v>(value: &'v str, name: &str) -> Result<Cow<'v, str>, ProtocolError> {
     let Some(inner) = value
         .strip_prefix("=?base64?")
         .and_then(|v| v.strip_suffix("?="))
     else {
-        return Ok(value.to_owned());
+        return Ok(Cow::Borrowed(value));
     };
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(inner)
         .map_err(|_| mismatch(format!("{name} header is not valid base64")))?;
     String::from_utf8(bytes)
+        .map(Cow::Owned)
         .map_err(|_| mismatch(format!("{name} header does not decode to UTF-8")))
 }
 
@@ -110,7 +151,7 @@ fn check(
         Some(Value::Object(meta)) => Some(meta),
         Some(_) => return Err(ProtocolError::MetaNotObject),
     };
-    let versions = values(headers, VERSION)?;
+    let versions = values(headers, &VERSION)?;
     if versions.is_empty() {
         return Err(mismatch(
             "Missing mcp-protocol-version header; it is required on every POST",
@@ -141,7 +182,7 @@ fn check(
             "mcp-protocol-version header does not match the body value",
         ));
     }
-    let methods = values(headers, METHOD)?;
+    let methods = values(headers, &METHOD)?;
     if is_request && methods.is_empty() {
         return Err(mismatch("Missing mcp-method header; it is required"));
     }
@@ -162,12 +203,12 @@ fn check(
     };
     if let Some(field) = named {
         let body_name = params.and_then(|p| p.get(field)).and_then(Value::as_str);
-        let names = values(headers, NAME)?;
-        match (body_name, names.as_slice()) {
+        let names = values(headers, &NAME)?;
+        match (body_name, &*names) {
             (None, []) => {}
             (Some(_), []) => return Err(mismatch("Missing mcp-name header; it is required")),
             (_, [_, _, ..]) => return Err(mismatch("mcp-name header is repeated")),
-            (Some(body_name), [one]) if decoded(one, NAME)? == body_name => {}
+            (Some(body_name), [one]) if decoded(one, NAME.as_str())? == body_name => {}
             _ => {
                 return Err(mismatch(
                     "mcp-name header does not match the corresponding request body value",
@@ -186,7 +227,7 @@ fn check_param(
 ) -> Result<(), ProtocolError> {
     let field = parameter.field.as_str();
     let sent = values(headers, field)?;
-    match (body, sent.as_slice()) {
+    match (body, &*sent) {
         (None | Some(Value::Null), []) => Ok(()),
         (None | Some(Value::Null), _) => Err(mismatch(format!(
             "{field} header was sent, but the body carries no such value"
