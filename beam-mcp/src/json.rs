@@ -19,6 +19,7 @@ pub const MAX_MESSAGE_BYTES: usize = 1_048_576;
 
 /// Why bytes were refused as a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum JsonError {
     /// The bytes are not JSON (or not UTF-8).
     #[error("Parse error: body is not valid JSON")]

@@ -327,12 +327,6 @@ impl LiveCatalog {
     pub fn listeners(&self) -> usize {
         self.inner.lock_listeners().len()
     }
-
-    /// Ends every `subscriptions/listen` stream with its result (what a server does before it
-    /// shuts down).
-    pub fn close_subscriptions(&self) {
-        self.inner.closing.cancel();
-    }
 }
 
 fn remove<T>(

@@ -22,6 +22,7 @@ pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// assert!(Revision::V2026_07_28.is_stateless());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Revision {
     /// `2025-11-25`: the `initialize` handshake, session-scoped.
     V2025_11_25,

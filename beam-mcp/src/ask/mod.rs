@@ -96,6 +96,7 @@ pub enum Elicited<T> {
 
 /// What a client's model answered to [`Context::sample`](crate::Context::sample).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Sampled {
     /// The role of the answer (`assistant`).
     pub role: String,
@@ -128,6 +129,7 @@ impl Sampled {
 
 /// One of the client's roots.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Root {
     /// A `file://` URI.
     pub uri: String,

@@ -100,7 +100,7 @@ impl ToolContext {
     }
 
     /// True when structured output goes under `{"result": …}` (its schema root is not an object).
-    pub fn wraps_output(&self) -> bool {
+    pub(crate) fn wraps_output(&self) -> bool {
         self.wrap_output
     }
 }

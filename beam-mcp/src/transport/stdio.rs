@@ -393,6 +393,7 @@ fn starts_with_ignore_case(line: &[u8], prefix: &[u8]) -> bool {
 /// The body of `serve!(stdio)`: logs to stderr, builds the server, serves stdin/stdout.
 ///
 /// A refused catalog ends the process with exit code 2 and the reason on stderr.
+#[doc(hidden)]
 pub fn main(builder: ServerBuilder) -> ExitCode {
     super::init_logging();
     let server = match builder.build() {

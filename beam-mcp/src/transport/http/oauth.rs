@@ -352,7 +352,7 @@ impl OAuth {
     /// `/.well-known/oauth-protected-resource` and at that path followed by the resource's
     /// path (`/.well-known/oauth-protected-resource/mcp`). [`serve`](super::serve) merges it;
     /// a host serving [`Http::router`](super::Http::router) itself merges it at its root.
-    pub fn metadata_router(&self) -> Router {
+    pub(crate) fn metadata_router(&self) -> Router {
         let body = self.metadata().to_string();
         let handler = move || {
             let body = body.clone();
