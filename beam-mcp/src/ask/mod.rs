@@ -95,8 +95,9 @@ pub enum Elicited<T> {
 }
 
 /// What a client's model answered to [`Context::sample`](crate::Context::sample).
+///
+/// Built with a struct literal where a host's test needs an answer to hand its own code.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct Sampled {
     /// The role of the answer (`assistant`).
     pub role: String,
