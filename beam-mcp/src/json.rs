@@ -167,6 +167,7 @@ pub(crate) fn kind_name(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn nested(depth: usize) -> String {
         format!("{}{}", "[".repeat(depth), "]".repeat(depth))
@@ -200,6 +201,62 @@ mod tests {
             read(format!(r#"{{"k":1,"k":{}}}"#, "[".repeat(65)).as_bytes()),
             Err(JsonError::DuplicateKey("k".into()))
         );
+    }
+
+    /// A leaf (strings full of brackets and escapes among them) wrapped in one array or
+    /// object per level, each with an optional sibling beside the inner value.
+    fn wrapped() -> impl Strategy<Value = (Value, usize)> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            "[\\[\\]{}\"\\\\a-z]{0,8}".prop_map(Value::String),
+        ];
+        let level = (any::<bool>(), proptest::option::of(leaf.clone()));
+        (leaf, proptest::collection::vec(level, 0..=70)).prop_map(|(leaf, levels)| {
+            let depth = levels.len();
+            let value = levels.into_iter().fold(leaf, |inner, (array, sibling)| {
+                if array {
+                    Value::Array(std::iter::once(inner).chain(sibling).collect())
+                } else {
+                    let mut map = Map::new();
+                    map.insert("in".to_owned(), inner);
+                    if let Some(sibling) = sibling {
+                        map.insert("[{\"".to_owned(), sibling);
+                    }
+                    Value::Object(map)
+                }
+            });
+            (value, depth)
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_json_within_the_depth_reads_back_as_itself_and_deeper_is_refused(
+            (value, depth) in wrapped()
+        ) {
+            let bytes = serde_json::to_vec(&value).unwrap();
+            let read = read(&bytes);
+            if depth <= MAX_DEPTH {
+                prop_assert_eq!(read, Ok(value));
+            } else {
+                prop_assert_eq!(read, Err(JsonError::TooDeep));
+            }
+        }
+
+        #[test]
+        fn a_cut_message_is_refused_never_read(
+            (value, _) in wrapped(),
+            cut in any::<proptest::sample::Index>()
+        ) {
+            let bytes = serde_json::to_vec(&value).unwrap();
+            // A scalar's prefix can itself be JSON (`12` of `123`); a container's never is.
+            prop_assume!(value.is_array() || value.is_object());
+            let cut = cut.index(bytes.len());
+            prop_assert!(read(&bytes[..cut]).is_err());
+        }
     }
 
     #[test]
