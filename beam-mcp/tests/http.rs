@@ -399,6 +399,13 @@ fn method_and_name_headers_are_required_and_compared_exactly() {
         assert_eq!(error_of(&r, method), (400, -32020), "{method}: missing");
         let r = post(addr, &headers(addr, method, Some("other")), &b);
         assert_eq!(error_of(&r, method), (400, -32020), "{method}: wrong");
+        let twice = with(headers(addr, method, Some(name)), "mcp-name", name);
+        let r = post(addr, &twice, &b);
+        assert_eq!(error_of(&r, method), (400, -32020), "{method}: repeated");
+        assert_eq!(
+            r.json()["error"]["message"],
+            "Header mismatch: mcp-name header is repeated"
+        );
         let r = post(addr, &headers(addr, method, Some(&format!(" {name} "))), &b);
         assert_eq!(r.status, 200, "{method}: trimmed");
         checked(&r, method);
