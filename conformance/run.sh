@@ -73,7 +73,7 @@ if [ -z "$url" ]; then
         # A target dir shared by several checkouts: removing the linked binary makes cargo link
         # this checkout's own build, even when that build is fresh.
         rm -f "$harness"
-        (cd "$repo" && cargo build --quiet -p conformance-harness)
+        (cd "$repo" && cargo build --locked --quiet -p conformance-harness)
     fi
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     PORT="$port" "$harness" >"$out/harness.log" 2>&1 &

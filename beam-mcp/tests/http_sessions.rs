@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use beam_mcp::transport::http::{Http, HttpBuilder, MemoryEventStore, Origins, Refusal};
 use beam_mcp::{Context, Elicited, Server};
-use beam_mcp_tests::http_client::{Connection, HttpResponse};
-use beam_mcp_tests::spec;
+use beam_mcp_tests::http_client::{Connection, HttpResponse, socket_open_here};
+use beam_mcp_tests::{spec, wait_until};
 use loopback::start;
 use serde_json::{Value, json};
 
@@ -222,10 +222,13 @@ fn initialize_opens_a_session_that_requests_name_and_delete_ends() {
 
 #[test]
 fn idle_sessions_expire_and_the_bound_refuses_initialize_with_503_leaving_others_untouched() {
+    // Long enough that the requests before the pause below never leave a session idle that
+    // long, on a loaded machine.
+    let idle = Duration::from_secs(3);
     let addr = start(
         builder()
             .max_sessions(2)
-            .session_idle_timeout(Duration::from_millis(400))
+            .session_idle_timeout(idle)
             .build()
             .unwrap(),
     );
@@ -244,8 +247,9 @@ fn idle_sessions_expire_and_the_bound_refuses_initialize_with_503_leaving_others
     // Both sessions still serve.
     assert_eq!(a.request(1, "ping", json!({}))["result"], json!({}));
     assert_eq!(b.request(1, "ping", json!({}))["result"], json!({}));
-    // Idle past the limit: gone, and the bound has room again.
-    thread::sleep(Duration::from_millis(600));
+    // Idle past the limit (a pause is no earlier than asked): gone, and the bound has room
+    // again.
+    thread::sleep(idle + Duration::from_millis(200));
     assert_eq!(a.post(&call(2, "echo", json!({ "text": "x" }))).status, 404);
     assert_eq!(c.initialize(json!({})).status, 200);
 }
@@ -469,31 +473,31 @@ fn a_streamed_call_keeps_its_in_flight_place_after_its_client_leaves_until_its_w
     let addr = start(builder().max_in_flight_requests(1).build().unwrap());
     let mut alice = Client::new(addr, "alice");
     alice.initialize(json!({}));
+    // 3 s of work: the server notices the client left at its next write or two, long before.
     let slow = json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
-        "name": "steps", "arguments": { "steps": 3, "delay_ms": 400 }, "_meta": { "progressToken": "p" } } });
+        "name": "steps", "arguments": { "steps": 12, "delay_ms": 250 }, "_meta": { "progressToken": "p" } } });
     let (mut first, head) = alice.open("POST", Some(&slow), &[]);
     assert_eq!(head.status, 200);
     let (priming, _) = first.next_event_with_id().unwrap();
     assert!(priming.is_some(), "a priming event");
+    let server_end = first.server_socket();
     drop(first); // the client leaves; at 2025-11-25 the call goes on
-    thread::sleep(Duration::from_millis(150));
+    // The server has closed its end of the stream (the server runs in this process).
+    wait_until("the server lets the stream go", || {
+        !socket_open_here(server_end)
+    });
     // The one place is still the running call's: the next request is refused, not run beside it.
     let busy = alice.post(&call(10, "echo", json!({ "text": "hi" })));
     assert_eq!(busy.status, 503, "{}", String::from_utf8_lossy(&busy.body));
     assert_eq!(busy.header("retry-after"), Some("1"));
-    // Once the call has ended (1.2 s in all), the place is free again.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
+    // Once the call has ended, the place is free again.
+    wait_until("the place comes back", || {
         let r = alice.post(&call(11, "echo", json!({ "text": "hi" })));
         if r.status == 200 {
             assert_eq!(r.json()["result"]["content"][0]["text"], "hi");
-            break;
+            return true;
         }
         assert_eq!(r.status, 503);
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the place never came back"
-        );
-        thread::sleep(Duration::from_millis(100));
-    }
+        false
+    });
 }

@@ -19,6 +19,10 @@ use serde_json::{Value, json};
 /// The deadline these servers run with: short, so the tests are quick.
 const LIMIT: Duration = Duration::from_secs(1);
 
+/// The deadline of the slow reader's server: its stalls (about 200 ms each, unloaded) keep a
+/// wide margin under it on a loaded machine, and its stream still lasts twice as long.
+const SLOW_READER_LIMIT: Duration = Duration::from_secs(2);
+
 /// Echoes the text.
 #[beam_mcp::tool]
 fn echo(text: String) -> String {
@@ -40,13 +44,17 @@ async fn flood(ctx: Context, millis: u64) -> String {
 }
 
 fn endpoint(server: Server) -> SocketAddr {
+    endpoint_cutting_at(server, LIMIT)
+}
+
+fn endpoint_cutting_at(server: Server, limit: Duration) -> SocketAddr {
     loopback::start(
         Http::builder(server)
             .authorize(|_| Ok(()))
             .allowed_origins(Origins::Loopback)
             // Only the write deadline can cut a connection within these tests.
             .read_timeout(Duration::from_secs(60))
-            .write_timeout(LIMIT)
+            .write_timeout(limit)
             .build()
             .unwrap(),
     )
@@ -126,13 +134,16 @@ fn a_client_that_sends_pipelined_requests_and_never_reads_is_cut_at_the_write_de
 
 #[test]
 fn a_slow_reader_of_a_heavy_event_stream_is_never_cut() {
-    let addr = endpoint(catalog().build().unwrap());
+    let addr = endpoint_cutting_at(catalog().build().unwrap(), SLOW_READER_LIMIT);
+    // Flooding for twice the limit: a deadline that did not restart with each byte taken
+    // would cut this stream.
+    let millis = 2 * SLOW_READER_LIMIT.as_secs() * 1000;
     let call = post_bytes(
         addr,
         7,
         "tools/call",
         Some("flood"),
-        json!({ "name": "flood", "arguments": { "millis": 2500 }, "progressToken": "p" }),
+        json!({ "name": "flood", "arguments": { "millis": millis }, "progressToken": "p" }),
     );
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
@@ -142,7 +153,7 @@ fn a_slow_reader_of_a_heavy_event_stream_is_never_cut() {
     // The tool offers far more than this reader takes (64 KiB every 10 ms), so the server's
     // writes wait on it most of the time. A socket is writable again only once about a third
     // of its send buffer (up to 4 MiB) has drained, so each wait is about 1.3 MiB at this
-    // rate: well under the limit.
+    // rate: well under the limit, even at a fraction of it.
     let mut got = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     let mut full_reads = 0;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use beam_mcp::protocol::Session;
 use beam_mcp::{Context, Elicit, Elicited, Server, ToolError};
+use beam_mcp_tests::wait_until;
 use serde_json::{Value, json};
 
 #[derive(serde::Deserialize, schemars::JsonSchema, Elicit)]
@@ -66,8 +67,22 @@ fn plain() -> &'static str {
 }
 
 struct Harness {
-    runtime: tokio::runtime::Runtime,
+    /// A current-thread runtime driven by a thread of its own (it blocks on a future that never
+    /// ends), so that tasks go on between requests; current-thread, because the core needs no
+    /// more (`rt`, which every feature set has: the feature step tests this without `stdio`).
+    runtime: tokio::runtime::Handle,
     server: Server,
+}
+
+/// The handle of a current-thread runtime that a thread of its own keeps running.
+fn background_runtime() -> tokio::runtime::Handle {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let handle = runtime.handle().clone();
+    std::thread::spawn(move || runtime.block_on(std::future::pending::<()>()));
+    handle
 }
 
 fn meta(tasks: bool) -> Value {
@@ -91,11 +106,7 @@ impl Harness {
 
     fn with(server: Server) -> Self {
         Harness {
-            runtime: tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap(),
+            runtime: background_runtime(),
             server,
         }
     }
@@ -123,14 +134,12 @@ impl Harness {
 
     /// Polls until the task leaves `working`.
     fn settle(&self, id: &str) -> Value {
-        for _ in 0..200 {
-            let task = self.get(&Session::new(), id);
-            if task["status"] != "working" {
-                return task;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("task {id} still working");
+        let mut task = Value::Null;
+        wait_until(&format!("task {id} leaves working"), || {
+            task = self.get(&Session::new(), id);
+            task["status"] != "working"
+        });
+        task
     }
 }
 
@@ -212,16 +221,12 @@ fn asks_in_a_task_park_it_until_tasks_update_answers_every_one() {
     let created = h.call("two_questions", json!({}), true)["result"].clone();
     let id = created["taskId"].as_str().unwrap();
     let mut parked = Value::Null;
-    for _ in 0..200 {
+    wait_until("the task waits on both asks", || {
         parked = h.get(&Session::new(), id);
-        if parked["inputRequests"]
+        parked["inputRequests"]
             .as_object()
             .is_some_and(|r| r.len() == 2)
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    });
     assert_eq!(parked["status"], "input_required", "{parked}");
     assert_eq!(parked["inputRequests"]["a"]["method"], "elicitation/create");
     let update = |responses: Value| {
@@ -247,13 +252,12 @@ fn asks_in_a_task_park_it_until_tasks_update_answers_every_one() {
             .collect::<Vec<_>>(),
         ["b"]
     );
-    // A malformed answer is asked again.
+    // A malformed answer is asked again (the update took the answer: a `b` seen after it is
+    // the new ask).
     update(json!({ "b": { "action": "accept", "content": { "confirm": "yes" } } }));
-    std::thread::sleep(Duration::from_millis(50));
-    assert_eq!(
-        h.get(&Session::new(), id)["inputRequests"]["b"]["method"],
-        "elicitation/create"
-    );
+    wait_until("the malformed answer is asked again", || {
+        h.get(&Session::new(), id)["inputRequests"]["b"]["method"] == "elicitation/create"
+    });
     update(json!({ "b": { "action": "decline" } }));
     let done = h.settle(id);
     assert_eq!(done["result"]["content"][0]["text"], "true false", "{done}");
@@ -355,13 +359,10 @@ fn an_ask_in_a_task_nobody_answers_times_out_and_the_task_ends() {
     let created = h.call("two_questions", json!({}), true)["result"].clone();
     let id = created["taskId"].as_str().unwrap();
     let mut done = Value::Null;
-    for _ in 0..300 {
+    wait_until("the task ends", || {
         done = h.get(&Session::new(), id);
-        if done["status"] == "completed" {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        ["completed", "failed", "cancelled"].contains(&done["status"].as_str().unwrap_or(""))
+    });
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["content"][0]["text"], "false false");
 }

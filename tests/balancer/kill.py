@@ -2,8 +2,8 @@
 """One replica killed under load (tests/balancer/run.sh): workers call the weather example's
 `forecast` tool (about 60 ms each) through the balancer without pause; after a while one replica
 gets SIGKILL. Every request is timed, so each failure is placed: in flight at the kill (started
-before it, ended after it) or not. Passes when every failure was in flight at the kill, and no
-more failed than were in flight."""
+before the replica was seen dead, ended after the signal was sent) or not. Passes when every
+failure was in flight at the kill, and no more failed than were in flight."""
 
 import argparse
 import http.client
@@ -69,6 +69,18 @@ def worker(url, stop, records, lock, index):
             records.append((began, ended, outcome))
 
 
+def dead(pid: int) -> bool:
+    """True once `pid` has exited: gone, or a zombie its parent (run.sh) has not reaped yet. Its
+    sockets are closed by then, so a request sent later can no longer reach it."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read()
+    except FileNotFoundError:
+        return True
+    # The state follows the command name, which is in parentheses and may hold anything.
+    return fields.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", required=True)
@@ -85,18 +97,32 @@ def main() -> int:
     time.sleep(args.before)
     killed_at = time.monotonic()
     os.kill(args.victim, signal.SIGKILL)
+    # The signal is sent, not yet acted on: until the replica is seen dead, a request may still
+    # reach it (its backlog) and fail, in flight at the kill.
+    while not dead(args.victim):
+        if time.monotonic() - killed_at > 30:
+            stop.set()
+            print(f"kill: FAIL: replica {args.victim} still alive 30 s after SIGKILL")
+            return 1
+        time.sleep(0.001)
+    dead_at = time.monotonic()
     time.sleep(args.after)
     stop.set()
     for t in threads:
         t.join()
-    in_flight = [r for r in records if r[0] < killed_at < r[1]]
+
+    def at_kill(r) -> bool:
+        return r[0] < dead_at and r[1] > killed_at
+
+    in_flight = [r for r in records if at_kill(r)]
     failed = [r for r in records if r[2] != "ok"]
-    failed_in_flight = [r for r in failed if r[0] < killed_at < r[1]]
-    stray = [r for r in failed if not (r[0] < killed_at < r[1])]
+    failed_in_flight = [r for r in failed if at_kill(r)]
+    stray = [r for r in failed if not at_kill(r)]
     before = sum(1 for r in records if r[1] <= killed_at)
-    after = sum(1 for r in records if r[0] >= killed_at)
+    after = sum(1 for r in records if r[0] >= dead_at)
     print(f"kill: {len(records)} calls through the balancer ({before} ended before the kill, "
-          f"{len(in_flight)} in flight at it, {after} began after it); {len(failed)} failed, "
+          f"{len(in_flight)} in flight at it ({(dead_at - killed_at) * 1000:.1f} ms from the signal "
+          f"to the replica seen dead), {after} began after it); {len(failed)} failed, "
           f"all in flight at the kill: {len(failed_in_flight)} of {len(in_flight)}; "
           f"failed outside it: {len(stray)}")
     for r in failed[:5]:

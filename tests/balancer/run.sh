@@ -67,7 +67,7 @@ status=0
 if [ "$part" = all ] || [ "$part" = suite ]; then
     # Removing the linked binary makes cargo link this checkout's own build (a shared target dir).
     rm -f "$target/debug/conformance-harness"
-    (cd "$repo" && cargo build --quiet -p conformance-harness)
+    (cd "$repo" && cargo build --locked --quiet -p conformance-harness)
     ports=()
     for i in 1 2 3; do
         p="$(free_port)"
@@ -89,7 +89,7 @@ fi
 
 if [ "$part" = all ] || [ "$part" = kill ]; then
     rm -f "$target/release/weather"
-    (cd "$repo" && cargo build --quiet --release -p weather)
+    (cd "$repo" && cargo build --locked --quiet --release -p weather)
     ports=() replicas=()
     for i in 1 2 3; do
         p="$(free_port)"

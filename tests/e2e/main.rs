@@ -1,8 +1,14 @@
-//! End-to-end tests: the built example binary, driven through real pipes.
+//! End-to-end tests: the built example binary, driven through real pipes; and the OAuth 2.1
+//! resource server in process over a real socket (`oauth`).
+
+// beam-mcp's own helper that serves an endpoint on 127.0.0.1, shared rather than copied.
+#[path = "../../beam-mcp/tests/loopback/mod.rs"]
+mod loopback;
 
 mod connectome;
 mod conversation;
 mod memory;
+mod oauth;
 mod shutdown;
 mod stdio_weather;
 mod subscriptions;

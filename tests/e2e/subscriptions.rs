@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use beam_mcp_tests::http_client::Connection;
-use beam_mcp_tests::{HttpServerProcess, ServerProcess, modern_meta, spec};
+use beam_mcp_tests::{HttpServerProcess, ServerProcess, modern_meta, spec, wait_until};
 use serde_json::{Value, json};
 
 fn fixture_path() -> &'static PathBuf {
@@ -112,24 +112,17 @@ fn stdio_listeners_hear_each_change_once_and_leave_no_entry() {
 
     // Cancelling a listen stream ends it without a result, and removes its entry.
     s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }));
-    let deadline = Instant::now() + Duration::from_secs(10);
     let mut id = 20;
-    loop {
+    wait_until("the cancelled listener is let go", || {
         s.send(&call(json!(id), "listeners", json!({})));
         let (before, count) = listener_count(&mut s, id);
         assert!(
             before.is_empty(),
             "nothing is sent for a cancelled stream: {before:?}"
         );
-        if count == 2 {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the cancelled listener is still held: {count}"
-        );
         id += 1;
-    }
+        count == 2
+    });
     // At EOF the open streams end with their result, carrying their subscription id.
     drop(s.take_stdin());
     let mut results = Vec::new();
@@ -274,11 +267,9 @@ fn http_listen_streams_hear_each_change_once_and_closing_removes_them() {
     }
     // Closing a stream removes its entry.
     streams.pop();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while http_listeners(server.addr) != 1 {
-        assert!(Instant::now() < deadline, "a closed stream is still held");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("a closed stream is let go", || {
+        http_listeners(server.addr) == 1
+    });
 }
 
 #[test]

@@ -4,10 +4,17 @@
 # turn. The first is asked for its tools and called by the Python `mcp` client (default
 # configuration); the one with tests runs `cargo test`; the HTTP one is called without its
 # token (401) and with it (200). Prints the time from `cargo new` to the first answer.
-# Usage: tests/guide/run.sh
+# Every cargo command resolves against tests/guide/Cargo.lock: the versions a fresh crate would
+# get move with each upstream release, and the gate must not move with them. A package outside
+# that lock fails the run.
+# Usage: tests/guide/run.sh [--update-lock]   (--update-lock: resolve afresh, from the
+#        workspace's Cargo.lock, and write tests/guide/Cargo.lock)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
+update_lock=0
+[ "${1:-}" = "--update-lock" ] && update_lock=1
+lock="$here/Cargo.lock"
 "$repo/tests/interop/setup.sh"
 python="$repo/tests/interop/.venv/bin/python"
 work="$(mktemp -d)"
@@ -31,6 +38,23 @@ python3 -c 'import re; t = open("Cargo.toml").read(); open("Cargo.toml", "w").wr
 # The guide's path assumes a checkout beside the crate; this one is elsewhere.
 dependency_path() { sed "s#\"\\.\\./beam-mcp/beam-mcp\"#\"$repo/beam-mcp\"#"; }
 target="${CARGO_TARGET_DIR:-$work/notes/target}"
+if [ "$update_lock" = 1 ]; then cp "$repo/Cargo.lock" Cargo.lock; fi
+# Runs a cargo command against the committed lock; then every package it resolved must be one
+# that lock holds, at its version.
+locked() {
+    [ "$update_lock" = 1 ] || cp "$lock" Cargo.lock
+    "$@"
+    [ "$update_lock" = 1 ] && return
+    python3 - "$lock" Cargo.lock <<'PY'
+import re, sys
+def packages(path):
+    return set(re.findall(r'name = "([^"]+)"\nversion = "([^"]+)"', open(path).read()))
+extra = packages(sys.argv[2]) - packages(sys.argv[1])
+if extra:
+    sys.exit("guide: resolved outside tests/guide/Cargo.lock (run tests/guide/run.sh --update-lock): "
+             + ", ".join(f"{n} {v}" for n, v in sorted(extra)))
+PY
+}
 binary="$target/debug/notes"
 first_answer=""
 stage=0
@@ -55,7 +79,7 @@ PY
         field "$i" text > src/main.rs
         echo "guide: main.rs #$stage ($kind)"
         rm -f "$binary"  # a shared target dir: link this crate's build, not another's
-        cargo build --quiet
+        locked cargo build --quiet
         if [ "$kind" = main ] && [ -z "$first_answer" ]; then
             "$python" "$repo/tests/interop/py_client.py" --tool hello --args '{"name":"Ada"}' \
                 --bad-args '{"name":42}' --expect-text 'Hello, Ada!' -- "$binary"
@@ -63,13 +87,13 @@ PY
             echo "guide: from cargo new to the first answer (tools/list and tools/call by the Python mcp client): ${first_answer} s"
         fi
         if [ "$kind" = main+test ]; then
-            cargo test --quiet 2>&1 | tee "$work/test.log"
+            locked cargo test --quiet 2>&1 | tee "$work/test.log"
             grep -q "test result: ok. 1 passed" "$work/test.log" || { echo "guide: the test of section 6 did not pass" >&2; exit 1; }
         fi
         if [ "$kind" = http ]; then
             NOTES_TOKEN=s3cret "$binary" 2> "$work/http.log" &
             server_pid=$!
-            for _ in $(seq 1 100); do grep -q "listening on" "$work/http.log" && break; sleep 0.1; done
+            for _ in $(seq 1 300); do grep -q "listening on" "$work/http.log" && break; sleep 0.1; done
             url="$(grep -o 'http://[^ ]*/mcp' "$work/http.log" | head -1)"
             [ -n "$url" ] || { echo "guide: the HTTP server did not start:" >&2; cat "$work/http.log" >&2; exit 1; }
             body='{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"guide","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}'
@@ -91,4 +115,5 @@ PY
 done
 [ "$stage" -ge 4 ] || { echo "guide: only $stage main.rs blocks were checked" >&2; exit 1; }
 [ -n "$first_answer" ] || { echo "guide: no server was asked for its tools" >&2; exit 1; }
+if [ "$update_lock" = 1 ]; then cp Cargo.lock "$lock"; echo "guide: wrote $lock"; fi
 echo "guide: $stage main.rs blocks built, the test passed, the first answer came ${first_answer} s after cargo new"

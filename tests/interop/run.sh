@@ -12,12 +12,12 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 server="${1:-}"
 if [ -z "$server" ]; then
     rm -f "${CARGO_TARGET_DIR:-$here/../../target}/debug/weather"  # link this checkout's build
-    (cd "$here/../.." && cargo build --quiet -p weather)
+    (cd "$here/../.." && cargo build --locked --quiet -p weather)
     server="${CARGO_TARGET_DIR:-$here/../../target}/debug/weather"
 fi
 rmcp_client="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp/debug/beam-mcp-interop-rmcp" # built by setup.sh
 cd "$here"
-passed=0; failed=0
+passed=0; failed=0; runs=0; controls=0
 work="$(mktemp -d)"
 neg_stderr="$work/negative.stderr"
 bg_pids=()
@@ -51,6 +51,7 @@ why() {
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1fs", b - a }'; }
 run() {
     local label="$1" out t0="$EPOCHREALTIME"; shift
+    runs=$((runs + 1))
     if out="$("$@" 2>&1)"; then
         passed=$((passed + 1)); echo "interop ok:   $label ($(since "$t0"))"
     else
@@ -62,6 +63,7 @@ run() {
 negative() {
     local label="negative control, $1" checks="$2" out errs rc=0 missed="" check t0="$EPOCHREALTIME"
     shift 2
+    controls=$((controls + 1))
     out="$("$@" 2>"$neg_stderr")" || rc=$?
     errs="$(printf '%s\n' "$out" | errors_of)"
     IFS='|' read -ra want <<<"$checks"
@@ -252,5 +254,13 @@ negative "ts client v2, 2026-07-28, http, elicit" "$elicit_checks" \
     timeout 120 node ts_client.mjs "${modern[@]}" "${elicit_args[@]}" --url "$liar_elicit"
 negative "ts sdk v1, 2025-11-25, http, elicit" "$elicit_checks" \
     timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${elicit_args[@]}" --url "$liar_elicit"
+# The counts the README states are pinned in ./counts: a run added or lost changes them.
+pinned_runs="$(awk '$1 == "runs" {print $2}' "$here/counts")"
+pinned_controls="$(awk '$1 == "controls" {print $2}' "$here/counts")"
+if [ "$runs" != "$pinned_runs" ] || [ "$controls" != "$pinned_controls" ]; then
+    failed=$((failed + 1))
+    echo "interop FAIL: $runs runs and $controls negative controls ran; tests/interop/counts pins $pinned_runs and $pinned_controls (update it and the README together)"
+fi
+echo "interop: $runs runs and $controls negative controls"
 echo "interop: $passed passed, $failed failed (${SECONDS}s)"
 [ "$failed" -eq 0 ]

@@ -67,6 +67,32 @@ impl Connection {
         }
     }
 
+    /// True once the server has read every byte sent on this connection (its end's receive
+    /// queue is empty): the sign that it has begun a request whose bytes were sent.
+    pub fn all_read_by_server(&self) -> bool {
+        sockets(self.peer(), self.local())
+            .iter()
+            .any(|s| s.state == ESTABLISHED && s.unread == 0)
+    }
+
+    /// The inode of the server's end of this connection, to see the server close it after this
+    /// end is dropped ([`socket_open_here`]).
+    pub fn server_socket(&self) -> u64 {
+        sockets(self.peer(), self.local())
+            .iter()
+            .find(|s| s.inode != 0)
+            .expect("the server's end, accepted, in /proc/net/tcp")
+            .inode
+    }
+
+    fn local(&self) -> SocketAddr {
+        self.stream.local_addr().unwrap()
+    }
+
+    fn peer(&self) -> SocketAddr {
+        self.stream.peer_addr().unwrap()
+    }
+
     /// Writes raw bytes.
     pub fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.stream.write_all(bytes)?;
@@ -279,6 +305,62 @@ pub fn request(method: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(body);
     out
+}
+
+const ESTABLISHED: u8 = 0x01;
+
+/// One socket of `/proc/net/tcp`: its state, the bytes its process has not read yet, its inode.
+struct Socket {
+    state: u8,
+    unread: u64,
+    inode: u64,
+}
+
+/// The sockets at `local` connected to `remote` (Linux: `/proc/net/tcp` and `tcp6`).
+fn sockets(local: SocketAddr, remote: SocketAddr) -> Vec<Socket> {
+    let port = |field: &str| u16::from_str_radix(field.rsplit_once(':')?.1, 16).ok();
+    let mut found = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // sl, local, remote, state, tx_queue:rx_queue, tr:when, retransmits, uid,
+            // timeout, inode, ...
+            let [_, at, to, state, queues, _, _, _, _, inode, ..] = fields[..] else {
+                continue;
+            };
+            if port(at) != Some(local.port()) || port(to) != Some(remote.port()) {
+                continue;
+            }
+            let unread = queues
+                .split_once(':')
+                .and_then(|(_, rx)| u64::from_str_radix(rx, 16).ok());
+            if let (Ok(state), Some(unread), Ok(inode)) =
+                (u8::from_str_radix(state, 16), unread, inode.parse())
+            {
+                found.push(Socket {
+                    state,
+                    unread,
+                    inode,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// True while a descriptor of this process refers to socket `inode` (Linux: `/proc/self/fd`):
+/// for a server running in the test process, false once it has closed that connection.
+pub fn socket_open_here(inode: u64) -> bool {
+    let name = format!("socket:[{inode}]");
+    std::fs::read_dir("/proc/self/fd")
+        .expect("/proc/self/fd")
+        .filter_map(Result::ok)
+        .any(|fd| {
+            std::fs::read_link(fd.path()).is_ok_and(|target| target.as_os_str() == name.as_str())
+        })
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

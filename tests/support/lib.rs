@@ -4,26 +4,34 @@
 //! Every message a test sees from the server goes through [`Spec::check_response`], which
 //! validates it against the official `schema.json` of its revision (vendored in `tests/spec/`).
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 pub mod http_client;
 
-/// The two official schemas, with a compiled validator per definition (compiled on first use).
+/// The two official schemas, checked by the validator process `spec-check` (`tests/spec-check`,
+/// a workspace of its own so that `jsonschema`'s features stay out of the beam-mcp under test).
 pub struct Spec {
-    documents: HashMap<&'static str, Value>,
-    validators: Mutex<HashMap<(String, String), std::sync::Arc<jsonschema::Validator>>>,
+    revisions: Vec<String>,
+    validator: Mutex<Validator>,
+}
+
+/// The validator process and its pipes.
+struct Validator {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
 }
 
 /// The process-wide [`Spec`].
 pub fn spec() -> &'static Spec {
     static SPEC: OnceLock<Spec> = OnceLock::new();
-    SPEC.get_or_init(Spec::load)
+    SPEC.get_or_init(Spec::start)
 }
 
 fn spec_dir() -> PathBuf {
@@ -39,56 +47,61 @@ pub fn workspace_root() -> PathBuf {
         .unwrap_or_else(|| std::env::current_dir().expect("a current directory"));
     start
         .ancestors()
-        .find(|dir| dir.join("Cargo.lock").is_file())
-        .unwrap_or_else(|| panic!("no Cargo.lock above {}", start.display()))
+        .find(|dir| dir.join("tests").join("spec-check").is_dir())
+        .unwrap_or_else(|| panic!("no workspace root above {}", start.display()))
         .to_path_buf()
 }
 
 impl Spec {
-    fn load() -> Spec {
-        let mut documents = HashMap::new();
-        for revision in ["2025-11-25", "2026-07-28"] {
-            let path = spec_dir().join(revision).join("schema.json");
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            documents.insert(
-                revision,
-                serde_json::from_str(&text).expect("schema.json is JSON"),
-            );
-        }
+    fn start() -> Spec {
+        let manifest = workspace_root().join("tests/spec-check/Cargo.toml");
+        let program = built_binary(&manifest, None, "spec-check");
+        let mut child = Command::new(&program)
+            .arg(spec_dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn {}: {e}", program.display()));
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         Spec {
-            documents,
-            validators: Mutex::new(HashMap::new()),
+            revisions: vec!["2025-11-25".into(), "2026-07-28".into()],
+            validator: Mutex::new(Validator {
+                child,
+                stdin,
+                stdout,
+            }),
+        }
+    }
+
+    /// One request to the validator process; its verdict.
+    fn ask(&self, request: &Value) -> Result<(), String> {
+        let mut validator = self.validator.lock().unwrap_or_else(|e| e.into_inner());
+        let mut line = request.to_string();
+        line.push('\n');
+        validator
+            .stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| validator.stdin.flush())
+            .expect("write to spec-check");
+        let mut answer = String::new();
+        let n = validator
+            .stdout
+            .read_line(&mut answer)
+            .expect("read from spec-check");
+        assert!(n > 0, "spec-check exited: {:?}", validator.child.try_wait());
+        let answer: Value = serde_json::from_str(&answer).expect("spec-check answers JSON");
+        match answer["error"].as_str() {
+            None if answer["ok"] == true => Ok(()),
+            None => panic!("spec-check answered neither ok nor error: {answer}"),
+            Some(error) => Err(error.to_owned()),
         }
     }
 
     /// Validates `instance` against the definition `def` of `revision`'s schema.
     pub fn check(&self, revision: &str, def: &str, instance: &Value) -> Result<(), String> {
-        let key = (revision.to_owned(), def.to_owned());
-        let validator = {
-            let mut cache = self.validators.lock().expect("validator cache");
-            if let Some(v) = cache.get(&key) {
-                v.clone()
-            } else {
-                let mut document = self
-                    .documents
-                    .get(revision)
-                    .ok_or_else(|| format!("no schema for {revision}"))?
-                    .clone();
-                if document["$defs"].get(def).is_none() {
-                    return Err(format!("{revision} has no definition {def}"));
-                }
-                document["$ref"] = Value::from(format!("#/$defs/{def}"));
-                let v = std::sync::Arc::new(
-                    jsonschema::validator_for(&document)
-                        .map_err(|e| format!("schema {revision}/{def}: {e}"))?,
-                );
-                cache.insert(key, v.clone());
-                v
-            }
-        };
-        failures(&validator, instance)
-            .map_err(|errors| format!("{instance} is not a valid {revision} {def}: {errors}"))
+        self.ask(&json!({ "revision": revision, "def": def, "instance": instance }))
     }
 
     /// Validates a response to `method` at `revision` (`None`: a bare request, served with
@@ -103,7 +116,7 @@ impl Spec {
         // the 2026-07-28 vocabulary (-32022).
         let revision = match revision {
             None => "2025-11-25",
-            Some(r) if self.documents.contains_key(r) => r,
+            Some(r) if self.revisions.iter().any(|known| known == r) => r,
             Some(_) => "2026-07-28",
         };
         if response.get("error").is_some() {
@@ -135,25 +148,26 @@ impl Spec {
     }
 }
 
-/// Every failure of `instance` against `validator`, with where it failed, joined by `; `.
-fn failures(validator: &jsonschema::Validator, instance: &Value) -> Result<(), String> {
-    let errors: Vec<String> = validator
-        .iter_errors(instance)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors.join("; "))
-    }
-}
-
 /// Validates `instance` against a schema a server advertised (e.g. a tool's `outputSchema`).
 pub fn check_against(schema: &Value, instance: &Value) -> Result<(), String> {
-    let validator =
-        jsonschema::validator_for(schema).map_err(|e| format!("schema {schema}: {e}"))?;
-    failures(&validator, instance)
-        .map_err(|errors| format!("{instance} does not match {schema}: {errors}"))
+    spec().ask(&json!({ "schema": schema, "instance": instance }))
+}
+
+/// How long [`wait_until`] waits: far past anything a loaded machine needs, so that only a
+/// condition that never comes fails.
+pub const READY_WITHIN: Duration = Duration::from_secs(30);
+
+/// Polls `ready` until it holds; panics naming `what` after [`READY_WITHIN`]. For what a test
+/// needs to have happened, instead of a sleep that presumes it has.
+pub fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + READY_WITHIN;
+    while !ready() {
+        assert!(
+            Instant::now() < deadline,
+            "not ready after {READY_WITHIN:?}: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// The `params._meta` of a 2026-07-28 request.
@@ -257,36 +271,50 @@ impl Drop for ServerProcess {
 /// Built once per test process: tests running in parallel share the path, so none spawns the
 /// binary while another replaces it.
 pub fn workspace_binary(package: &str, bin: &str) -> PathBuf {
-    static BUILT: Mutex<Vec<((String, String), PathBuf)>> = Mutex::new(Vec::new());
+    built_binary(&workspace_root().join("Cargo.toml"), Some(package), bin)
+}
+
+/// [`workspace_binary`] for the workspace of `manifest` (the package, when one is given).
+fn built_binary(manifest: &Path, package: Option<&str>, bin: &str) -> PathBuf {
+    type Built = Vec<((PathBuf, String), PathBuf)>;
+    static BUILT: Mutex<Built> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (package.to_owned(), bin.to_owned());
+    let key = (manifest.to_path_buf(), bin.to_owned());
     if let Some((_, path)) = built.iter().find(|(k, _)| *k == key) {
         return path.clone();
     }
-    let (mut exe, fresh) = cargo_build(package, bin);
+    let (mut exe, fresh) = cargo_build(manifest, package, bin);
     if fresh {
         let _ = std::fs::remove_file(&exe);
-        exe = cargo_build(package, bin).0;
+        exe = cargo_build(manifest, package, bin).0;
     }
     built.push((key, exe.clone()));
     exe
 }
 
-/// `cargo build -p package --bin bin`: the executable's path, and whether cargo found it fresh.
-fn cargo_build(package: &str, bin: &str) -> (PathBuf, bool) {
+/// `cargo build --locked [-p package] --bin bin`: the executable's path, and whether cargo found
+/// it fresh.
+fn cargo_build(manifest: &Path, package: Option<&str>, bin: &str) -> (PathBuf, bool) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let root = workspace_root();
-    let output = Command::new(cargo)
-        .current_dir(&root)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            package,
-            "--bin",
-            bin,
-            "--message-format=json",
-        ])
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(workspace_root())
+        .args(["build", "--quiet", "--locked", "--manifest-path"])
+        .arg(manifest)
+        .args(["--bin", bin, "--message-format=json"]);
+    // Another workspace (spec-check) would otherwise build into a target dir of its own, cold:
+    // the one this test binary was built in is shared instead.
+    if std::env::var_os("CARGO_TARGET_DIR").is_none()
+        && let Some(target) = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.ancestors().nth(3).map(Path::to_path_buf))
+    {
+        command.arg("--target-dir").arg(target);
+    }
+    if let Some(package) = package {
+        command.args(["-p", package]);
+    }
+    let output = command
         .stderr(Stdio::inherit())
         .output()
         .expect("run cargo build");
@@ -297,7 +325,11 @@ fn cargo_build(package: &str, bin: &str) -> (PathBuf, bool) {
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_owned))
             .collect();
-        panic!("cargo build -p {package} failed:\n{}", rendered.join("\n"));
+        panic!(
+            "cargo build of {bin} ({}) failed:\n{}",
+            manifest.display(),
+            rendered.join("\n")
+        );
     }
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let Ok(message) = serde_json::from_str::<Value>(line) else {
@@ -383,6 +415,18 @@ pub fn rss_kib(pid: u32) -> u64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmRSS in /proc/PID/status")
+}
+
+/// True once process `pid` catches `signal` (its bit in `SigCgt` of `/proc/PID/status`): its
+/// handler is installed, so the signal no longer ends the process by default.
+pub fn catches_signal(pid: u32, signal: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    let caught = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .expect("SigCgt in /proc/PID/status");
+    caught & (1 << (signal - 1)) != 0
 }
 
 impl ServerProcess {

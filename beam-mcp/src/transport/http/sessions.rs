@@ -123,21 +123,22 @@ impl Entry {
     }
 
     pub(crate) fn touch(&self) {
-        *self.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.touch_at(Instant::now());
     }
 
-    fn idle_for(&self) -> Duration {
-        self.last_seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
+    fn touch_at(&self, now: Instant) {
+        *self.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = now;
     }
 
-    /// Idle: nothing running, no GET stream, and no request for `limit`.
-    fn expired(&self, limit: Duration) -> bool {
+    fn idle_for(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(*self.last_seen.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Idle at `now`: nothing running, no GET stream, and no request for `limit`.
+    fn expired(&self, limit: Duration, now: Instant) -> bool {
         self.session.running() == 0
             && self.listening.load(Ordering::Relaxed) == 0
-            && self.idle_for() >= limit
+            && self.idle_for(now) >= limit
     }
 }
 
@@ -182,12 +183,22 @@ impl Sessions {
     /// Opens a session for `principal`; `None` at the bound (after dropping expired ones), in
     /// which case existing sessions are untouched.
     pub(crate) fn open(&self, session: Session, principal: Option<[u8; 32]>) -> Option<Arc<Entry>> {
+        self.open_at(session, principal, Instant::now())
+    }
+
+    /// [`open`](Self::open) at `now` (the tests' clock: no test waits for idleness).
+    fn open_at(
+        &self,
+        session: Session,
+        principal: Option<[u8; 32]>,
+        now: Instant,
+    ) -> Option<Arc<Entry>> {
         let mut table = self.lock();
         if table.len() >= self.limits.max {
             let idle = self.limits.idle;
             let expired: Vec<String> = table
                 .iter()
-                .filter(|(_, e)| e.expired(idle))
+                .filter(|(_, e)| e.expired(idle, now))
                 .map(|(id, _)| id.clone())
                 .collect();
             for id in expired {
@@ -204,7 +215,7 @@ impl Sessions {
             id: id.clone(),
             session: Arc::new(session),
             principal,
-            last_seen: Mutex::new(Instant::now()),
+            last_seen: Mutex::new(now),
             listening: AtomicUsize::new(0),
             gone: AtomicBool::new(false),
             next_stream: AtomicU64::new(0),
@@ -218,11 +229,21 @@ impl Sessions {
 
     /// The session `id`, if it exists, has not expired, and belongs to `principal`.
     pub(crate) fn find(&self, id: &str, principal: Option<[u8; 32]>) -> Result<Arc<Entry>, Lookup> {
+        self.find_at(id, principal, Instant::now())
+    }
+
+    /// [`find`](Self::find) at `now`.
+    fn find_at(
+        &self,
+        id: &str,
+        principal: Option<[u8; 32]>,
+        now: Instant,
+    ) -> Result<Arc<Entry>, Lookup> {
         let mut table = self.lock();
         let Some(entry) = table.get(id) else {
             return Err(Lookup::NotFound);
         };
-        if entry.expired(self.limits.idle) {
+        if entry.expired(self.limits.idle, now) {
             if let Some(entry) = table.remove(id) {
                 self.end(&entry);
             }
@@ -231,7 +252,7 @@ impl Sessions {
         if entry.principal != principal {
             return Err(Lookup::NotFound);
         }
-        entry.touch();
+        entry.touch_at(now);
         Ok(Arc::clone(entry))
     }
 
@@ -280,26 +301,33 @@ mod tests {
             },
             store.clone(),
         );
-        let a = sessions.open(Session::new(), Some([1; 32])).unwrap();
-        let b = sessions.open(Session::new(), None).unwrap();
+        // An injected clock, as in `limit.rs`: preemption cannot age a session here.
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let a = sessions.open_at(Session::new(), Some([1; 32]), t0).unwrap();
+        let b = sessions.open_at(Session::new(), None, t0).unwrap();
         assert_eq!(a.id.len(), 64);
         assert!(a.id.bytes().all(|c| (0x21..=0x7e).contains(&c)));
         assert_ne!(a.id, b.id);
         // At the bound, with both fresh: refused, and both untouched.
-        assert!(sessions.open(Session::new(), None).is_none());
+        assert!(sessions.open_at(Session::new(), None, t0).is_none());
         assert_eq!(sessions.len(), 2);
-        assert!(sessions.find(&a.id, Some([1; 32])).is_ok());
+        assert!(sessions.find_at(&a.id, Some([1; 32]), t0).is_ok());
         assert_eq!(
-            sessions.find(&a.id, Some([2; 32])).err(),
+            sessions.find_at(&a.id, Some([2; 32]), t0).err(),
             Some(Lookup::NotFound)
         );
-        assert_eq!(sessions.find(&a.id, None).err(), Some(Lookup::NotFound));
-        // Idle past the limit: the bound makes room, and the old id is gone.
-        std::thread::sleep(Duration::from_millis(80));
-        let c = sessions.open(Session::new(), None).unwrap();
-        assert!(sessions.find(&c.id, None).is_ok());
         assert_eq!(
-            sessions.find(&a.id, Some([1; 32])).err(),
+            sessions.find_at(&a.id, None, t0).err(),
+            Some(Lookup::NotFound)
+        );
+        // Just short of the limit, neither is idle yet.
+        assert!(sessions.open_at(Session::new(), None, at(49)).is_none());
+        // Idle past the limit: the bound makes room, and the old id is gone.
+        let c = sessions.open_at(Session::new(), None, at(80)).unwrap();
+        assert!(sessions.find_at(&c.id, None, at(80)).is_ok());
+        assert_eq!(
+            sessions.find_at(&a.id, Some([1; 32]), at(80)).err(),
             Some(Lookup::NotFound)
         );
         // The events of a session go with it, however it ends.
@@ -311,7 +339,10 @@ mod tests {
         store.store(&c.id, event(1));
         assert!(sessions.remove(&c.id).is_some());
         assert!(c.is_gone());
-        assert_eq!(sessions.find(&c.id, None).err(), Some(Lookup::NotFound));
+        assert_eq!(
+            sessions.find_at(&c.id, None, at(80)).err(),
+            Some(Lookup::NotFound)
+        );
         assert!(store.after(&c.id, 1, 0).is_err(), "forgotten");
         assert!(a.is_gone(), "expired, then ended");
     }

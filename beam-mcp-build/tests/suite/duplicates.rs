@@ -1,10 +1,8 @@
 //! A tool name, prompt name or resource URI declared twice anywhere in the crate: both places
 //! named, and nothing written.
 
-mod common;
-
+use crate::common::scan_of;
 use beam_mcp_build::{Cfg, Duplicate, ItemKind, Level, Place, ScanError};
-use common::scan_of;
 
 fn place(file: &str, line: usize, written: &str) -> Place {
     Place {

@@ -1,10 +1,8 @@
 //! The module tree: `foo.rs` beside a non-`mod.rs` file's directory, `foo/mod.rs`, `#[path]`
 //! (outside and inside inline modules), inline modules; and the errors a tree can have.
 
-mod common;
-
+use crate::common::{edges, fixture, nodes, scan, scan_of};
 use beam_mcp_build::{Cfg, Level, ScanError};
-use common::{edges, fixture, nodes, scan, scan_of};
 
 #[test]
 fn every_kind_of_module_file_is_found() {

@@ -1,18 +1,16 @@
 //! The core's `tools/call` path, bytes in to bytes out, beside a bare serde_json
 //! read-parse-write of the same bytes (the floor any implementation pays).
 //!
-//! Run: `cargo bench -p beam-mcp --bench tools_call`. Report the ratio, not the time.
+//! Run: `cargo bench -p beam-mcp-bench --bench tools_call`. Report the ratio, not the time.
 
 #![allow(missing_docs)]
-
-mod common;
 
 use std::hint::black_box;
 
 use beam_mcp::protocol::Session;
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use common::{LEGACY, MODERN, answer};
+use beam_mcp_bench::{self as common, LEGACY, MODERN, answer};
 
 fn bench(c: &mut Criterion) {
     let server = common::server();

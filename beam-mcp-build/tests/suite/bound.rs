@@ -1,9 +1,7 @@
 //! Every category of the completeness bound, by name: what the scan saw and did not turn into
 //! an edge.
 
-mod common;
-
-use common::{edges, entries, scan};
+use crate::common::{edges, entries, scan};
 
 #[test]
 fn every_category_lists_its_entries_by_name() {

@@ -1,11 +1,10 @@
 //! What a build script prints and writes: `cargo::rerun-if-changed` for every file read, the
 //! canonical graph, its digest and the bound under `OUT_DIR`.
 
-mod common;
-
+use crate::common;
+use crate::common::{fixture, scan_of};
 use beam_mcp_build::{Algorithm, Cfg, Level, ScanError};
 use beam_mcp_connectome::canonical::{encode_value, hash_hex};
-use common::{fixture, scan_of};
 
 fn out_dir(test: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("beam-mcp-build-{test}-{}", std::process::id()));

@@ -1,9 +1,7 @@
 //! Resolution through `use`: renames, groups with `self`, `super`, `crate`, `self::`,
 //! re-exports, globs of modules and enums, `use` inside a body, and shadowing by locals.
 
-mod common;
-
-use common::{edges, entries, scan};
+use crate::common::{edges, entries, scan};
 
 fn f(module: &str, name: &str) -> String {
     format!("srv/module/{module}/{name}/0")

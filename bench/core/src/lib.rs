@@ -1,5 +1,11 @@
-//! What both benchmarks serve and send: two tools, the two requests, and the driver that
-//! turns a request's bytes into its answer's bytes through the core.
+//! What the core's two benchmarks serve and send: two tools, the two requests, and the driver
+//! that turns a request's bytes into its answer's bytes through the core. The criterion bench
+//! (`benches/tools_call.rs`) times it; the `callcount` binary (`src/bin/callcount.rs`) is what
+//! `bench/callcount.sh` counts under callgrind for the gate's guard.
+//!
+//! A package of its own, outside beam-mcp's dev-dependencies, so that the counted and timed
+//! build is a host's: beam-mcp with its default features, and criterion's dependencies kept out
+//! of beam-mcp's tests.
 
 use std::future::Future;
 use std::pin::pin;
@@ -21,13 +27,13 @@ async fn add(a: i64, b: i64) -> i64 {
 }
 
 /// A legacy (no `_meta`) text call of the synchronous tool.
-pub(crate) const LEGACY: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}}"#;
+pub const LEGACY: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}}"#;
 
 /// A 2026-07-28 structured call of the async tool.
-pub(crate) const MODERN: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+pub const MODERN: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 
 /// The server of the two tools.
-pub(crate) fn server() -> Server {
+pub fn server() -> Server {
     Server::builder()
         .crate_items(module_path!())
         .build()
@@ -35,7 +41,7 @@ pub(crate) fn server() -> Server {
 }
 
 /// The same server with a started observer: every call counted in the observed connectome.
-pub(crate) fn observed_server() -> Server {
+pub fn observed_server() -> Server {
     let observer = beam_mcp::connectome::Observer::new();
     let server = Server::builder()
         .crate_items(module_path!())
@@ -47,7 +53,7 @@ pub(crate) fn observed_server() -> Server {
 }
 
 /// Drives a reply to its bytes; the tools here finish on their first poll.
-pub(crate) fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
+pub fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
     out.clear();
     let response = match server.handle(session, input) {
         Reply::Silent => return,

@@ -1,10 +1,8 @@
 //! One crate at the three code levels: functions, modules, the crate. Coarser levels drop
 //! self-loops; recursion stays at `mfa`.
 
-mod common;
-
+use crate::common::{edges, nodes, scan_of};
 use beam_mcp_build::{Cfg, Level};
-use common::{edges, nodes, scan_of};
 
 fn at(level: Level) -> beam_mcp_build::Declared {
     scan_of("levels", Cfg::new(), level).scan().unwrap()

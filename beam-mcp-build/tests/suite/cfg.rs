@@ -1,9 +1,8 @@
 //! `#[cfg]` and `#[cfg_attr]` with features on and off, and target options.
 
-mod common;
-
+use crate::common;
+use crate::common::{edges, entries, nodes, scan_of};
 use beam_mcp_build::{Cfg, ItemKind, Level};
-use common::{edges, entries, nodes, scan_of};
 
 fn off() -> beam_mcp_build::Declared {
     scan_of("cfgs", Cfg::new(), Level::Mfa).scan().unwrap()

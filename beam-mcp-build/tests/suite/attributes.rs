@@ -2,10 +2,8 @@
 //! through the module's `use` items: another crate's attribute of the same name (rmcp's
 //! `#[tool(...)]`) is listed in the bound, not read as an item (nor refused in beam-mcp's words).
 
-mod common;
-
+use crate::common::{entries, scan};
 use beam_mcp_build::ItemKind;
-use common::{entries, scan};
 
 #[test]
 fn only_beam_mcps_attributes_declare_items() {

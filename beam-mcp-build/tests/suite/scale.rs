@@ -2,10 +2,8 @@
 //! and a file nested deeper than its stack allows is refused by name rather than aborting the
 //! build script. The inputs are generated into temporary directories.
 
-mod common;
-
+use crate::common::{edges, entries, scan_dir, temp_crate};
 use beam_mcp_build::ScanError;
-use common::{edges, entries, scan_dir, temp_crate};
 
 /// Ten modules each glob-importing all ten: every name none of them defines (`Some`, `Ok`,
 /// `Vec`) used to be looked up along every path through the globs, about e·9! per name.

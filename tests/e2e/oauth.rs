@@ -2,18 +2,20 @@
 //! test signs itself (HS256 with a shared secret, RS256 with a fixed RSA key published as a
 //! JWK set), the 401/403 challenges of RFC 6750 and RFC 9728, and the metadata document.
 
-mod loopback;
+// In the tests crate, not beam-mcp's own: minting tokens takes jsonwebtoken, which as a
+// dev-dependency of beam-mcp would turn on features (zeroize, sha2's oid, ...) in the beam-mcp
+// every other test runs; here it is the same jsonwebtoken the `oauth` feature brings.
 
 use std::net::SocketAddr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::loopback::start;
 use beam_mcp::tool::{BoxFuture, ToolFault};
 use beam_mcp::transport::http::{Http, HttpError, OAuth, OAuthError, OAuthPrincipal, Origins};
 use beam_mcp::{CallToolResult, Server, ToolContext};
 use beam_mcp_tests::http_client::{Connection, HttpResponse};
 use beam_mcp_tests::modern_meta;
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
-use loopback::start;
 use serde_json::{Value, json};
 
 const RESOURCE: &str = "https://mcp.example.com/mcp";

@@ -1,0 +1,57 @@
+//! A fixed number of `tools/call` requests through the core, for instruction counts:
+//! `valgrind --tool=callgrind` on N and on 2N calls; the difference over N is the cost of one
+//! call, with start-up subtracted. Run by `bench/callcount.sh`, held by `bench/guard.sh`.
+//!
+//! `CALLS` (default 1000) sets N; `KIND` is `modern` (structured, async tool, 2026-07-28) or
+//! `legacy` (text, sync tool, no `_meta`). `OBSERVE=on` counts every call in a started
+//! observer (the observed connectome's hook). `CALLCOUNT_PANIC_AFTER=K` panics after K calls:
+//! the gate's negative control for a bench that dies partway (its count is lower, and must
+//! not pass).
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+
+use beam_mcp::protocol::Session;
+use beam_mcp_bench as common;
+
+fn main() {
+    let calls: usize = number("CALLS").unwrap_or(1000);
+    let panic_after = number("CALLCOUNT_PANIC_AFTER");
+    let kind = std::env::var("KIND").unwrap_or_else(|_| "modern".into());
+    let server = if std::env::var("OBSERVE").is_ok_and(|v| v == "on") {
+        common::observed_server()
+    } else {
+        common::server()
+    };
+    let session = Session::new();
+    let (input, answer): (&[u8], &str) = match kind.as_str() {
+        "modern" => (common::MODERN, r#""structuredContent":{"result":42}"#),
+        "legacy" => (common::LEGACY, r#""text":"hello world""#),
+        other => panic!("KIND is modern or legacy, not {other:?}"),
+    };
+    let mut out = Vec::with_capacity(1024);
+    for call in 0..calls {
+        if panic_after == Some(call) {
+            panic!("CALLCOUNT_PANIC_AFTER={call}: the negative control's panic");
+        }
+        common::answer(&server, &session, black_box(input), &mut out);
+        black_box(&out);
+    }
+    // A count is only worth holding if the calls it counts were answered, and answered right.
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains(answer) && !text.contains(r#""isError":true"#),
+        "the last answer is not the expected one ({answer}): {text}"
+    );
+}
+
+/// A count from the environment; a value that is set but not a number is a fault, not a default.
+fn number(name: &str) -> Option<usize> {
+    let value = std::env::var(name).ok()?;
+    Some(
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} is a count, not {value:?}")),
+    )
+}
