@@ -177,7 +177,8 @@ start() {
     shift
     "$@" 2>"$log" &
     bg_pids+=("$!")
-    for _ in $(seq 1 100); do
+    # Up to 30 s: a start-up on a busy 2-core machine is not the run's business.
+    for _ in $(seq 1 300); do
         listening="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$log" 2>/dev/null | head -n 1)"
         [ -n "$listening" ] && return
         sleep 0.1
