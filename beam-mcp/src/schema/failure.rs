@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 use serde_json::{Number, Value};
 
 use super::node::JsonType;
+use crate::protocol::CALLER_TEXT_BYTES;
+use crate::protocol::caller_text;
 
 /// One step from the arguments down to a nested value.
 #[derive(Debug, Clone, Copy)]
@@ -56,7 +58,10 @@ pub(crate) enum Failure<'a> {
 }
 
 impl Failure<'_> {
-    /// The caller-facing message for a failure at `path` (empty at the root).
+    /// The caller-facing message for a failure at `path` (empty at the root). What the caller
+    /// sent (its keys, in the label and the list of unknown properties) is echoed cut: the
+    /// label and each name to [`CALLER_TEXT_BYTES`], and the names to as many as fit in that
+    /// many bytes, with how many more there were. 900 KB of unknown keys get a line back.
     pub(crate) fn message(&self, path: &[Step<'_>]) -> String {
         let label = label(path);
         let at_root = path.is_empty();
@@ -94,7 +99,7 @@ impl Failure<'_> {
                 } else {
                     "properties"
                 },
-                names.join(", ")
+                bounded_list(names)
             ),
             Self::AtLeast(limit, counted) => {
                 format!(
@@ -112,7 +117,34 @@ impl Failure<'_> {
     }
 }
 
-/// `opts.tags[0].x` style; `arguments` for the root itself.
+/// Caller names joined with commas, as many as fit in [`CALLER_TEXT_BYTES`] (the first always,
+/// cut to that), then how many more there were.
+fn bounded_list(names: &[&str]) -> String {
+    let mut list = String::new();
+    let mut shown = 0;
+    for name in names {
+        let name = caller_text(name);
+        if shown > 0 && list.len() + 2 + name.len() > CALLER_TEXT_BYTES {
+            break;
+        }
+        if shown > 0 {
+            list.push_str(", ");
+        }
+        list.push_str(name);
+        shown += 1;
+    }
+    if shown < names.len() {
+        let _ = write!(list, " and {} more", names.len() - shown);
+    }
+    list
+}
+
+/// The longest label echoed whole; a longer one keeps its two ends, the middle elided.
+const LABEL_BYTES: usize = 4 * CALLER_TEXT_BYTES;
+
+/// `opts.tags[0].x` style; `arguments` for the root itself. Each key is cut to
+/// [`CALLER_TEXT_BYTES`] (a key can be the caller's, under `additionalProperties`), and a label
+/// past [`LABEL_BYTES`] keeps its first and last halves of that, with `…` between.
 fn label(path: &[Step<'_>]) -> String {
     let mut label = String::new();
     for (position, step) in path.iter().enumerate() {
@@ -121,7 +153,7 @@ fn label(path: &[Step<'_>]) -> String {
                 if position > 0 {
                     label.push('.');
                 }
-                label.push_str(key);
+                label.push_str(caller_text(key));
             }
             Step::Index(index) => {
                 if position == 0 {
@@ -134,6 +166,17 @@ fn label(path: &[Step<'_>]) -> String {
     }
     if path.is_empty() {
         label.push_str("arguments");
+    }
+    if label.len() > LABEL_BYTES {
+        let mut head = LABEL_BYTES / 2;
+        while !label.is_char_boundary(head) {
+            head -= 1;
+        }
+        let mut tail = label.len() - LABEL_BYTES / 2;
+        while !label.is_char_boundary(tail) {
+            tail += 1;
+        }
+        label = format!("{}…{}", &label[..head], &label[tail..]);
     }
     label
 }
@@ -177,6 +220,53 @@ mod tests {
         assert_eq!(show(&json!({"k": 1})), "{\"k\":1}");
         assert_eq!(show(&json!(null)), "null");
         assert_eq!(show(&json!(["a", 1.5])), "[\"a\",1.5]");
+    }
+
+    #[test]
+    fn unknown_names_are_echoed_cut_and_counted() {
+        let many: Vec<String> = (0..100_000).map(|i| format!("key{i:06}")).collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let message = Failure::Unknown(names).message(&[]);
+        assert!(message.len() < 2 * CALLER_TEXT_BYTES, "{}", message.len());
+        assert!(message.starts_with("unknown properties: key000000, key000001, "));
+        assert!(message.ends_with(" more"), "{message}");
+        let shown = message.matches("key").count();
+        assert!(message.contains(&format!(" and {} more", 100_000 - shown)));
+        // One name past the bound is cut, on a character boundary.
+        let long = "é".repeat(CALLER_TEXT_BYTES);
+        let message = Failure::Unknown(vec![long.as_str(), "b"]).message(&[]);
+        assert!(
+            message.contains(&"é".repeat(CALLER_TEXT_BYTES / 2)),
+            "{message}"
+        );
+        assert!(message.ends_with(" and 1 more"), "{message}");
+        // A few short names are all shown.
+        let message = Failure::Unknown(vec!["a", "b"]).message(&[Step::Key("opts")]);
+        assert_eq!(message, "opts: unknown properties: a, b");
+        // A caller key in the label is cut too, and a label past four times that keeps its
+        // ends.
+        let key = "k".repeat(10_000);
+        let message = Failure::Pattern.message(&[Step::Key(&key)]);
+        assert_eq!(
+            message,
+            format!(
+                "{} does not match the required pattern",
+                "k".repeat(CALLER_TEXT_BYTES)
+            )
+        );
+        let keys: Vec<String> = (0..100).map(|i| format!("{i:0>200}")).collect();
+        let path: Vec<Step<'_>> = keys.iter().map(|k| Step::Key(k)).collect();
+        let message = Failure::Pattern.message(&path);
+        let half = LABEL_BYTES / 2;
+        let whole = keys.join(".");
+        assert_eq!(
+            message,
+            format!(
+                "{}…{} does not match the required pattern",
+                &whole[..half],
+                &whole[whole.len() - half..]
+            )
+        );
     }
 
     #[test]
