@@ -243,29 +243,31 @@ fn status_codes_follow_the_error() {
         );
         assert_eq!(error_of(&r, method), (404, -32601), "{method}");
     }
-    // -32602 (an unknown tool, a resource not found): 400.
+    // -32602 (an unknown tool, a resource not found): 200, the error in the body. The spec's
+    // MUST-400 is a missing `_meta` field only; a client that reads 400 as a transport failure
+    // would lose the error (rust-mcp-sdk's does).
     let call = body(2, "tools/call", json!({ "name": "nope", "arguments": {} }));
     let r = post(addr, &headers(addr, "tools/call", Some("nope")), &call);
-    assert_eq!(error_of(&r, "tools/call"), (400, -32602));
+    assert_eq!(error_of(&r, "tools/call"), (200, -32602));
     let read = body(3, "resources/read", json!({ "uri": "test://missing" }));
     let r = post(
         addr,
         &headers(addr, "resources/read", Some("test://missing")),
         &read,
     );
-    assert_eq!(error_of(&r, "resources/read"), (400, -32602));
+    assert_eq!(error_of(&r, "resources/read"), (200, -32602));
     assert_eq!(
         r.json()["error"]["data"],
         json!({ "uri": "test://missing" })
     );
-    // A host fault: 500, and nothing about it.
+    // A host fault: 200 with -32603, and nothing about it.
     let call = body(
         4,
         "tools/call",
         json!({ "name": "faulty", "arguments": { "text": "x" } }),
     );
     let r = post(addr, &headers(addr, "tools/call", Some("faulty")), &call);
-    assert_eq!(error_of(&r, "tools/call"), (500, -32603));
+    assert_eq!(error_of(&r, "tools/call"), (200, -32603));
     assert!(!String::from_utf8_lossy(&r.body).contains("hunter2"));
     assert_eq!(r.json()["id"], 4);
     // A tool's own failure is a result: 200.
@@ -293,6 +295,40 @@ fn status_codes_follow_the_error() {
             String::from_utf8_lossy(bytes)
         );
     }
+}
+
+/// 700 KB of unknown argument keys: the "invalid arguments" result names a few of them, cut,
+/// and counts the rest; the answer stays small. (Before, every key came back in full.)
+#[test]
+fn unknown_argument_keys_are_echoed_cut_and_counted() {
+    let addr = server();
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("text".into(), json!("hi"));
+    for i in 0..30_000 {
+        arguments.insert(format!("unknown_key_{i:08}"), json!(0));
+    }
+    let call = body(
+        1,
+        "tools/call",
+        json!({ "name": "echo", "arguments": arguments }),
+    );
+    assert!(call.len() > 700_000, "{}", call.len());
+    let r = post(addr, &headers(addr, "tools/call", Some("echo")), &call);
+    assert_eq!(r.status, 200);
+    let result = checked(&r, "tools/call");
+    assert_eq!(result["result"]["isError"], true);
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    let start: String = text.chars().take(300).collect();
+    assert!(r.body.len() < 1024, "{} bytes: {start}…", r.body.len());
+    assert!(
+        text.contains("unknown properties: unknown_key_00000000, unknown_key_00000001"),
+        "{text}"
+    );
+    let shown = text.matches("unknown_key_").count();
+    assert!(
+        text.contains(&format!(" and {} more", 30_000 - shown)),
+        "{text}"
+    );
 }
 
 #[test]
@@ -1017,7 +1053,7 @@ fn a_request_state_issued_to_one_caller_is_refused_from_another() {
         "inputResponses": { "name": { "action": "accept", "content": { "name": "Ada" } } },
     });
     let stolen = post(addr, &as_user("bob"), &call(2, retry.clone()));
-    assert_eq!(error_of(&stolen, "tools/call"), (400, -32602));
+    assert_eq!(error_of(&stolen, "tools/call"), (200, -32602));
     assert_eq!(
         stolen.json()["error"]["message"],
         "Invalid params: requestState was issued for another request"

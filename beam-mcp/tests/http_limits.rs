@@ -113,19 +113,32 @@ fn past_max_in_flight_requests_a_request_is_503_with_retry_after_and_listen_stre
         .collect();
     wait_started(10);
     wait_started(11);
-    // The third is refused before its body is read, and its connection closed.
+    // The third call is refused with its id; its body was read, so the connection is kept.
     let mut third = Connection::open(addr);
     let refused = echo_on(&mut third, addr).unwrap();
     assert_eq!(refused.status, 503);
     assert_eq!(refused.header("retry-after"), Some("1"));
-    assert_eq!(refused.header("connection"), Some("close"));
+    assert_eq!(refused.header("connection"), None);
     let error = refused.json();
+    assert_eq!(error["id"], 1);
     assert_eq!(error["error"]["code"], -32600);
     assert_eq!(
         error["error"]["message"],
         "Too many requests in flight: try again later"
     );
-    assert!(third.is_closed_by_server(Duration::from_secs(5)));
+    // What runs no host code takes no place: a list on the same connection is answered.
+    third
+        .write(&stoppable::post(addr, 2, "tools/list", json!({})))
+        .unwrap();
+    let listed = third.read_response().unwrap();
+    assert_eq!(
+        listed.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&listed.body)
+    );
+    assert_eq!(listed.json()["id"], 2);
+    assert!(listed.json()["result"]["tools"].is_array());
     // The health route is no request of the endpoint: it is answered.
     let mut probe = Connection::open(addr);
     probe

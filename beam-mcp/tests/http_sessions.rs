@@ -501,3 +501,94 @@ fn a_streamed_call_keeps_its_in_flight_place_after_its_client_leaves_until_its_w
         false
     });
 }
+
+/// Every in-flight place (256, the default) held by calls whose clients left while the calls
+/// wait on an ask (4 sessions × 64, the per-session bound): a client's answer to its ask still
+/// gets through and completes its call, and another caller is served. (Before, each waiting call
+/// kept its place, and the answer, a POST, needed one: every request got 503 for the whole ask
+/// time limit.)
+#[test]
+fn answers_and_other_callers_get_through_while_every_place_is_held_by_calls_that_wait() {
+    let server = Server::builder()
+        .crate_items(module_path!())
+        // Longer than the test: no ask times out and frees its call by itself.
+        .ask_time_limit(Duration::from_secs(600))
+        .build()
+        .unwrap();
+    let addr = start(
+        Http::builder(server)
+            .authorize(|parts| match parts.headers.get("authorization") {
+                Some(v) if v == "Bearer alice" => Ok("alice".to_owned()),
+                Some(v) if v == "Bearer bob" => Ok("bob".to_owned()),
+                _ => Err(Refusal::new("no token")),
+            })
+            .allowed_origins(Origins::Loopback)
+            .build()
+            .unwrap(),
+    );
+    let mut sessions = Vec::new();
+    for _ in 0..4 {
+        let mut alice = Client::new(addr, "alice");
+        alice.initialize(json!({ "elicitation": {} }));
+        let mut asks = Vec::new();
+        for id in 0..64 {
+            let (mut stream, head) = alice.open("POST", Some(&call(id, "greet", json!({}))), &[]);
+            assert_eq!(head.status, 200, "call {id}");
+            let (priming, _) = stream.next_event_with_id().expect("a priming event");
+            let stream_no = priming.unwrap().split('-').next().unwrap().to_owned();
+            let (_, ask) = stream.next_event_with_id().expect("the ask");
+            let ask: Value = serde_json::from_str(&ask).unwrap();
+            assert_eq!(ask["method"], "elicitation/create");
+            asks.push((stream_no, ask["id"].clone()));
+            drop(stream); // the client leaves; at 2025-11-25 the call waits on
+        }
+        sessions.push((alice, asks));
+    }
+    // The session's bound holds: a 65th call on a session is refused, not run.
+    let (alice, asks) = &sessions[0];
+    let refused = alice.post(&call(64, "echo", json!({ "text": "hi" })));
+    assert_eq!(
+        refused.status,
+        503,
+        "{}",
+        String::from_utf8_lossy(&refused.body)
+    );
+    // A client answers its ask: the answer is taken, and the call completes with it.
+    let (stream_no, ask_id) = &asks[10];
+    let answered = alice.post(&json!({ "jsonrpc": "2.0", "id": ask_id,
+        "result": { "action": "accept", "content": { "name": "Ada" } } }));
+    assert_eq!(
+        answered.status,
+        202,
+        "{}",
+        String::from_utf8_lossy(&answered.body)
+    );
+    let after_ask = format!("{stream_no}-1");
+    let (mut resumed, head) = alice.open("GET", None, &[("last-event-id", &after_ask)]);
+    assert_eq!(head.status, 200);
+    let (_, done) = resumed.next_event_with_id().expect("the call's response");
+    let done: Value = serde_json::from_str(&done).unwrap();
+    assert_eq!(done["id"], 10);
+    assert_eq!(done["result"]["content"][0]["text"], "hello Ada", "{done}");
+    // Another caller opens a session, lists and calls.
+    let mut bob = Client::new(addr, "bob");
+    let init = bob.initialize(json!({}));
+    assert_eq!(init.status, 200, "{}", String::from_utf8_lossy(&init.body));
+    let listed = bob.request(1, "tools/list", json!({}));
+    assert!(listed["result"]["tools"].as_array().unwrap().len() >= 3);
+    let echoed = bob.request(
+        2,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": "hi" } }),
+    );
+    assert_eq!(echoed["result"]["content"][0]["text"], "hi", "{echoed}");
+    // And so does alice on a session of her own.
+    let mut again = Client::new(addr, "alice");
+    assert_eq!(again.initialize(json!({})).status, 200);
+    let echoed = again.request(
+        1,
+        "tools/call",
+        json!({ "name": "echo", "arguments": { "text": "yo" } }),
+    );
+    assert_eq!(echoed["result"]["content"][0]["text"], "yo", "{echoed}");
+}

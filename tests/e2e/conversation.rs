@@ -547,6 +547,47 @@ fn on_a_legacy_session_asks_are_requests_to_the_client_matched_by_id() {
     assert!(server.finish().success());
 }
 
+/// Every slot taken (64, the default) by calls that wait on their asks, and a 65th call sent
+/// before the answers: the answers queued behind it are still read, so every call completes.
+/// (Before, the reader waited for a slot with the 65th call in hand and read nothing more: the
+/// 64 asks timed out unanswered.)
+#[test]
+fn answers_behind_a_request_that_waits_for_a_slot_are_read_and_every_call_completes() {
+    let mut server = fixture();
+    legacy_session(&mut server, json!({ "elicitation": {}, "roots": {} }));
+    let calls = 65;
+    for id in 1..=calls {
+        server.send(&call(json!(id), "confirm", json!({}), None));
+    }
+    let mut done = std::collections::BTreeMap::new();
+    let mut asks = 0;
+    while done.len() < calls {
+        let message = server.recv().expect("a message before EOF");
+        match message["method"].as_str() {
+            Some(method) => {
+                asks += 1;
+                let result = match method {
+                    "elicitation/create" => {
+                        json!({ "action": "accept", "content": { "ok": true } })
+                    }
+                    "roots/list" => json!({ "roots": [{ "uri": "file:///a" }] }),
+                    other => panic!("an unexpected request {other}"),
+                };
+                server.send(&json!({ "jsonrpc": "2.0", "id": message["id"], "result": result }));
+            }
+            None => {
+                let id = message["id"].as_u64().expect("a call's id");
+                done.insert(id, message["result"]["content"][0]["text"].clone());
+            }
+        }
+    }
+    assert_eq!(asks, 2 * calls, "each call asked twice");
+    for (id, text) in &done {
+        assert_eq!(text, "ok=true with 1 roots", "call {id}");
+    }
+    assert!(server.finish().success());
+}
+
 #[test]
 fn a_legacy_client_without_the_capability_is_not_asked() {
     let mut server = fixture();

@@ -116,6 +116,11 @@ impl<T> Ask<'_, T> {
                 "the request's outbound queue is full or closed",
             ));
         }
+        // Waiting on the client is no work: the request's in-flight place goes back, so that
+        // the client's answer (a request of its own over HTTP) and other callers find the
+        // endpoint open even when every place was taken by calls that wait. The waits are
+        // bounded apart: `MAX_WAITING` a session, and the ask time limit.
+        self.context.give_back_place();
         let limit = self.context.ask_time_limit();
         match tokio::time::timeout(limit, &mut waiting.answer).await {
             Err(_) => Err(AskError::TimedOut(limit)),

@@ -72,6 +72,9 @@ struct Shared {
     cancel: CancelFlag,
     /// The bits of the last progress sent; NaN before the first.
     last_progress: AtomicU64,
+    /// The transport's place for this request among those working (an HTTP in-flight slot),
+    /// while it works: given back when it waits on its client or ends.
+    place: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
 /// Why a notification was not sent.
@@ -160,6 +163,7 @@ impl Context {
                 task: OnceLock::new(),
                 cancel: CancelFlag::default(),
                 last_progress: AtomicU64::new(f64::NAN.to_bits()),
+                place: std::sync::Mutex::new(None),
             }),
         }
     }
@@ -311,6 +315,23 @@ impl Context {
 
     pub(crate) fn cancel(&self) {
         self.shared.cancel.cancel();
+    }
+
+    /// Holds `place` (a transport's in-flight slot) while the request works.
+    #[cfg(feature = "http")]
+    pub(crate) fn occupy(&self, place: Box<dyn std::any::Any + Send>) {
+        *self.shared.place.lock().unwrap_or_else(|e| e.into_inner()) = Some(place);
+    }
+
+    /// Gives the request's place back: it waits on its client, which is no work, or it ended.
+    pub(crate) fn give_back_place(&self) {
+        let place = self
+            .shared
+            .place
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        drop(place);
     }
 
     pub(crate) fn round(&self) -> Option<&Round> {

@@ -232,6 +232,10 @@ pub enum ProtocolError {
     /// `initialize` over HTTP at the session bound (503, with `Retry-After`).
     #[error("Too many sessions: try again later")]
     SessionsFull,
+    /// A request that would run host code on an HTTP endpoint whose places for requests being
+    /// processed are all taken, or this caller's share of them (503, with `Retry-After`).
+    #[error("Too many requests in flight: try again later")]
+    InFlightFull,
     /// A 2025-11-25 HTTP request after `initialize` without `Mcp-Session-Id`.
     #[error("Bad Request: Mcp-Session-Id header is required")]
     SessionIdMissing,
@@ -315,6 +319,7 @@ impl ProtocolError {
             | Self::BodyTimeout(_)
             | Self::NeedsSession(_)
             | Self::SessionsFull
+            | Self::InFlightFull
             | Self::SessionIdMissing
             | Self::SessionNotFound
             | Self::NotAcceptable

@@ -82,6 +82,14 @@ impl Exchange {
         self.context.outbox().is_some()
     }
 
+    /// Holds `place` (a transport's in-flight slot) while the request works: it is given back
+    /// when the request waits on its client (an ask on a 2025-11-25 session: waiting is no
+    /// work, and the answer that ends the wait must find the endpoint open) or ends.
+    #[cfg(feature = "http")]
+    pub(crate) fn occupy(&self, place: impl Send + 'static) {
+        self.context.occupy(Box::new(place));
+    }
+
     /// Cancels the request: the host future is dropped at the next [`next`](Self::next), and
     /// nothing more is sent.
     pub fn cancel(&self) {
@@ -133,6 +141,7 @@ impl Exchange {
                 }
                 Woke::Answered(response) => {
                     self.work = None;
+                    self.context.give_back_place();
                     // Nothing may follow the response, even from a clone of the context.
                     if let Some(outbox) = self.context.outbox() {
                         let dropped = outbox.close();
@@ -185,6 +194,7 @@ impl Exchange {
 
     fn stop(&mut self) {
         self.work = None;
+        self.context.give_back_place();
         self.held = None;
         self.finished = true;
         if let Some(outbox) = self.context.outbox() {

@@ -9,14 +9,16 @@
 //!   (nothing after it could be found again without reading it all).
 //! - Requests whose answer needs host code run concurrently while the next lines are read;
 //!   their notifications and answers are written in batches, one compact JSON line each.
-//! - Bounded: a bounded number of requests in flight and a bounded write queue; at either
-//!   bound the server stops reading (see [`serve`]).
+//! - Bounded: a bounded number of requests in flight, as many again waiting for a slot, and a
+//!   bounded write queue; past them the server stops reading (see [`serve`]). While requests
+//!   wait, reading goes on, so a client's answers to the asks of running requests, and its
+//!   cancels, are read when every slot is taken.
 //! - stdout carries protocol messages only; diagnostics go to stderr through `tracing`.
 //! - The end of input is the graceful end: running requests are answered within 10 s. In
 //!   [`main`], SIGTERM and ctrl-c are an end of input too: reading stops (a message half read
 //!   is dropped), running requests are answered within the same 10 s, then the process exits 0.
-//!   The signal is noticed when the loop next reads, so a server whose request slots are all
-//!   held notices it when one is freed.
+//!   The signal is noticed when the loop next reads, so a server that stopped reading (every
+//!   slot taken and as many requests waiting) notices it when one is freed.
 
 use std::io;
 use std::process::ExitCode;
@@ -70,10 +72,13 @@ enum Frame {
 /// `Runtime::block_on`: see `docs/architecture.md` for a stall seen there under load.
 ///
 /// Bounded end to end: at most [`max_in_flight`](crate::ServerBuilder::max_in_flight)
-/// requests run at once and at most [`write_queue`](crate::ServerBuilder::write_queue)
-/// messages wait to be written; past either bound the server stops reading its input, so a
-/// client that never reads its answers cannot grow the server's memory. A finished request
-/// is released at once.
+/// requests run at once, as many again wait for a slot (not started), and at most
+/// [`write_queue`](crate::ServerBuilder::write_queue) messages wait to be written; past those
+/// bounds the server stops reading its input, so a client that never reads its answers cannot
+/// grow the server's memory. While requests only wait, reading goes on: responses to the
+/// server's asks and `notifications/cancelled` need no slot, so a running request that waits
+/// on its client's answer is answered even when every slot is taken. A finished request is
+/// released at once.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -96,11 +101,15 @@ where
     let mut reader = Frames::new(BufReader::with_capacity(64 * 1024, input));
     let (tx, rx) = mpsc::channel::<Outbound>(limits.write_queue);
     let slots = Arc::new(Semaphore::new(limits.in_flight));
+    // Requests waiting for a slot, not started: as many as may run at once.
+    let (park, parked) = mpsc::channel::<Exchange>(limits.in_flight);
+    let dispatcher = tokio::spawn(dispatch(parked, Arc::clone(&slots), tx.clone()));
     let write = write_messages(rx, output);
     // A 2025-11-25 session of a live server is told of list changes unsolicited.
     let ending = Ending {
         session: &session,
         unsolicited: tokio::spawn(forward_unsolicited(session.unsolicited(), tx.clone())),
+        dispatcher: dispatcher.abort_handle(),
     };
     let read = async {
         loop {
@@ -115,22 +124,30 @@ where
                 Frame::Message(bytes) => match server.handle(&session, &bytes) {
                     Reply::Silent => None,
                     Reply::Ready(response) => Some(response),
-                    // Host code that answers at once (no await that waits) is written from
-                    // here: no task, no slot, no hand-off between threads.
-                    Reply::Pending(mut exchange) => match exchange.answer_now() {
-                        Some(response) => Some(response),
-                        None => {
-                            // A slot for each request that runs: with every slot taken, the
-                            // server reads no more until one frees. Notifications (a cancel) and
-                            // the end of input need none, so they are seen while the slots are
-                            // full, up to the first request that must wait.
-                            let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-                                break;
-                            };
-                            tokio::spawn(forward(exchange, tx.clone(), slot));
-                            None
+                    Reply::Pending(mut exchange) => {
+                        let nothing_parked = park.capacity() == park.max_capacity();
+                        match Arc::clone(&slots).try_acquire_owned() {
+                            // Host code that answers at once (no await that waits) is written
+                            // from here: no task, no hand-off between threads.
+                            Ok(slot) if nothing_parked => match exchange.answer_now() {
+                                Some(response) => Some(response),
+                                None => {
+                                    tokio::spawn(forward(exchange, tx.clone(), slot));
+                                    None
+                                }
+                            },
+                            // Every slot taken: the request waits, not started, and reading
+                            // goes on, so the answers to running requests' asks and the cancels
+                            // that would free a slot are read. Only past as many waiting as
+                            // may run does reading stop.
+                            _ => {
+                                if park.send(exchange).await.is_err() {
+                                    break;
+                                }
+                                None
+                            }
                         }
-                    },
+                    }
                 },
             };
             if let Some(response) = answer
@@ -143,19 +160,24 @@ where
             }
         }
         // The input ended (EOF, `shutdown`, `exit`, a frame too long to drain): listen streams
-        // end with their result, and requests still running are answered within a grace
-        // period; then the rest is cancelled.
+        // end with their result, and requests still running or waiting are answered within a
+        // grace period; then the rest is cancelled.
         session.end();
+        drop(park);
         let all = limits.in_flight as u32;
-        if tokio::time::timeout(DRAIN_GRACE, slots.acquire_many(all))
-            .await
-            .is_err()
-        {
+        let mut dispatcher = dispatcher;
+        let drained = async {
+            let _ = (&mut dispatcher).await;
+            let _ = slots.acquire_many(all).await;
+        };
+        if tokio::time::timeout(DRAIN_GRACE, drained).await.is_err() {
             tracing::warn!(
                 ?DRAIN_GRACE,
                 "requests still running at the end of input are cancelled"
             );
             session.cancel_all();
+            // Those still waiting start cancelled, and end at once.
+            let _ = dispatcher.await;
             let _ = slots.acquire_many(all).await;
         }
         drop(tx);
@@ -182,6 +204,8 @@ const DRAIN_GRACE: Duration = Duration::from_secs(10);
 struct Ending<'s> {
     session: &'s Session,
     unsolicited: tokio::task::JoinHandle<()>,
+    /// Drops the requests still waiting for a slot, which cancels them.
+    dispatcher: tokio::task::AbortHandle,
 }
 
 impl Drop for Ending<'_> {
@@ -189,6 +213,21 @@ impl Drop for Ending<'_> {
         self.session.end();
         self.session.cancel_all();
         self.unsolicited.abort();
+        self.dispatcher.abort();
+    }
+}
+
+/// Starts the waiting requests in order, each as a slot frees.
+async fn dispatch(
+    mut parked: mpsc::Receiver<Exchange>,
+    slots: Arc<Semaphore>,
+    tx: mpsc::Sender<Outbound>,
+) {
+    while let Some(exchange) = parked.recv().await {
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+            return;
+        };
+        tokio::spawn(forward(exchange, tx.clone(), slot));
     }
 }
 

@@ -12,13 +12,13 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response as HttpResponse;
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 
 use super::events::{EventStore, ResumeError, StoredEvent};
-use super::load::Slot;
+use super::load::{Slot, busy};
 use super::sessions::{Entry, Sessions};
 use super::sse::{self, Event};
-use super::{empty, json_response, reply};
+use super::{Endpoint, empty, json_response, reply};
 use crate::Server;
 use crate::context::{CancelFlag, Principal};
 use crate::protocol::door::Door;
@@ -75,13 +75,14 @@ fn needs_session(method: &str) -> bool {
 
 /// A POST classified as 2025-11-25.
 pub(super) async fn post(
-    server: &Server,
+    endpoint: &Endpoint,
     legacy: &Legacy,
     parts: &Parts,
     message: Value,
     principal: Principal,
-    slot: &mut Option<Slot>,
 ) -> HttpResponse {
+    let server = &endpoint.server;
+    let places = &endpoint.in_flight;
     // After initialize the client names the negotiated version; one this server does not serve
     // at 2025-11-25 or before is refused (a missing header means 2025-03-26: served alike).
     if let Some(version) = text_header(parts, VERSION)
@@ -93,7 +94,7 @@ pub(super) async fn post(
     // A malformed envelope is the core's to refuse, before any session is looked up.
     if !well_formed(&message) {
         let alone = Arc::new(Session::single_request());
-        return answer(server, &alone, message, None, None, slot).await;
+        return answer(server, &alone, message, None, None, places).await;
     }
     let method = message
         .get("method")
@@ -108,7 +109,7 @@ pub(super) async fn post(
                 return reply(400, id, error, false);
             }
             let session = Arc::new(Session::single_request().with_principal_arc(principal));
-            answer(server, &session, message, None, None, slot).await
+            answer(server, &session, message, None, None, places).await
         }
         Legacy::Sessions { sessions, store } => {
             if is_request && method.as_deref() == Some("initialize") {
@@ -128,7 +129,8 @@ pub(super) async fn post(
                     );
                     return refused;
                 };
-                let mut response = answer(server, &entry.session, message, None, None, slot).await;
+                let mut response =
+                    answer(server, &entry.session, message, None, None, places).await;
                 if response.status() == StatusCode::OK
                     && let Ok(value) = HeaderValue::from_str(&entry.id)
                 {
@@ -159,7 +161,7 @@ pub(super) async fn post(
                 message,
                 Some(&entry),
                 Some(store),
-                slot,
+                places,
             )
             .await
         }
@@ -222,8 +224,9 @@ async fn answer(
     message: Value,
     entry: Option<&Arc<Entry>>,
     store: Option<&Arc<dyn EventStore>>,
-    slot: &mut Option<Slot>,
+    places: &Arc<Semaphore>,
 ) -> HttpResponse {
+    let id = message.get("id").cloned();
     let answered = server.handle_value_through(session, message, &LegacyRules);
     // A DELETE that ended the session while this request was being read: the request is
     // dropped (cancelling it), as the session's others were.
@@ -231,19 +234,32 @@ async fn answer(
         drop(answered);
         return reply(404, None, ProtocolError::SessionNotFound, false);
     }
-    match answered {
-        Reply::Silent => empty(202),
-        Reply::Ready(response) => respond(&response),
-        Reply::Pending(exchange) if exchange.streams() => match (entry, store) {
+    let exchange = match answered {
+        Reply::Silent => return empty(202),
+        Reply::Ready(response) => return respond(&response),
+        Reply::Pending(exchange) => exchange,
+    };
+    let Some(slot) = Slot::take(places) else {
+        tracing::debug!("the in-flight bound is reached: refused with 503");
+        return busy(id);
+    };
+    if exchange.streams() {
+        match (entry, store) {
             (Some(entry), Some(store)) => {
-                stream(Arc::clone(entry), Arc::clone(store), exchange, slot.take())
+                // The slot goes with the work, not with the connection: a client that leaves
+                // does not free a place while the call it started still runs, and the call
+                // gives it back while it waits on its client.
+                exchange.occupy(slot);
+                stream(Arc::clone(entry), Arc::clone(store), exchange)
             }
-            _ => sse::response(exchange),
-        },
-        Reply::Pending(exchange) => match exchange.response().await {
+            _ => slot.hold_until_sent(sse::response(exchange).await),
+        }
+    } else {
+        let response = match exchange.response().await {
             Some(response) => respond(&response),
             None => reply(500, None, ProtocolError::Internal, false),
-        },
+        };
+        slot.hold_until_sent(response)
     }
 }
 
@@ -266,18 +282,10 @@ fn respond(response: &Response) -> HttpResponse {
 /// `<stream>-<seq>`, each kept in the store. The client going away does not cancel the request
 /// (2025-11-25): its remaining messages are kept for a GET with `Last-Event-ID`.
 ///
-/// The request's in-flight `slot` goes with the work, not with the connection: a client that
-/// leaves does not free a place while the call it started still runs.
-fn stream(
-    entry: Arc<Entry>,
-    store: Arc<dyn EventStore>,
-    mut exchange: Exchange,
-    slot: Option<Slot>,
-) -> HttpResponse {
+fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange) -> HttpResponse {
     let number = entry.open_stream();
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     tokio::spawn(async move {
-        let _working = slot;
         let mut connected = tx.send(Event::priming(number, 0)).await.is_ok();
         let mut seq = 0;
         while let Some(message) = exchange.next().await {
@@ -455,7 +463,7 @@ async fn listen(
             () = stopping.cancelled() => return,
             () = tx.closed() => return,
             _ = keep_alive.tick() => {
-                if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                if tx.send(Bytes::from_static(sse::KEEP_ALIVE_COMMENT)).await.is_err() {
                     return;
                 }
             }
@@ -530,7 +538,7 @@ fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64
                     () = &mut woken => {}
                     () = tx.closed() => return,
                     () = tokio::time::sleep(Duration::from_secs(15)) => {
-                        if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                        if tx.send(Bytes::from_static(sse::KEEP_ALIVE_COMMENT)).await.is_err() {
                             return;
                         }
                     }

@@ -1,31 +1,38 @@
 //! The bound on requests being processed at once by one endpoint
 //! ([`max_in_flight_requests`](super::HttpBuilder::max_in_flight_requests)): a request takes a
-//! slot once the door's checks pass, and gives it back when the last byte of its answer is
-//! written (or the connection ends). Past the bound it is answered 503 at once. A 2025-11-25
-//! POST streamed on a session keeps its slot until its work ends instead: that era's
-//! disconnect does not cancel, so the connection's end is not the work's.
+//! slot when the core hands it to host code, and gives it back when the last byte of its answer
+//! is written (or the connection ends). Past the bound it is answered 503 at once, with its id.
 //!
-//! Listen streams (`subscriptions/listen`, 2025-11-25 GET streams) give their slot back once
-//! the stream starts: they do no work while they wait, and each holds a connection, which
-//! [`max_connections`](super::HttpBuilder::max_connections) bounds.
+//! What takes no slot: whatever the core answers at once (a `ping`, a list, a refusal), a
+//! notification, and a client's response to the server's ask. A response never waits behind the
+//! requests it would unblock.
+//!
+//! A 2025-11-25 POST streamed on a session keeps its slot with its work instead of its
+//! connection (that era's disconnect does not cancel), and gives it back while it waits on its
+//! client's answer to an ask: waiting is no work, and the waits are bounded apart.
+//!
+//! Listen streams (`subscriptions/listen`, 2025-11-25 GET streams) take none: they do no work
+//! while they wait, and each holds a connection, which
+//! [`max_connections`](super::HttpBuilder::max_connections) bounds. So does the connection bound
+//! hold what comes before the body is read (the `authorize` hooks, a slow body, under
+//! `read_timeout`).
 
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::Response as HttpResponse;
 use http_body::{Frame, SizeHint};
+use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::protocol::ProtocolError;
 
 /// How long a client told the endpoint is busy should wait, in seconds: requests end fast, so
 /// a slot is usually free by then.
 pub(super) const RETRY_AFTER_SECONDS: &str = "1";
-
-/// The refusal as a JSON-RPC error without an id (the body was not read): fixed text, like
-/// every message the caller sees.
-const BUSY: &str = r#"{"error":{"code":-32600,"message":"Too many requests in flight: try again later"},"jsonrpc":"2.0"}"#;
 
 /// One request's place among those being processed; given back when dropped.
 pub(super) struct Slot {
@@ -73,21 +80,13 @@ impl http_body::Body for Held {
     }
 }
 
-/// 503 with `Retry-After`, the connection closed: the body was not read, and an unread body
-/// would otherwise be parsed as the next request.
-pub(super) fn busy() -> HttpResponse {
-    let mut out = HttpResponse::new(Body::from(BUSY));
-    *out.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
-    let headers = out.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(
+/// 503 with `Retry-After` and the request's id; the connection is kept (its body was read).
+pub(super) fn busy(id: Option<Value>) -> HttpResponse {
+    let mut out = super::reply(503, id, ProtocolError::InFlightFull, false);
+    out.headers_mut().insert(
         header::RETRY_AFTER,
         HeaderValue::from_static(RETRY_AFTER_SECONDS),
     );
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
     out
 }
 
@@ -110,13 +109,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn busy_is_503_with_retry_after_and_closes() {
-        let response = busy();
+    async fn busy_is_503_with_retry_after_and_the_id() {
+        let response = busy(Some(Value::from(7)));
         assert_eq!(response.status(), 503);
         assert_eq!(response.headers()[header::RETRY_AFTER], "1");
-        assert_eq!(response.headers()[header::CONNECTION], "close");
+        assert!(response.headers().get(header::CONNECTION).is_none());
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         let error: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(error["id"], 7);
         assert_eq!(error["error"]["code"], -32600);
         assert_eq!(
             error["error"]["message"],

@@ -16,7 +16,7 @@
 //! | `authorize_body` | refused / panicked | 403 / 500 | kept |
 //! | decode | empty, not JSON, too deep, duplicate keys, not one request | 400 | kept |
 //! | headers | `MCP-Protocol-Version`, `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` | 400 | kept |
-//! | core | -32601 / -32602, -32021 / -32603 / result / notification | 404 / 400 / 500 / 200 / 202 | kept |
+//! | core | -32601 / a missing `_meta` field (-32602), -32020, -32021, -32022 / -31429 / any other error, a result / notification | 404 / 400 / 429 / 200 / 202 | kept |
 //! | core, streaming | a request with `progressToken` or `logLevel` for an item that can emit | 200 `text/event-stream`: notifications, then the response | kept |
 //!
 //! A refusal before the body is read closes the connection, because the unread body would
@@ -676,7 +676,10 @@ impl Http {
 
     /// The endpoint as a `Router` answering at its root: nest it where it belongs
     /// (`Router::new().nest("/mcp", http.router())`). It must not sit behind a body-reading
-    /// layer: it reads the body itself, under its own bounds.
+    /// layer: it reads the body itself, under its own bounds. On a server of your own, the
+    /// connection bound and `TCP_NODELAY` are that server's to set, as [`serve`] sets them:
+    /// without `TCP_NODELAY`, every streamed answer on a kept-alive connection waits about 40 ms
+    /// for the client's delayed ACK.
     pub fn router(&self) -> Router {
         Router::new()
             .route("/", axum::routing::any(endpoint))
@@ -732,29 +735,13 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
         }
         return response;
     }
-    // After the cheap checks, before any host hook or body read: those are the work bounded.
-    let Some(slot) = load::Slot::take(&endpoint.in_flight) else {
-        tracing::debug!("the in-flight bound is reached: refused with 503");
-        return load::busy();
-    };
-    let mut slot = Some(slot);
-    let response = admitted(&endpoint, parts, body, &mut slot).await;
-    match slot {
-        // An answer, streamed or not, is work until its last byte is written.
-        Some(slot) => slot.hold_until_sent(response),
-        None => response,
-    }
+    admitted(&endpoint, parts, body).await
 }
 
-/// A request past the door's checks, holding `slot`; a listen stream (`subscriptions/listen`,
-/// a 2025-11-25 GET stream) gives it back as it starts, since it waits without working and
-/// holds a connection, which `max_connections` bounds.
-async fn admitted(
-    endpoint: &Endpoint,
-    parts: Parts,
-    body: Body,
-    slot: &mut Option<load::Slot>,
-) -> HttpResponse {
+/// A request past the door's checks. It takes an in-flight slot only when the core hands it to
+/// host code (see [`load`]); a listen stream (`subscriptions/listen`) takes none, since it waits
+/// without working and holds a connection, which `max_connections` bounds.
+async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse {
     let decided = match &endpoint.authorize {
         Authorize::Now(authorize) => hook(|| authorize(&parts)),
         Authorize::Later(authorize) => {
@@ -768,7 +755,6 @@ async fn admitted(
     // The guard let GET and DELETE through only with a session id, to a session endpoint.
     if let Some(legacy) = &endpoint.legacy {
         if parts.method == axum::http::Method::GET {
-            slot.take();
             return legacy::get(legacy, &parts, &principal, &endpoint.stopping);
         }
         if parts.method == axum::http::Method::DELETE {
@@ -806,13 +792,12 @@ async fn admitted(
     if let Some(legacy) = &endpoint.legacy
         && !is_modern(&parts, &message)
     {
-        return legacy::post(&endpoint.server, legacy, &parts, message, principal, slot).await;
+        return legacy::post(endpoint, legacy, &parts, message, principal).await;
     }
-    if message.get("method").and_then(Value::as_str) == Some("subscriptions/listen") {
-        slot.take();
-    }
+    let works = message.get("method").and_then(Value::as_str) != Some("subscriptions/listen");
     let session = Session::single_request().with_principal_arc(principal);
-    answer(&endpoint.server, &parts, message, session).await
+    let places = works.then_some(&endpoint.in_flight);
+    answer(&endpoint.server, &parts, message, session, places).await
 }
 
 /// The era of a POST (DIGEST §0), never by its method: 2026-07-28 when `params._meta` names a
@@ -914,34 +899,82 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
     }
 }
 
-/// The core answers, calling the header rules at their steps; HTTP adds only the status.
-async fn answer(server: &Server, parts: &Parts, message: Value, session: Session) -> HttpResponse {
+/// The core answers, calling the header rules at their steps; HTTP adds only the status. A
+/// request handed to host code takes a slot of `places` until its answer is written (503 when
+/// none is free).
+async fn answer(
+    server: &Server,
+    parts: &Parts,
+    message: Value,
+    session: Session,
+    places: Option<&Arc<Semaphore>>,
+) -> HttpResponse {
     let rules = headers::HeaderRules {
         headers: &parts.headers,
         server,
     };
-    match server.handle_value_through(&session, message, &rules) {
-        Reply::Silent => empty(202),
-        Reply::Ready(response) => respond(&response),
-        Reply::Pending(exchange) if exchange.streams() => sse::response(exchange),
+    let id = message.get("id").cloned();
+    let exchange = match server.handle_value_through(&session, message, &rules) {
+        Reply::Silent => return empty(202),
+        Reply::Ready(response) => return respond(&response),
+        Reply::Pending(exchange) => exchange,
+    };
+    let slot = match places.map(load::Slot::take) {
+        Some(None) => {
+            tracing::debug!("the in-flight bound is reached: refused with 503");
+            return load::busy(id);
+        }
+        Some(Some(slot)) => Some(slot),
+        None => None,
+    };
+    let response = if exchange.streams() {
+        sse::response(exchange).await
+    } else {
         // Dropped with the connection if the client goes away: that cancels the call.
-        Reply::Pending(exchange) => match exchange.response().await {
+        match exchange.response().await {
             Some(response) => respond(&response),
             None => reply(500, None, ProtocolError::Internal, false),
-        },
+        }
+    };
+    match slot {
+        // An answer, streamed or not, is work until its last byte is written.
+        Some(slot) => slot.hold_until_sent(response),
+        None => response,
     }
 }
 
 /// The status a core response travels with: the one table from outcome to status.
+///
+/// 400 only where the spec says MUST (DIGEST, "Status code summary"): the envelope, the
+/// `_meta` a 2026-07-28 request must carry, the header rules, a missing client capability and an
+/// unsupported version. Every other JSON-RPC error (an unknown tool, a resource not found, a
+/// bad cursor, `-32603`) is 200 with the error in the body, as the reference server answers:
+/// a client that reads a 400 as a transport failure (rust-mcp-sdk does) would otherwise lose
+/// the error. `-32601` is 404, and a rate limit 429.
 fn status_of(response: &Response) -> u16 {
     match response.body() {
         Ok(_) => 200,
-        Err(error) => match error.code() {
-            -32601 => 404,
-            -32603 => 500,
+        Err(error) => match error {
+            ProtocolError::MethodNotFound(_) => 404,
             // The caller's rate limit (`RateLimit`): HTTP's own word for it, with Retry-After.
-            -31429 => 429,
-            _ => 400,
+            ProtocolError::RateLimited { .. } => 429,
+            ProtocolError::Json(_)
+            | ProtocolError::Batch
+            | ProtocolError::NotAnObject(_)
+            | ProtocolError::TooLarge
+            | ProtocolError::InvalidRequest
+            | ProtocolError::EmptyBody
+            | ProtocolError::TopLevelMeta
+            | ProtocolError::ParamsNotObject
+            | ProtocolError::MetaNotObject
+            | ProtocolError::MetaLacksVersion
+            | ProtocolError::MetaLacksCapabilities
+            | ProtocolError::MetaRequired
+            | ProtocolError::HeaderMismatch(_)
+            | ProtocolError::MissingClientCapability(_)
+            | ProtocolError::MissingExtension(_)
+            | ProtocolError::UnsupportedVersion { .. } => 400,
+            _ => 200,
         },
     }
 }

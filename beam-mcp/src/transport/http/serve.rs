@@ -184,6 +184,12 @@ fn app(http: &Http) -> Router {
 /// One connection: HTTP/1.1 under the header and write deadlines, finished gracefully once the
 /// endpoint stops.
 async fn connection(stream: TcpStream, app: Router, endpoint: Arc<Endpoint>) {
+    // Every write goes out at once: with Nagle's algorithm a streamed answer's second write
+    // waited for the client's delayed ACK, 40 ms on every event stream of a kept-alive
+    // connection (measured: p50 0.09 ms for a JSON answer, 44 ms for the same call streamed).
+    if let Err(error) = stream.set_nodelay(true) {
+        tracing::debug!(%error, "TCP_NODELAY could not be set");
+    }
     let service = hyper_util::service::TowerToHyperService::new(app);
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder

@@ -12,7 +12,7 @@ use axum::response::Response as HttpResponse;
 use http_body::Frame;
 use tokio::sync::mpsc;
 
-use crate::protocol::Exchange;
+use crate::protocol::{Exchange, Outbound};
 
 /// Events buffered between the exchange and the connection.
 pub(super) const BUFFER: usize = 16;
@@ -43,10 +43,24 @@ impl Event {
     }
 }
 
-/// Starts streaming `exchange`'s messages; the driving task ends, dropping (and so cancelling)
-/// the exchange, when the client goes away.
-pub(super) fn response(mut exchange: Exchange) -> HttpResponse {
+/// Streams `exchange`'s messages; the driving task ends, dropping (and so cancelling) the
+/// exchange, when the client goes away.
+///
+/// The header waits for the first event (at most [`KEEP_ALIVE`], then a keep-alive comment
+/// goes first), so both leave in one write: a header written alone left the first event to a
+/// second small write, which a client's delayed ACK held up by 40 ms wherever Nagle's algorithm
+/// is on (a host's own server, say). A client that goes away meanwhile drops this future, and
+/// with it the exchange.
+pub(super) async fn response(mut exchange: Exchange) -> HttpResponse {
     let (tx, rx) = mpsc::channel::<Bytes>(BUFFER);
+    let first = match tokio::time::timeout(KEEP_ALIVE, exchange.next()).await {
+        Ok(Some(message)) => encode(&message),
+        // No message at all (the request was cancelled as it started): an empty stream.
+        Ok(None) => return stream_response(rx),
+        Err(_) => Bytes::from_static(KEEP_ALIVE_COMMENT),
+    };
+    // The channel is new and empty: the first event always fits.
+    let _ = tx.try_send(first);
     tokio::spawn(async move {
         let mut keep_alive = tokio::time::interval(KEEP_ALIVE);
         keep_alive.tick().await;
@@ -55,21 +69,29 @@ pub(super) fn response(mut exchange: Exchange) -> HttpResponse {
                 message = exchange.next() => message,
                 () = tx.closed() => return,
                 _ = keep_alive.tick() => {
-                    if tx.send(Bytes::from_static(b": keep-alive\n\n")).await.is_err() {
+                    if tx.send(Bytes::from_static(KEEP_ALIVE_COMMENT)).await.is_err() {
                         return;
                     }
                     continue;
                 }
             };
             let Some(message) = message else { return };
-            let mut json = Vec::with_capacity(256);
-            message.write_to(&mut json);
-            if tx.send(Event::message(None, &json)).await.is_err() {
+            if tx.send(encode(&message)).await.is_err() {
                 return;
             }
         }
     });
     stream_response(rx)
+}
+
+/// The comment a quiet stream sends every [`KEEP_ALIVE`].
+pub(super) const KEEP_ALIVE_COMMENT: &[u8] = b": keep-alive\n\n";
+
+/// One message of a stream that is not resumed, as its event.
+fn encode(message: &Outbound) -> Bytes {
+    let mut json = Vec::with_capacity(256);
+    message.write_to(&mut json);
+    Event::message(None, &json)
 }
 
 /// The `200 text/event-stream` response whose body is what `rx` yields.
