@@ -9,13 +9,13 @@
 //! | `Host` (every value) | not served | 403 (400 when absent) | closed |
 //! | method | not POST | 405 + `Allow: POST` | closed |
 //! | framing | any `transfer-encoding` | 411 | closed |
-//! | in flight | `max_in_flight_requests` (256) requests being processed | 503 + `Retry-After: 1` | closed |
 //! | `authorize` | refused / unauthenticated / panicked | 403 / 401 + `WWW-Authenticate` / 500 | closed |
 //! | `content-length` | over 1 MiB | 413 | closed |
 //! | body | over 1 MiB / past the deadline / broken | 413 / 408 / 400 | closed |
 //! | `authorize_body` | refused / panicked | 403 / 500 | kept |
 //! | decode | empty, not JSON, too deep, duplicate keys, not one request | 400 | kept |
 //! | headers | `MCP-Protocol-Version`, `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` | 400 | kept |
+//! | in flight | a request handed to host code past `max_in_flight_requests` (256) | 503 + `Retry-After: 1` | kept |
 //! | core | -32601 / a missing `_meta` field (-32602), -32020, -32021, -32022 / -31429 / any other error, a result / notification | 404 / 400 / 429 / 200 / 202 | kept |
 //! | core, streaming | a request with `progressToken` or `logLevel` for an item that can emit | 200 `text/event-stream`: notifications, then the response | kept |
 //!
@@ -444,13 +444,16 @@ impl HttpBuilder {
         self
     }
 
-    /// The most requests the endpoint processes at once (default 256): a request holds its
-    /// place from the end of the `Origin`/`Host`/method checks until the last byte of its
-    /// answer is written (a streamed answer included). Past it a request is answered 503 with
-    /// `Retry-After: 1` before its body is read, and its connection is closed. A listen stream
-    /// (`subscriptions/listen`, a 2025-11-25 GET) gives its place back once it starts: it
-    /// waits without working, and each holds a connection, which
-    /// [`max_connections`](Self::max_connections) bounds.
+    /// The most requests the endpoint runs host code for at once (default 256): a request takes
+    /// its place when the core hands it to host code and holds it until the last byte of its
+    /// answer is written (a streamed answer included). Past it the request is answered 503 with
+    /// `Retry-After: 1` and its id; the connection is kept. A response to the server's ask, a
+    /// notification and whatever the core answers at once take no place, so an answer always
+    /// gets through; a 2025-11-25 call waiting on its client's answer gives its place back
+    /// while it waits. A listen stream (`subscriptions/listen`, a 2025-11-25 GET) takes none:
+    /// it waits without working, and each holds a connection, which
+    /// [`max_connections`](Self::max_connections) bounds, as it bounds what comes before the
+    /// body (the `authorize` hooks, a slow body under `read_timeout`).
     ///
     /// ```
     /// use beam_mcp::transport::http::{Http, Origins};
