@@ -75,7 +75,8 @@ def dead(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read()
-    except FileNotFoundError:
+    # Reaped between the open and the read (ESRCH), or before the open.
+    except (FileNotFoundError, ProcessLookupError):
         return True
     # The state follows the command name, which is in parentheses and may hold anything.
     return fields.rsplit(")", 1)[1].split()[0] in ("Z", "X")
