@@ -282,15 +282,18 @@ fn tools_list_advertises_names_schemas_and_hints_sorted_by_name() {
         mirror["inputSchema"]["properties"]["label"],
         json!({ "description": "A label.", "type": "string" })
     );
-    assert_eq!(listed["result"]["ttlMs"], 0);
-    assert_eq!(listed["result"]["cacheScope"], "private");
-    assert!(
-        listed["result"].get("resultType").is_none(),
-        "legacy results are not decorated"
-    );
+    // 2026-07-28's caching hints and result type are not 2025-11-25 fields.
+    for key in ["ttlMs", "cacheScope", "resultType"] {
+        assert!(
+            listed["result"].get(key).is_none(),
+            "a legacy result carries no {key}"
+        );
+    }
 
     let modern_list = send(&s, &Session::new(), modern(2, "tools/list", json!({}))).unwrap();
     assert_eq!(modern_list["result"]["resultType"], "complete");
+    assert_eq!(modern_list["result"]["ttlMs"], 0);
+    assert_eq!(modern_list["result"]["cacheScope"], "private");
     assert_eq!(modern_list["result"]["_meta"], server_meta());
     assert_eq!(modern_list["result"]["tools"], listed["result"]["tools"]);
 }

@@ -427,22 +427,22 @@ impl Server {
                 return Reply::Silent;
             }
             "tools/list" if self.has_capability("tools") => {
-                methods::list_tools(self, &request.params)
+                methods::list_tools(self, &request.params, era)
             }
             "tools/call" if self.has_capability("tools") => {
                 return methods::call_tool(self, request);
             }
             "resources/list" if self.has_capability("resources") => {
-                methods::list_resources(self, &request.params)
+                methods::list_resources(self, &request.params, era)
             }
             "resources/templates/list" if self.has_capability("resources") => {
-                methods::list_templates(self, &request.params)
+                methods::list_templates(self, &request.params, era)
             }
             "resources/read" if self.has_capability("resources") => {
                 return methods::read_resource(self, request);
             }
             "prompts/list" if self.has_capability("prompts") => {
-                methods::list_prompts(self, &request.params)
+                methods::list_prompts(self, &request.params, era)
             }
             "prompts/get" if self.has_capability("prompts") => {
                 return methods::get_prompt(self, request);

@@ -5,6 +5,13 @@
 //! request is `{"revision": R, "def": D, "instance": V}` (V against the definition D of R's
 //! schema) or `{"schema": S, "instance": V}` (V against S, e.g. an advertised `outputSchema`);
 //! the answer is `{"ok": true}` or `{"error": "..."}`, naming every failure and where it is.
+//!
+//! With `"closed": true` as well (a revision and a definition), an instance that validates is
+//! also held to the keys the definition declares: the official schemas leave objects open, so
+//! a field of another revision (`ttlMs` on a 2025-11-25 result) would pass them. Every object
+//! whose schema lists `properties` and says nothing of `additionalProperties` may hold those
+//! and `_meta` only, following `$ref`, `allOf`, `properties` and `items`; inside `anyOf` and
+//! `oneOf` the branch the instance takes is not known, so those are not held.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -90,7 +97,101 @@ fn check(
         }
     };
     failures(&validator, instance)
-        .map_err(|errors| format!("{instance} is not a valid {revision} {def}: {errors}"))
+        .map_err(|errors| format!("{instance} is not a valid {revision} {def}: {errors}"))?;
+    if request.get("closed") == Some(&Value::Bool(true)) {
+        let document = &documents[revision];
+        let mut undeclared = Vec::new();
+        closed(
+            document,
+            &document["$defs"][def],
+            instance,
+            "",
+            &mut undeclared,
+        );
+        if !undeclared.is_empty() {
+            return Err(format!(
+                "{instance} holds keys {revision} {def} does not declare: {}",
+                undeclared.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Members whose value is the host's JSON or an open map, not the protocol's objects.
+const HOSTS: &[&str] = &[
+    "inputSchema",
+    "outputSchema",
+    "requestedSchema",
+    "structuredContent",
+    "arguments",
+    "experimental",
+    "_meta",
+];
+
+/// The keys of `instance` (at `path`) that `schema` does not declare, into `undeclared`.
+fn closed(
+    document: &Value,
+    schema: &Value,
+    instance: &Value,
+    path: &str,
+    undeclared: &mut Vec<String>,
+) {
+    let schema = resolve(document, schema);
+    let mut properties = serde_json::Map::new();
+    let mut open = false;
+    for part in std::iter::once(schema).chain(
+        schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|s| resolve(document, s)),
+    ) {
+        if let Some(Value::Object(declared)) = part.get("properties") {
+            properties.extend(declared.clone());
+        }
+        open |= part.get("additionalProperties").is_some();
+    }
+    match instance {
+        Value::Object(map) if !properties.is_empty() => {
+            for (key, value) in map {
+                let at = format!("{path}/{key}");
+                match properties.get(key) {
+                    // A host's JSON (a schema, arguments, structured content) or an open map.
+                    Some(_) if HOSTS.contains(&key.as_str()) => {}
+                    Some(property) => closed(document, property, value, &at, undeclared),
+                    None if key != "_meta" && !open => undeclared.push(at),
+                    None => {}
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                for (index, value) in items.iter().enumerate() {
+                    closed(
+                        document,
+                        item,
+                        value,
+                        &format!("{path}/{index}"),
+                        undeclared,
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `schema`, or what its `$ref` (`#/$defs/..`) names.
+fn resolve<'d>(document: &'d Value, schema: &'d Value) -> &'d Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => match reference.strip_prefix("#/$defs/") {
+            Some(name) => resolve(document, &document["$defs"][name]),
+            None => schema,
+        },
+        None => schema,
+    }
 }
 
 /// Every failure of `instance` against `validator`, with where it failed, joined by `; `.

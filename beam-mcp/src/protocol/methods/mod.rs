@@ -136,7 +136,9 @@ pub(crate) struct ListSpec<'a, T> {
     pub(crate) kind: &'static str,
     /// The result's member holding the page.
     pub(crate) field: &'static str,
-    pub(crate) cache: CacheHint,
+    /// The list's caching hints: 2026-07-28 results carry them, 2025-11-25 ones have no such
+    /// fields.
+    pub(crate) cache: Option<CacheHint>,
 }
 
 pub(crate) fn list<T>(
@@ -164,6 +166,8 @@ pub(crate) fn list<T>(
     if let Some(next) = next {
         result.insert("nextCursor".into(), Value::from(next));
     }
-    spec.cache.stamp(&mut result);
+    if let Some(cache) = spec.cache {
+        cache.stamp(&mut result);
+    }
     Ok(Value::Object(result))
 }

@@ -8,13 +8,14 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
 use crate::prompt::{PromptFault, PromptRequest};
-use crate::protocol::core::Request;
+use crate::protocol::core::{Era, Request};
 use crate::protocol::{ProtocolError, Reply};
 use crate::server::Server;
 
 pub(crate) fn list_prompts(
     server: &Server,
     params: &Map<String, Value>,
+    era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
     let spec = ListSpec {
@@ -23,7 +24,7 @@ pub(crate) fn list_prompts(
         listing: |p: &Prompt| &p.listing,
         kind: "prompts",
         field: "prompts",
-        cache: server.inner.prompts_cache,
+        cache: era.is_stateless().then_some(server.inner.prompts_cache),
     };
     list(server, params, spec)
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
-use crate::protocol::core::Request;
+use crate::protocol::core::{Era, Request};
 use crate::protocol::{ProtocolError, Reply};
 use crate::resource::{ReadRequest, ResourceError};
 use crate::server::Server;
@@ -15,6 +15,7 @@ use crate::server::Server;
 pub(crate) fn list_resources(
     server: &Server,
     params: &Map<String, Value>,
+    era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
     let spec = ListSpec {
@@ -23,7 +24,7 @@ pub(crate) fn list_resources(
         listing: |r: &Resource| &r.listing,
         kind: "resources",
         field: "resources",
-        cache: server.inner.resources_cache,
+        cache: era.is_stateless().then_some(server.inner.resources_cache),
     };
     list(server, params, spec)
 }
@@ -31,6 +32,7 @@ pub(crate) fn list_resources(
 pub(crate) fn list_templates(
     server: &Server,
     params: &Map<String, Value>,
+    era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
     let spec = ListSpec {
@@ -39,7 +41,7 @@ pub(crate) fn list_templates(
         listing: |t: &Template| &t.listing,
         kind: "resource_templates",
         field: "resourceTemplates",
-        cache: server.inner.resources_cache,
+        cache: era.is_stateless().then_some(server.inner.resources_cache),
     };
     list(server, params, spec)
 }
@@ -93,6 +95,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
     };
     let responder = server.clone();
     let context = begun.context.clone();
+    let stateless = era.is_stateless();
     let work = Box::pin(async move {
         let asking = context.clone();
         let outcome = match dispatch::run(&call, context, |context| reader(read(context))).await {
@@ -108,7 +111,9 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
                     .collect();
                 let mut result = Map::new();
                 result.insert("contents".into(), Value::Array(items));
-                responder.inner.resources_cache.stamp(&mut result);
+                if stateless {
+                    responder.inner.resources_cache.stamp(&mut result);
+                }
                 Ok(Value::Object(result))
             }
             Ran::Done(Err(ResourceError::NotFound { reason })) => {

@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
-use crate::protocol::core::Request;
+use crate::protocol::core::{Era, Request};
 use crate::protocol::{ProtocolError, Reply};
 use crate::server::Server;
 use crate::task::{self, Status, TaskSupport};
@@ -21,6 +21,7 @@ use crate::tool::{CallToolResult, ToolContext, ToolFault};
 pub(crate) fn list_tools(
     server: &Server,
     params: &Map<String, Value>,
+    era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
     let spec = ListSpec {
@@ -29,7 +30,7 @@ pub(crate) fn list_tools(
         listing: |t: &Tool| &t.listing,
         kind: "tools",
         field: "tools",
-        cache: server.inner.tools_cache,
+        cache: era.is_stateless().then_some(server.inner.tools_cache),
     };
     list(server, params, spec)
 }
