@@ -53,14 +53,19 @@ impl Event {
 /// with it the exchange.
 pub(super) async fn response(mut exchange: Exchange) -> HttpResponse {
     let (tx, rx) = mpsc::channel::<Bytes>(BUFFER);
-    let first = match tokio::time::timeout(KEEP_ALIVE, exchange.next()).await {
-        Ok(Some(message)) => encode(&message),
+    let (first, last) = match tokio::time::timeout(KEEP_ALIVE, exchange.next()).await {
+        Ok(Some(message)) => (encode(&message), matches!(message, Outbound::Response(_))),
         // No message at all (the request was cancelled as it started): an empty stream.
         Ok(None) => return stream_response(rx),
-        Err(_) => Bytes::from_static(KEEP_ALIVE_COMMENT),
+        Err(_) => (Bytes::from_static(KEEP_ALIVE_COMMENT), false),
     };
     // The channel is new and empty: the first event always fits.
     let _ = tx.try_send(first);
+    if last {
+        // The response came first (nothing was sent before it): the stream is that one event,
+        // ended with it, with no task to wait for.
+        return stream_response(rx);
+    }
     tokio::spawn(async move {
         let mut keep_alive = tokio::time::interval(KEEP_ALIVE);
         keep_alive.tick().await;
