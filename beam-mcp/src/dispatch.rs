@@ -169,8 +169,10 @@ async fn until_asked<T>(running: impl Future<Output = T>, context: &Context) -> 
 /// runtime it runs in place.
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     match tokio::runtime::Handle::try_current() {
-        Ok(runtime) => match runtime.spawn_blocking(f).await {
-            Ok(value) => value,
+        Ok(runtime) => match runtime.spawn_blocking(|| crate::panic::catch(f)).await {
+            Ok(Ok(value)) => value,
+            // Resumed as its message, which holds where it happened on the pool's thread.
+            Ok(Err(panic)) => std::panic::resume_unwind(Box::new(panic)),
             Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
             // The runtime is shutting down; the caller is being dropped anyway.
             Err(_) => std::future::pending().await,

@@ -123,6 +123,16 @@ pub enum Limited<'a> {
     },
     /// A valid `completion/complete`.
     Completion,
+    /// A `resources/read` of a URI some resource or template serves.
+    ResourceRead {
+        /// The URI asked for.
+        uri: &'a str,
+    },
+    /// A `prompts/get` of a listed prompt, with valid arguments.
+    PromptGet {
+        /// The prompt's name.
+        name: &'a str,
+    },
 }
 
 /// A refusal: the caller may try again after [`delay`](Self::delay).

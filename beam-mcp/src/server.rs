@@ -150,7 +150,8 @@ pub struct ServerBuilder {
 pub(crate) struct Limits {
     /// Notifications waiting per request before logs are dropped (progress merges).
     pub(crate) notification_queue: usize,
-    /// The default time limit of a tool call.
+    /// The default time limit of host code (tools without their own, readers, prompts,
+    /// completers).
     pub(crate) call_time_limit: Option<Duration>,
     /// Requests running at once per connection (stdio): past it, the connection stops reading.
     pub(crate) in_flight: usize,
@@ -359,8 +360,9 @@ impl ServerBuilder {
         self
     }
 
-    /// The time limit of a tool call whose tool sets none (default: none). An overrunning call
-    /// is answered as an `isError` result naming the limit; its future is dropped.
+    /// The time limit of host code (default: none): a tool call whose tool sets none, a
+    /// resource read, a prompt and a completion. An overrunning call is answered as an `isError`
+    /// result naming the limit; the others as `-32603`. The future is dropped.
     pub fn call_time_limit(mut self, limit: Duration) -> Self {
         self.limits.call_time_limit = Some(limit);
         self
@@ -428,9 +430,10 @@ impl ServerBuilder {
         self
     }
 
-    /// Rate-limits `tools/call` and `completion/complete` per caller (default: none). The check
-    /// runs once the request is valid (the tool is listed, the arguments pass its schema) and
-    /// before host code runs; a refusal is the JSON-RPC error `-31429` with
+    /// Rate-limits what runs host code per caller (default: none): `tools/call`,
+    /// `resources/read`, `prompts/get` and `completion/complete`. The check runs once the
+    /// request is valid (the tool or prompt is listed and its arguments pass, the URI is served)
+    /// and before host code runs; a refusal is the JSON-RPC error `-31429` with
     /// `data.retryAfterMs`. Callers are told apart by their principal's digest (what
     /// `authorize` returned); callers without one share a key.
     ///

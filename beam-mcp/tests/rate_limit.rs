@@ -43,12 +43,26 @@ fn paint(color: String) -> String {
     color
 }
 
+/// A note.
+#[beam_mcp::resource("notes://one")]
+fn note() -> String {
+    "one".into()
+}
+
+/// A note that takes its time.
+#[beam_mcp::resource("notes://slow")]
+async fn slow_note() -> String {
+    tokio::time::sleep(Duration::from_secs(600)).await;
+    "late".into()
+}
+
+/// The builder with every item of this file.
+fn builder() -> beam_mcp::ServerBuilder {
+    Server::builder().crate_items(module_path!())
+}
+
 fn server(limit: impl RateLimit) -> Server {
-    Server::builder()
-        .crate_items(module_path!())
-        .rate_limit(limit)
-        .build()
-        .unwrap()
+    builder().rate_limit(limit).build().unwrap()
 }
 
 fn ping_as(server: &Server, session: &Session) -> Value {
@@ -143,6 +157,7 @@ impl RateLimit for Counting {
             Limited::Completion => {
                 self.completions.fetch_add(1, Ordering::Relaxed);
             }
+            Limited::ResourceRead { .. } | Limited::PromptGet { .. } => {}
             _ => unreachable!(),
         }
         Ok(())
@@ -229,6 +244,76 @@ mod over_http {
         let response = Connection::open(addr).post(&headers, body.to_string().as_bytes());
         let retry = response.header("retry-after").map(str::to_owned);
         (response.status, retry, response.json())
+    }
+
+    /// One request of `method` naming `name` (a prompt, or a URI), at 2026-07-28.
+    fn request(addr: std::net::SocketAddr, method: &str, name: &str) -> (u16, Value) {
+        let mut params = match method {
+            "resources/read" => json!({ "uri": name }),
+            _ => json!({ "name": name, "arguments": { "color": "red" } }),
+        };
+        params["_meta"] = modern_meta();
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        let host = format!("127.0.0.1:{}", addr.port());
+        let headers = [
+            ("host", host.as_str()),
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", method),
+            ("mcp-name", name),
+        ];
+        let response = Connection::open(addr).post(&headers, body.to_string().as_bytes());
+        (response.status, response.json())
+    }
+
+    /// A reader and a prompt run host code as a tool does: the limiter is asked for them too,
+    /// and the call time limit holds them. (Before, only tools and completions were limited, and
+    /// only tools timed.)
+    #[test]
+    fn readers_and_prompts_are_rate_limited_and_timed_like_tools() {
+        let server = super::builder()
+            .rate_limit(TokenBucket::every(Duration::from_secs(60)).burst(2))
+            .call_time_limit(Duration::from_millis(200))
+            .build()
+            .unwrap();
+        let http = Http::builder(server)
+            .authorize(|_| Ok(()))
+            .allowed_origins(Origins::Loopback)
+            .build()
+            .unwrap();
+        let addr = loopback::start(http);
+        let (status, read) = request(addr, "resources/read", "notes://one");
+        assert_eq!(status, 200, "{read}");
+        assert_eq!(read["result"]["contents"][0]["text"], "one");
+        let (status, got) = request(addr, "prompts/get", "paint");
+        assert_eq!(status, 200, "{got}");
+        assert!(got["result"]["messages"].is_array(), "{got}");
+        // The bucket of two is spent: the next read and the next prompt are refused.
+        let (status, refused) = request(addr, "resources/read", "notes://one");
+        assert_eq!(status, 429, "{refused}");
+        super::refused(&refused);
+        let (status, refused) = request(addr, "prompts/get", "paint");
+        assert_eq!(status, 429, "{refused}");
+        super::refused(&refused);
+
+        // A reader past the call time limit is ended and answered -32603.
+        let server = super::builder()
+            .call_time_limit(Duration::from_millis(200))
+            .build()
+            .unwrap();
+        let http = Http::builder(server)
+            .authorize(|_| Ok(()))
+            .allowed_origins(Origins::Loopback)
+            .build()
+            .unwrap();
+        let addr = loopback::start(http);
+        let (status, late) = request(addr, "resources/read", "notes://slow");
+        assert_eq!(
+            (status, late["error"]["code"].as_i64()),
+            (200, Some(-32603)),
+            "{late}"
+        );
     }
 
     #[test]

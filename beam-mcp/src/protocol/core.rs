@@ -12,7 +12,7 @@ use super::methods;
 use super::response::PendingResponse;
 use super::session::Registration;
 use super::{
-    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+    Logged, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     ProtocolError, Reply, Response, Revision, Session,
 };
 use crate::ask::{Round, RoundError};
@@ -239,7 +239,7 @@ impl Server {
             && let Some(id) = &id
         {
             if !session.client_requests().answer(id, &message) {
-                tracing::debug!(%id, "a response nobody waits for");
+                tracing::debug!(id = %Logged(&id.to_string()), "a response nobody waits for");
             }
             return Reply::Silent;
         }

@@ -33,6 +33,23 @@ pub(crate) fn caller_text(text: &str) -> &str {
     &text[..end]
 }
 
+/// Text a caller chose, or host text that may hold it (a panic message, a fault's reason), as a
+/// log line shows it: cut like an error's `data` (to [`CALLER_TEXT_BYTES`], then how long it
+/// was) and escaped (`\n`, quotes, control characters), so that it can neither forge a line nor
+/// run one to a mebibyte. Every such string reaches the log through it.
+pub(crate) struct Logged<'a>(pub(crate) &'a str);
+
+impl std::fmt::Display for Logged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cut = caller_text(self.0);
+        write!(f, "{}", cut.escape_debug())?;
+        if cut.len() < self.0.len() {
+            write!(f, "… ({} bytes)", self.0.len())?;
+        }
+        Ok(())
+    }
+}
+
 /// A protocol-level refusal: a JSON-RPC error object the core answers with.
 ///
 /// The wording of each message is part of the wire contract (see `docs/wire.md`). A message

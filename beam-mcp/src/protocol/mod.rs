@@ -14,8 +14,8 @@ pub use crate::revision::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     META_SERVER_INFO, META_SUBSCRIPTION_ID, Revision,
 };
-pub(crate) use error::caller_text;
 pub use error::{CALLER_TEXT_BYTES, ProtocolError};
+pub(crate) use error::{Logged, caller_text};
 pub use exchange::{Exchange, Outbound};
 pub use response::{Reply, Response};
 pub use session::Session;

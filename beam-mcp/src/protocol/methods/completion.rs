@@ -8,7 +8,7 @@ use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
 use crate::protocol::core::Request;
-use crate::protocol::{ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::server::Server;
 
 /// Checks the reference and the argument now; runs the completer later (it may wait).
@@ -41,7 +41,7 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
     let call = Call {
         kind: "completer",
         name: Arc::from(item.as_str()),
-        limit: None,
+        limit: server.inner.limits.call_time_limit,
         // A completion is not an item of the catalog: no node of the connectome.
         observed: None,
     };
@@ -56,11 +56,15 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
         {
             Ran::Done(completion) => Ok(completion.to_value()),
             Ran::Panicked(panic) => {
-                tracing::error!(%item, panic = %panic, "completer panicked");
+                tracing::error!(%item, panic = %Logged(&panic), "completer panicked");
+                Err(ProtocolError::Internal)
+            }
+            Ran::TimedOut(limit) => {
+                tracing::warn!(%item, ?limit, "a completer overran the call time limit");
                 Err(ProtocolError::Internal)
             }
             // A completer has no round to ask in: its asks return `AskError::Unavailable`.
-            Ran::TimedOut(_) | Ran::InputRequired => Err(ProtocolError::Internal),
+            Ran::InputRequired => Err(ProtocolError::Internal),
         };
         responder.respond(id, era, outcome)
     });

@@ -7,9 +7,10 @@ use serde_json::{Map, Value};
 use super::{ListSpec, input_required, list};
 use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
+use crate::limit::{Caller, Limited};
 use crate::prompt::{PromptFault, PromptRequest};
 use crate::protocol::core::{Era, Request};
-use crate::protocol::{ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::server::Server;
 
 pub(crate) fn list_prompts(
@@ -66,6 +67,14 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let Value::Object(arguments) = arguments else {
         unreachable!("built as an object above")
     };
+    // The host's rate limit, last: only a prompt that would render spends a token.
+    if let Some(limit) = &server.inner.rate_limit {
+        let owner = request.session.principal().map(|p| p.digest());
+        let kind = Limited::PromptGet { name: &prompt.name };
+        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
+            return refuse(retry.into());
+        }
+    }
     let begun = request.begin(server, prompt.takes_context);
     let prompt_name = Arc::clone(&prompt.name);
     let states = Arc::clone(&server.inner.states);
@@ -79,7 +88,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let call = Call {
         kind: "prompt",
         name: Arc::clone(&prompt.name),
-        limit: None,
+        limit: server.inner.limits.call_time_limit,
         observed: prompt.observed.as_ref().and_then(|c| c.recording()),
     };
     let responder = server.clone();
@@ -93,14 +102,17 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
                 Err(ProtocolError::PromptNotRendered { name, reason })
             }
             Ran::Done(Err(PromptFault::Internal(detail))) => {
-                tracing::error!(prompt = %name, %detail, "prompt fault");
+                tracing::error!(prompt = %name, detail = %Logged(&detail), "prompt fault");
                 Err(ProtocolError::Internal)
             }
             Ran::Panicked(panic) => {
-                tracing::error!(prompt = %name, panic = %panic, "prompt panicked");
+                tracing::error!(prompt = %name, panic = %Logged(&panic), "prompt panicked");
                 Err(ProtocolError::Internal)
             }
-            Ran::TimedOut(_) => Err(ProtocolError::Internal),
+            Ran::TimedOut(limit) => {
+                tracing::warn!(prompt = %name, ?limit, "a prompt overran the call time limit");
+                Err(ProtocolError::Internal)
+            }
             Ran::InputRequired => input_required(&responder, &asking),
         };
         responder.respond(id, era, outcome)

@@ -7,8 +7,9 @@ use serde_json::{Map, Value};
 use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
+use crate::limit::{Caller, Limited};
 use crate::protocol::core::{Era, Request};
-use crate::protocol::{ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::resource::{ReadRequest, ResourceError};
 use crate::server::Server;
 
@@ -71,6 +72,14 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
         let error = ProtocolError::ResourceNotFound { uri, reason: None };
         return Reply::Ready(server.respond(id, era, Err(error)));
     };
+    // The host's rate limit, last: only a read that would run spends a token.
+    if let Some(limit) = &server.inner.rate_limit {
+        let owner = request.session.principal().map(|p| p.digest());
+        let kind = Limited::ResourceRead { uri: &uri };
+        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
+            return Reply::Ready(server.respond(id, era, Err(retry.into())));
+        }
+    }
     let begun = request.begin(server, readable.takes_context);
     let variables: Vec<(Arc<str>, String)> = readable
         .variables
@@ -90,7 +99,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
     let call = Call {
         kind: "resource",
         name: Arc::from(uri.as_str()),
-        limit: None,
+        limit: server.inner.limits.call_time_limit,
         observed: readable.observed.and_then(|c| c.recording()),
     };
     let responder = server.clone();
@@ -101,7 +110,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
         let outcome = match dispatch::run(&call, context, |context| reader(read(context))).await {
             Ran::Done(Ok(contents)) if contents.is_empty() => {
                 // An empty answer would read as "exists, holds nothing"; say what it is.
-                tracing::error!(%uri, "a resource reader returned no contents");
+                tracing::error!(uri = %Logged(&uri), "a resource reader returned no contents");
                 Err(ProtocolError::Internal)
             }
             Ran::Done(Ok(contents)) => {
@@ -120,14 +129,17 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
                 Err(ProtocolError::ResourceNotFound { uri, reason })
             }
             Ran::Done(Err(ResourceError::Internal(detail))) => {
-                tracing::error!(%uri, %detail, "resource reader fault");
+                tracing::error!(uri = %Logged(&uri), detail = %Logged(&detail), "resource reader fault");
                 Err(ProtocolError::Internal)
             }
             Ran::Panicked(panic) => {
-                tracing::error!(%uri, panic = %panic, "resource reader panicked");
+                tracing::error!(uri = %Logged(&uri), panic = %Logged(&panic), "resource reader panicked");
                 Err(ProtocolError::Internal)
             }
-            Ran::TimedOut(_) => Err(ProtocolError::Internal),
+            Ran::TimedOut(limit) => {
+                tracing::warn!(uri = %Logged(&uri), ?limit, "a resource reader overran the call time limit");
+                Err(ProtocolError::Internal)
+            }
             Ran::InputRequired => input_required(&responder, &asking),
         };
         responder.respond(id, era, outcome)

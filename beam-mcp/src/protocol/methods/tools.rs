@@ -13,7 +13,7 @@ use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
 use crate::protocol::core::{Era, Request};
-use crate::protocol::{ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::server::Server;
 use crate::task::{self, Status, TaskSupport};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
@@ -174,7 +174,7 @@ fn outcome(
             Ok(invalid_arguments(tool_name, &reason).to_value())
         }
         Ran::Done(Err(ToolFault::Internal(reason))) => {
-            tracing::error!(tool = %tool_name, %reason, "tool fault");
+            tracing::error!(tool = %tool_name, reason = %Logged(&reason), "tool fault");
             Err(ProtocolError::Internal)
         }
         Ran::Panicked(panic) => Ok(panicked(tool_name, &panic)),
@@ -217,7 +217,7 @@ fn detach(
         let status = match ran {
             // A protocol-level failure is `failed`; a tool's own error is a completed result.
             Ran::Panicked(panic) => {
-                tracing::error!(tool = %tool_name, %panic, "tool panicked in a task");
+                tracing::error!(tool = %tool_name, panic = %Logged(&panic), "tool panicked in a task");
                 Status::Failed(ProtocolError::Internal.to_error_object(Some(Revision::V2026_07_28)))
             }
             ran => match outcome(&tool_name, ran) {
@@ -232,7 +232,7 @@ fn detach(
 
 /// A panicking tool is a tool error that says nothing of the panic (which is logged).
 fn panicked(tool: &str, panic: &str) -> Value {
-    tracing::error!(%tool, %panic, "tool panicked");
+    tracing::error!(%tool, panic = %Logged(panic), "tool panicked");
     CallToolResult::error(format!("{tool}: the tool failed with an internal error")).to_value()
 }
 

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::Server;
 use crate::catalog::{HeaderParameter, Tool};
 use crate::protocol::door::Door;
-use crate::protocol::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
+use crate::protocol::{Logged, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
 
 // Names built once: a `&str` name is parsed and hashed again at every lookup.
 const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -116,7 +116,7 @@ impl Door for HeaderRules<'_> {
         params: Option<&Map<String, Value>>,
     ) -> Result<(), ProtocolError> {
         check(self.headers, is_request, method, params, self.server).inspect_err(|error| {
-            tracing::info!(reason = %error, "header check failed");
+            tracing::info!(reason = %Logged(&error.to_string()), "header check failed");
         })
     }
 
@@ -129,7 +129,7 @@ impl Door for HeaderRules<'_> {
                     .try_fold(a, |value, key| value.get(key))
             });
             check_param(self.headers, parameter, value).inspect_err(|error| {
-                tracing::info!(reason = %error, "header check failed");
+                tracing::info!(reason = %Logged(&error.to_string()), "header check failed");
             })?;
         }
         Ok(())
