@@ -44,6 +44,28 @@ fn echo(text: String) -> String {
     text
 }
 
+/// The `held_fair` calls that started, by tag, and the permits that end them: apart from
+/// `held`'s, so that tests running side by side do not release each other's calls.
+static STARTED_FAIR: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+static RELEASE_FAIR: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(0);
+
+/// Runs until the test releases it, recording under `tag` that it started.
+#[beam_mcp::tool]
+async fn held_fair(tag: u64) -> String {
+    STARTED_FAIR.lock().unwrap().push(tag);
+    RELEASE_FAIR.acquire().await.expect("never closed").forget();
+    "released".into()
+}
+
+/// One call of `tool` as `user` (a bearer token naming the principal), on a connection of its
+/// own.
+fn call_as(addr: SocketAddr, user: &str, tool: &str, arguments: serde_json::Value) -> HttpResponse {
+    let params = json!({ "name": tool, "arguments": arguments });
+    let (mut h, body) = stoppable::modern(addr, 1, "tools/call", params);
+    h.push(("authorization".to_owned(), format!("Bearer {user}")));
+    Connection::open(addr).post(&stoppable::borrowed(&h), body.as_bytes())
+}
+
 fn builder() -> HttpBuilder {
     let (builder, _catalog) = Server::builder()
         .name("http-limits")
@@ -162,6 +184,71 @@ fn past_max_in_flight_requests_a_request_is_503_with_retry_after_and_listen_stre
             status == 200
         });
     }
+}
+
+/// One principal holds its share of the in-flight places (2 of 4) and is refused a third,
+/// while another principal is served; once every place is taken, a third principal meets the
+/// bound. (Before, one principal could take every place.)
+#[test]
+fn one_principal_holds_at_most_its_share_of_the_places_while_another_is_served() {
+    let (builder, _catalog) = Server::builder()
+        .name("http-limits")
+        .version("1")
+        .crate_items(module_path!())
+        .live();
+    let http = Http::builder(builder.build().unwrap())
+        .authorize(|parts| match parts.headers.get("authorization") {
+            Some(v) => Ok(v.to_str().unwrap_or_default().to_owned()),
+            None => Err(Refusal::new("no token")),
+        })
+        .allowed_origins(Origins::Loopback)
+        .max_in_flight_requests(4)
+        .max_in_flight_per_principal(2)
+        .build()
+        .unwrap();
+    let addr = loopback::start(http);
+    let hold = |user: &'static str, tag: u64| {
+        thread::spawn(move || call_as(addr, user, "held_fair", json!({ "tag": tag })))
+    };
+    let started = |tag: u64| {
+        wait_until(&format!("held_fair {tag} started"), || {
+            STARTED_FAIR.lock().unwrap().contains(&tag)
+        });
+    };
+    let alice = [hold("alice", 1), hold("alice", 2)];
+    started(1);
+    started(2);
+    let refused = call_as(addr, "alice", "echo", json!({ "text": "a third" }));
+    assert_eq!(
+        refused.status,
+        503,
+        "{}",
+        String::from_utf8_lossy(&refused.body)
+    );
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let served = call_as(addr, "bob", "echo", json!({ "text": "hi" }));
+    assert_eq!(
+        served.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&served.body)
+    );
+    assert_eq!(served.json()["result"]["content"][0]["text"], "hi");
+    let bob = [hold("bob", 3), hold("bob", 4)];
+    started(3);
+    started(4);
+    let carol = call_as(addr, "carol", "echo", json!({ "text": "hi" }));
+    assert_eq!(carol.status, 503, "every place is taken");
+    RELEASE_FAIR.add_permits(4);
+    for call in alice.into_iter().chain(bob) {
+        assert_eq!(call.join().unwrap().status, 200);
+    }
+    // The places come back once the answers are written.
+    wait_until("alice is served again", || {
+        let r = call_as(addr, "alice", "echo", json!({ "text": "again" }));
+        assert!(r.status == 200 || r.status == 503, "{}", r.status);
+        r.status == 200
+    });
 }
 
 /// Sends raw request bytes on a connection of their own; the answer.

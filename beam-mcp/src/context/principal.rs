@@ -16,15 +16,31 @@ pub(crate) struct Principal {
     /// SHA-256 saved per request), and clones share it.
     digest: Arc<OnceLock<[u8; 32]>>,
     digest_of: fn(&(dyn Any + Send + Sync)) -> [u8; 32],
+    /// A key that tells principals apart within this process (a share of a bound is counted
+    /// under it): keyed SipHash, far cheaper than the digest; `None` when `authorize` returned
+    /// `()`, which tells no caller from another.
+    #[cfg(feature = "http")]
+    share_key: Option<u64>,
 }
 
 impl Principal {
     pub(crate) fn new<P: Any + Send + Sync + Hash>(principal: P) -> Self {
+        #[cfg(feature = "http")]
+        let share_key = share_key(&principal);
         Principal {
             value: Arc::new(principal),
             digest: Arc::new(OnceLock::new()),
             digest_of: digest_of::<P>,
+            #[cfg(feature = "http")]
+            share_key,
         }
+    }
+
+    /// The key of this principal's shares (`None`: an anonymous principal, `()`, which tells
+    /// no caller from another, so no share of its own).
+    #[cfg(feature = "http")]
+    pub(crate) fn share_key(&self) -> Option<u64> {
+        self.share_key
     }
 
     /// SHA-256 over the type's name and what its `Hash` impl writes: equal for equal principals
@@ -32,6 +48,20 @@ impl Principal {
     pub(crate) fn digest(&self) -> [u8; 32] {
         *self.digest.get_or_init(|| (self.digest_of)(&*self.value))
     }
+}
+
+#[cfg(feature = "http")]
+fn share_key<P: Any + Hash>(principal: &P) -> Option<u64> {
+    use std::hash::BuildHasher;
+    if std::any::TypeId::of::<P>() == std::any::TypeId::of::<()>() {
+        return None;
+    }
+    // Keyed once per process: a caller cannot choose principals that collide.
+    static KEYS: OnceLock<std::hash::RandomState> = OnceLock::new();
+    let mut hasher = KEYS.get_or_init(std::hash::RandomState::new).build_hasher();
+    std::any::TypeId::of::<P>().hash(&mut hasher);
+    principal.hash(&mut hasher);
+    Some(hasher.finish())
 }
 
 fn digest_of<P: Any + Hash>(value: &(dyn Any + Send + Sync)) -> [u8; 32] {
@@ -75,5 +105,23 @@ mod tests {
         // A clone shares the digest computed once.
         assert_eq!(alice.clone().digest(), alice.digest());
         assert_eq!(alice.value.downcast_ref::<String>().unwrap(), "alice");
+        // Share keys tell the same principals apart; `()` has none.
+        #[cfg(feature = "http")]
+        share_keys(&alice);
+    }
+
+    #[cfg(feature = "http")]
+    fn share_keys(alice: &Principal) {
+        assert_eq!(
+            alice.share_key(),
+            Principal::new("alice".to_owned()).share_key()
+        );
+        assert_ne!(
+            alice.share_key(),
+            Principal::new("bob".to_owned()).share_key()
+        );
+        assert_ne!(alice.share_key(), Principal::new("alice").share_key());
+        assert!(alice.share_key().is_some());
+        assert_eq!(Principal::new(()).share_key(), None);
     }
 }

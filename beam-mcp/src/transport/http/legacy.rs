@@ -12,10 +12,10 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response as HttpResponse;
 use serde_json::Value;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 
 use super::events::{EventStore, ResumeError, StoredEvent};
-use super::load::{Slot, busy};
+use super::load::{Places, busy};
 use super::sessions::{Entry, Sessions};
 use super::sse::{self, Event};
 use super::{Endpoint, empty, json_response, reply};
@@ -82,7 +82,7 @@ pub(super) async fn post(
     principal: Principal,
 ) -> HttpResponse {
     let server = &endpoint.server;
-    let places = &endpoint.in_flight;
+    let places = (&endpoint.in_flight, principal.share_key());
     // After initialize the client names the negotiated version; one this server does not serve
     // at 2025-11-25 or before is refused (a missing header means 2025-03-26: served alike).
     if let Some(version) = text_header(parts, VERSION)
@@ -224,7 +224,7 @@ async fn answer(
     message: Value,
     entry: Option<&Arc<Entry>>,
     store: Option<&Arc<dyn EventStore>>,
-    places: &Arc<Semaphore>,
+    places: (&Places, Option<u64>),
 ) -> HttpResponse {
     let id = message.get("id").cloned();
     let answered = server.handle_value_through(session, message, &LegacyRules);
@@ -239,9 +239,13 @@ async fn answer(
         Reply::Ready(response) => return respond(&response),
         Reply::Pending(exchange) => exchange,
     };
-    let Some(slot) = Slot::take(places) else {
-        tracing::debug!("the in-flight bound is reached: refused with 503");
-        return busy(id);
+    let (places, key) = places;
+    let slot = match places.take(key) {
+        Ok(slot) => slot,
+        Err(full) => {
+            tracing::debug!(?full, "no in-flight place: refused with 503");
+            return busy(id);
+        }
     };
     if exchange.streams() {
         match (entry, store) {

@@ -17,8 +17,9 @@
 //! hold what comes before the body is read (the `authorize` hooks, a slow body, under
 //! `read_timeout`).
 
+use std::collections::HashMap;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
@@ -34,18 +35,94 @@ use crate::protocol::ProtocolError;
 /// a slot is usually free by then.
 pub(super) const RETRY_AFTER_SECONDS: &str = "1";
 
+/// The endpoint's places for requests being processed, and each principal's share of them.
+pub(super) struct Places {
+    all: Arc<Semaphore>,
+    /// The most one principal may hold at once.
+    share: usize,
+    /// Places held, by principal; an entry lives while its principal holds one, so the map
+    /// never outgrows the bound.
+    held: Arc<Mutex<HashMap<u64, usize>>>,
+}
+
+/// Why no place was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Full {
+    /// Every place is taken.
+    All,
+    /// The caller holds its whole share.
+    Share,
+}
+
+impl Places {
+    /// `all` places, at most `share` of them to one principal.
+    pub(super) fn new(all: usize, share: usize) -> Places {
+        Places {
+            all: Arc::new(Semaphore::new(all)),
+            share,
+            held: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// A free place for the principal `key` (`None`: an anonymous caller, held to the bound
+    /// alone), or why there is none.
+    pub(super) fn take(&self, key: Option<u64>) -> Result<Slot, Full> {
+        let Some(key) = key else {
+            let permit = Arc::clone(&self.all)
+                .try_acquire_owned()
+                .map_err(|_| Full::All)?;
+            return Ok(Slot {
+                _permit: permit,
+                _share: None,
+            });
+        };
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let count = held.entry(key).or_insert(0);
+        if *count >= self.share {
+            return Err(Full::Share);
+        }
+        let Ok(permit) = Arc::clone(&self.all).try_acquire_owned() else {
+            if *count == 0 {
+                held.remove(&key);
+            }
+            return Err(Full::All);
+        };
+        *count += 1;
+        Ok(Slot {
+            _permit: permit,
+            _share: Some(Share {
+                held: Arc::clone(&self.held),
+                key,
+            }),
+        })
+    }
+}
+
+/// A place counted in its principal's share; given back when dropped.
+struct Share {
+    held: Arc<Mutex<HashMap<u64, usize>>>,
+    key: u64,
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = held.get_mut(&self.key) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
 /// One request's place among those being processed; given back when dropped.
 pub(super) struct Slot {
     _permit: OwnedSemaphorePermit,
+    _share: Option<Share>,
 }
 
 impl Slot {
-    /// A free slot, or `None` at the bound.
-    pub(super) fn take(slots: &Arc<Semaphore>) -> Option<Slot> {
-        let permit = Arc::clone(slots).try_acquire_owned().ok()?;
-        Some(Slot { _permit: permit })
-    }
-
     /// Keeps the slot until `response`'s body is dropped: written to its end, or abandoned
     /// with the connection. A streamed answer (progress, then the result) is still work.
     pub(super) fn hold_until_sent(self, response: HttpResponse) -> HttpResponse {
@@ -97,15 +174,39 @@ mod tests {
 
     #[tokio::test]
     async fn a_slot_is_held_until_the_body_is_dropped_and_the_length_is_kept() {
-        let slots = Arc::new(Semaphore::new(1));
-        let slot = Slot::take(&slots).unwrap();
-        assert!(Slot::take(&slots).is_none(), "the bound holds");
+        let places = Places::new(1, 1);
+        let slot = places.take(None).unwrap();
+        assert_eq!(places.take(None).err(), Some(Full::All), "the bound holds");
         let response = slot.hold_until_sent(HttpResponse::new(Body::from("{}")));
         assert_eq!(http_body::Body::size_hint(response.body()).exact(), Some(2));
-        assert_eq!(slots.available_permits(), 0);
+        assert_eq!(places.all.available_permits(), 0);
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         assert_eq!(&bytes[..], b"{}");
-        assert_eq!(slots.available_permits(), 1, "freed with the body");
+        assert_eq!(places.all.available_permits(), 1, "freed with the body");
+    }
+
+    #[test]
+    fn a_principal_holds_at_most_its_share_and_others_are_served() {
+        let places = Places::new(4, 2);
+        let alice: Vec<Slot> = (0..2).map(|_| places.take(Some(1)).unwrap()).collect();
+        assert_eq!(places.take(Some(1)).err(), Some(Full::Share));
+        let bob = places.take(Some(2)).unwrap();
+        let anonymous = places.take(None).unwrap();
+        // Every place is taken now: another principal meets the bound, not its share.
+        assert_eq!(places.take(Some(3)).err(), Some(Full::All));
+        assert!(
+            !places.held.lock().unwrap().contains_key(&3),
+            "no entry left behind"
+        );
+        drop(alice);
+        assert!(
+            !places.held.lock().unwrap().contains_key(&1),
+            "the entry goes at zero"
+        );
+        let again = places.take(Some(1)).unwrap();
+        drop((again, bob, anonymous));
+        assert!(places.held.lock().unwrap().is_empty());
+        assert_eq!(places.all.available_permits(), 4);
     }
 
     #[tokio::test]

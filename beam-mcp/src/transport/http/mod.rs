@@ -75,8 +75,8 @@ use crate::Server;
 use crate::context::{CancelFlag, Principal};
 use crate::json::{self, MAX_MESSAGE_BYTES};
 use crate::protocol::{
-    META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
-    Session,
+    Logged, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError, Reply, Response,
+    Revision, Session,
 };
 use crate::tool::BoxFuture;
 
@@ -238,6 +238,7 @@ pub struct HttpBuilder {
     stateless_legacy: bool,
     max_connections: usize,
     max_in_flight_requests: usize,
+    max_in_flight_per_principal: Option<usize>,
     shutdown_grace: Duration,
     health_route: Option<String>,
     #[cfg(feature = "oauth")]
@@ -472,6 +473,33 @@ impl HttpBuilder {
         self
     }
 
+    /// The most in-flight places one principal holds at once (default: a quarter of
+    /// [`max_in_flight_requests`](Self::max_in_flight_requests), at least one), so that one
+    /// caller cannot take every place while another waits. Past it that caller's request is
+    /// answered 503 with `Retry-After: 1`, as at the bound. Principals are what `authorize`
+    /// returned, told apart by value; a server whose `authorize` returns `()` tells no caller
+    /// from another, so its callers are held to the bound alone (each 2025-11-25 session to
+    /// its own bound of running requests, and a connection carries one request at a time).
+    /// Name callers in `authorize` (a token's subject, a client address) to give each a share.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// # let server = beam_mcp::Server::builder().build().unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|parts| Ok(parts.headers.get("x-user").map(|v| v.as_bytes().to_vec())))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .max_in_flight_requests(64)
+    ///     .max_in_flight_per_principal(8)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn max_in_flight_per_principal(mut self, requests: usize) -> Self {
+        self.max_in_flight_per_principal = Some(requests);
+        self
+    }
+
     /// How long [`serve`] lets the requests in flight finish once asked to stop (SIGTERM,
     /// ctrl-c, or [`serve_until`]'s future), default 10 s. New connections are refused from
     /// the start of it; connections still open at its end are dropped, which cancels what
@@ -564,6 +592,11 @@ impl HttpBuilder {
         }
         // The semaphore's own ceiling; far above any useful bound.
         let max_in_flight_requests = self.max_in_flight_requests.min(Semaphore::MAX_PERMITS);
+        // A quarter of the bound by default (at least one), and never more than the bound.
+        let per_principal = self
+            .max_in_flight_per_principal
+            .unwrap_or(max_in_flight_requests / 4)
+            .clamp(1, max_in_flight_requests);
         let server = self.server;
         let limits = self.sessions.unwrap_or_default();
         if limits.max == 0 || limits.idle.is_zero() {
@@ -598,7 +631,7 @@ impl HttpBuilder {
                 hosts: self.hosts,
                 read_timeout: self.read_timeout,
                 write_timeout: self.write_timeout,
-                in_flight: Arc::new(Semaphore::new(max_in_flight_requests)),
+                in_flight: load::Places::new(max_in_flight_requests, per_principal),
                 max_connections: self.max_connections,
                 shutdown_grace: self.shutdown_grace,
                 health_route: self.health_route,
@@ -620,8 +653,9 @@ struct Endpoint {
     hosts: Hosts,
     read_timeout: Duration,
     write_timeout: Duration,
-    /// A slot per request being processed (`max_in_flight_requests`).
-    in_flight: Arc<Semaphore>,
+    /// A place per request being processed (`max_in_flight_requests`), at most
+    /// `max_in_flight_per_principal` to one principal.
+    in_flight: load::Places,
     max_connections: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
@@ -669,6 +703,7 @@ impl Http {
             stateless_legacy: false,
             max_connections: 1024,
             max_in_flight_requests: 256,
+            max_in_flight_per_principal: None,
             shutdown_grace: Duration::from_secs(10),
             health_route: None,
             #[cfg(feature = "oauth")]
@@ -724,7 +759,7 @@ async fn endpoint(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Ht
     let (parts, body) = request.into_parts();
     let sessions = matches!(endpoint.legacy, Some(Legacy::Sessions { .. }));
     if let Err(early) = guard::check(&parts, &endpoint.origins, &endpoint.hosts, sessions) {
-        tracing::info!(status = early.status, reason = %early.error, "refused before the body");
+        tracing::info!(status = early.status, reason = %Logged(&early.error.to_string()), "refused before the body");
         let mut response = reply(early.status, None, early.error, true);
         if early.allow {
             let allow = if sessions {
@@ -776,7 +811,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
         Ok(bytes) => bytes,
         Err(error) => {
             let (status, error) = error.status_and_error(endpoint.read_timeout);
-            tracing::info!(status, reason = %error, "body refused");
+            tracing::info!(status, reason = %Logged(&error.to_string()), "body refused");
             return reply(status, None, error, true);
         }
     };
@@ -798,8 +833,9 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
         return legacy::post(endpoint, legacy, &parts, message, principal).await;
     }
     let works = message.get("method").and_then(Value::as_str) != Some("subscriptions/listen");
+    let key = principal.share_key();
     let session = Session::single_request().with_principal_arc(principal);
-    let places = works.then_some(&endpoint.in_flight);
+    let places = works.then_some((&endpoint.in_flight, key));
     answer(&endpoint.server, &parts, message, session, places).await
 }
 
@@ -892,7 +928,7 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(allowed)) => Ok(allowed),
         Ok(Err(refusal)) => {
-            tracing::info!(reason = %refusal.reason, "request refused by the host");
+            tracing::info!(reason = %Logged(&refusal.reason), "request refused by the host");
             Err(Refused::Refusal(refusal.challenge, refusal.forbidden))
         }
         Err(_) => {
@@ -903,14 +939,14 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
 }
 
 /// The core answers, calling the header rules at their steps; HTTP adds only the status. A
-/// request handed to host code takes a slot of `places` until its answer is written (503 when
-/// none is free).
+/// request handed to host code takes a slot of `places`, counted in its principal's share (the
+/// key), until its answer is written (503 when none is free).
 async fn answer(
     server: &Server,
     parts: &Parts,
     message: Value,
     session: Session,
-    places: Option<&Arc<Semaphore>>,
+    places: Option<(&load::Places, Option<u64>)>,
 ) -> HttpResponse {
     let rules = headers::HeaderRules {
         headers: &parts.headers,
@@ -922,12 +958,12 @@ async fn answer(
         Reply::Ready(response) => return respond(&response),
         Reply::Pending(exchange) => exchange,
     };
-    let slot = match places.map(load::Slot::take) {
-        Some(None) => {
-            tracing::debug!("the in-flight bound is reached: refused with 503");
+    let slot = match places.map(|(places, key)| places.take(key)) {
+        Some(Err(full)) => {
+            tracing::debug!(?full, "no in-flight place: refused with 503");
             return load::busy(id);
         }
-        Some(Some(slot)) => Some(slot),
+        Some(Ok(slot)) => Some(slot),
         None => None,
     };
     let response = if exchange.streams() {
