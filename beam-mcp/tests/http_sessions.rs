@@ -58,6 +58,13 @@ async fn steps(steps: u32, delay_ms: u64, ctx: Context) -> String {
     format!("{steps} steps")
 }
 
+/// Reports one step of progress, then answers `mebibytes` MiB of text.
+#[beam_mcp::tool]
+async fn heavy(mebibytes: usize, ctx: Context) -> String {
+    let _ = ctx.progress(1.0, None, None);
+    "x".repeat(mebibytes << 20)
+}
+
 fn builder() -> HttpBuilder {
     let server = Server::builder()
         .crate_items(module_path!())
@@ -273,13 +280,15 @@ fn an_ask_is_a_request_on_the_posts_stream_answered_by_a_post() {
     let (id, ask) = stream.next_event_with_id().expect("the ask");
     assert_eq!(id, Some(format!("{stream_no}-1")));
     let ask: Value = serde_json::from_str(&ask).unwrap();
+    // Answered before anything slow (the schema is compiled on first use): the ask's time
+    // limit runs meanwhile.
+    let answered = alice.post(&json!({ "jsonrpc": "2.0", "id": ask["id"],
+        "result": { "action": "accept", "content": { "name": "Ada" } } }));
+    assert_eq!(answered.status, 202);
     spec()
         .check("2025-11-25", "ElicitRequest", &ask)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(ask["params"]["message"], "Name?");
-    let answered = alice.post(&json!({ "jsonrpc": "2.0", "id": ask["id"],
-        "result": { "action": "accept", "content": { "name": "Ada" } } }));
-    assert_eq!(answered.status, 202);
     let (_, done) = stream.next_event_with_id().expect("the response");
     let done: Value = serde_json::from_str(&done).unwrap();
     assert_eq!(done["result"]["content"][0]["text"], "hello Ada", "{done}");
@@ -591,4 +600,78 @@ fn answers_and_other_callers_get_through_while_every_place_is_held_by_calls_that
         json!({ "name": "echo", "arguments": { "text": "yo" } }),
     );
     assert_eq!(echoed["result"]["content"][0]["text"], "yo", "{echoed}");
+}
+
+/// The event store is bounded in bytes, not only in events: three streamed answers of 6 MiB
+/// pass a session's default 16 MiB, so the first one's events go and resuming it is refused
+/// (400), while the newest is replayed whole. (Before, a session kept 1000 events of any size:
+/// every byte of all three.)
+#[test]
+fn the_event_store_is_bounded_in_bytes_and_a_resumption_past_it_is_refused() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({}));
+    let mut primings = Vec::new();
+    for id in 1..=3 {
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "heavy", "arguments": { "mebibytes": 6 }, "_meta": { "progressToken": id } } });
+        let (mut s, head) = alice.open("POST", Some(&message), &[]);
+        assert_eq!(head.status, 200);
+        let (priming, _) = s.next_event_with_id().unwrap();
+        primings.push(priming.unwrap());
+        let mut events = 0;
+        while s.next_event_with_id().is_some() {
+            events += 1;
+        }
+        assert_eq!(events, 2, "the progress and the result");
+    }
+    let (mut refused, head) = alice.open("GET", None, &[("last-event-id", &primings[0])]);
+    assert_eq!(head.status, 400, "the first answer's events are gone");
+    let _ = &mut refused;
+    let (mut newest, head) = alice.open("GET", None, &[("last-event-id", &primings[2])]);
+    assert_eq!(head.status, 200);
+    let mut replayed = Vec::new();
+    while let Some((_, data)) = newest.next_event_with_id() {
+        replayed.push(serde_json::from_str::<Value>(&data).unwrap());
+    }
+    assert_eq!(replayed.len(), 2);
+    let text = replayed[1]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert_eq!(text.len(), 6 << 20);
+}
+
+/// A stream resumed again while it is quiet ends the reader it replaces at once: one reader
+/// per stream however often a client resumes. (Before, the replaced reader waited for the
+/// stream's next event, so readers piled up on a quiet stream.)
+#[test]
+fn resuming_a_quiet_stream_again_ends_the_reader_it_replaces() {
+    let addr = start(builder().build().unwrap());
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({}));
+    // A call that stays quiet for ten minutes.
+    let message = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "steps", "arguments": { "steps": 1, "delay_ms": 600_000 }, "_meta": { "progressToken": 1 } } });
+    let (mut first, _) = alice.open("POST", Some(&message), &[]);
+    let (priming, _) = first.next_event_with_id().unwrap();
+    let priming = priming.unwrap();
+    drop(first);
+    let mut readers = Vec::new();
+    for _ in 0..3 {
+        let (reader, head) = alice.open("GET", None, &[("last-event-id", &priming)]);
+        assert_eq!(head.status, 200);
+        readers.push(reader);
+    }
+    let newest = readers.pop().unwrap();
+    for mut replaced in readers {
+        // The stream's end comes at once; a reader left waiting would be cut by the client's
+        // 20 s read timeout instead.
+        let started = std::time::Instant::now();
+        assert_eq!(replaced.next_event_with_id(), None);
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the replaced reader was left open"
+        );
+    }
+    drop(newest);
 }

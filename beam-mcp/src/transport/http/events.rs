@@ -58,36 +58,146 @@ pub trait EventStore: Send + Sync + 'static {
     fn forget(&self, session: &str);
 }
 
-/// The default [`EventStore`]: the newest `per_session` events of each session, in memory.
+/// The default [`EventStore`]: the newest events of each session, in memory, bounded three
+/// ways: a number of events per session (default 1000), bytes per session (default 16 MiB)
+/// and bytes in all (default 64 MiB). Past a session's bounds its own oldest events go; past
+/// the total, the oldest events of the session that holds the most bytes go, so one session
+/// that streams a lot cannot push the others' events out. A resumption that would need an
+/// evicted event is refused, never served in part.
+///
+/// ```
+/// use beam_mcp::transport::http::{EventStore, MemoryEventStore, StoredEvent};
+///
+/// let store = MemoryEventStore::new(1000).max_session_bytes(4096);
+/// for seq in 1..=3 {
+///     let data = vec![b'x'; 1500].into();
+///     store.store("s1", StoredEvent { stream: 1, seq, data });
+/// }
+/// // Three events of 1500 bytes do not fit in 4096 (with what each costs to keep):
+/// // the first went, so resuming before it is refused.
+/// assert!(store.after("s1", 1, 0).is_err());
+/// assert_eq!(store.after("s1", 1, 1).unwrap().len(), 2);
+/// ```
 #[derive(Debug)]
 pub struct MemoryEventStore {
     per_session: usize,
-    sessions: Mutex<HashMap<String, Held>>,
+    session_bytes: usize,
+    total_bytes: usize,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    sessions: HashMap<String, Held>,
+    /// Bytes held across every session.
+    bytes: usize,
 }
 
 #[derive(Debug, Default)]
 struct Held {
     events: VecDeque<StoredEvent>,
+    /// Bytes these events cost to keep.
+    bytes: usize,
     /// Per stream, the last seq evicted: a resumption at or before it would be partial.
     evicted: HashMap<u64, u64>,
+    /// The newest stream whose eviction record was dropped to bound `evicted`: a resumption
+    /// of it, or of any stream before it, may be partial and is refused (the GET stream, 0,
+    /// keeps its record always).
+    forgotten_through: Option<u64>,
+}
+
+/// Eviction records kept per session (besides the GET stream's).
+const EVICTIONS_KEPT: usize = 4096;
+
+/// What one event costs to keep beyond its bytes (its record and its slot), counted so that
+/// many tiny events are bounded too.
+const EVENT_OVERHEAD: usize = std::mem::size_of::<StoredEvent>() + 16;
+
+fn cost(event: &StoredEvent) -> usize {
+    event.data.len() + EVENT_OVERHEAD
+}
+
+impl Held {
+    /// Drops the oldest event, remembering that its stream is now partial before it.
+    fn evict_oldest(&mut self) -> usize {
+        let Some(old) = self.events.pop_front() else {
+            return 0;
+        };
+        self.evicted.insert(old.stream, old.seq);
+        let freed = cost(&old);
+        self.bytes -= freed;
+        freed
+    }
+
+    /// Keeps the eviction records of the newest streams only: an older stream is one the
+    /// session forgot too, and its resumption is refused either way. Past the bound, down to
+    /// three quarters of it, so that the sort runs once in a thousand evictions, not each time.
+    fn bound_evictions(&mut self) {
+        let others = self.evicted.len() - usize::from(self.evicted.contains_key(&0));
+        if others <= EVICTIONS_KEPT {
+            return;
+        }
+        let mut streams: Vec<u64> = self.evicted.keys().copied().filter(|&s| s != 0).collect();
+        streams.sort_unstable();
+        for &stream in &streams[..streams.len() - EVICTIONS_KEPT * 3 / 4] {
+            self.evicted.remove(&stream);
+            self.forgotten_through = self.forgotten_through.max(Some(stream));
+        }
+    }
 }
 
 impl MemoryEventStore {
-    /// A store holding the newest `per_session` events of each session (at least 1).
+    /// A store holding at most `per_session` events of each session (at least 1), within the
+    /// default byte bounds.
     pub fn new(per_session: usize) -> Self {
         MemoryEventStore {
             per_session: per_session.max(1),
-            sessions: Mutex::new(HashMap::new()),
+            session_bytes: 16 << 20,
+            total_bytes: 64 << 20,
+            state: Mutex::new(State::default()),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    /// The most bytes one session's events may take (default 16 MiB, a quarter of the
+    /// total); each event counts its message and about 64 bytes to keep it. An event larger
+    /// than this is not kept: a resumption from before it is refused.
+    ///
+    /// ```
+    /// let store = beam_mcp::transport::http::MemoryEventStore::new(1000)
+    ///     .max_session_bytes(1 << 20);
+    /// # let _ = store;
+    /// ```
+    pub fn max_session_bytes(mut self, bytes: usize) -> Self {
+        self.session_bytes = bytes;
+        self
+    }
+
+    /// The most bytes every session's events take together (default 64 MiB). Past it, the
+    /// session holding the most bytes loses its oldest events first.
+    ///
+    /// ```
+    /// let store = beam_mcp::transport::http::MemoryEventStore::new(1000)
+    ///     .max_total_bytes(256 << 20);
+    /// # let _ = store;
+    /// ```
+    pub fn max_total_bytes(mut self, bytes: usize) -> Self {
+        self.total_bytes = bytes;
+        self
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Bytes held in all (for tests).
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 }
 
 impl Default for MemoryEventStore {
-    /// 1000 events per session.
+    /// 1000 events and 16 MiB per session, 64 MiB in all.
     fn default() -> Self {
         MemoryEventStore::new(1000)
     }
@@ -95,37 +205,46 @@ impl Default for MemoryEventStore {
 
 impl EventStore for MemoryEventStore {
     fn store(&self, session: &str, event: StoredEvent) {
-        let mut sessions = self.lock();
+        let mut state = self.lock();
+        let State { sessions, bytes } = &mut *state;
         let held = sessions.entry(session.to_owned()).or_default();
+        let added = cost(&event);
         held.events.push_back(event);
-        while held.events.len() > self.per_session {
-            if let Some(old) = held.events.pop_front() {
-                held.evicted.insert(old.stream, old.seq);
-            }
+        held.bytes += added;
+        *bytes += added;
+        while held.events.len() > self.per_session || held.bytes > self.session_bytes {
+            *bytes -= held.evict_oldest();
         }
-        // Remember evictions for the newest streams only: an older stream is one the session
-        // forgot too, and a resumption of it is refused either way.
-        if held.evicted.len() > 4096 {
-            let mut streams: Vec<u64> = held.evicted.keys().copied().collect();
-            streams.sort_unstable();
-            for stream in &streams[..streams.len() - 4096] {
-                held.evicted.remove(stream);
-            }
+        held.bound_evictions();
+        // Past the total, the heaviest session gives way (one that streams a lot, not the
+        // others). Each round frees at least one event, and the bound is at most crossed by
+        // the event just kept.
+        while *bytes > self.total_bytes {
+            let Some(heaviest) = sessions
+                .values_mut()
+                .filter(|h| !h.events.is_empty())
+                .max_by_key(|h| h.bytes)
+            else {
+                break;
+            };
+            *bytes -= heaviest.evict_oldest();
+            heaviest.bound_evictions();
         }
     }
 
     fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError> {
-        let sessions = self.lock();
-        let Some(held) = sessions.get(session) else {
+        let state = self.lock();
+        let Some(held) = state.sessions.get(session) else {
             return Err(ResumeError::Unknown);
         };
-        let known =
-            held.evicted.contains_key(&stream) || held.events.iter().any(|e| e.stream == stream);
-        if !known {
-            return Err(ResumeError::Unknown);
-        }
-        if held.evicted.get(&stream).is_some_and(|&gone| gone > seq) {
+        if let Some(&gone) = held.evicted.get(&stream) {
+            if gone > seq {
+                return Err(ResumeError::Evicted);
+            }
+        } else if stream != 0 && held.forgotten_through.is_some_and(|f| stream <= f) {
             return Err(ResumeError::Evicted);
+        } else if !held.events.iter().any(|e| e.stream == stream) {
+            return Err(ResumeError::Unknown);
         }
         Ok(held
             .events
@@ -136,6 +255,78 @@ impl EventStore for MemoryEventStore {
     }
 
     fn forget(&self, session: &str) {
-        self.lock().remove(session);
+        let mut state = self.lock();
+        if let Some(held) = state.sessions.remove(session) {
+            state.bytes -= held.bytes;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(stream: u64, seq: u64, len: usize) -> StoredEvent {
+        StoredEvent {
+            stream,
+            seq,
+            data: vec![b'x'; len].into(),
+        }
+    }
+
+    #[test]
+    fn a_session_is_bounded_in_bytes_and_a_resumption_before_what_went_is_refused() {
+        let store = MemoryEventStore::new(1000).max_session_bytes(10_000);
+        for seq in 1..=10 {
+            store.store("s", event(1, seq, 3000));
+        }
+        // Three events fit (with their overhead); the seven before went.
+        assert_eq!(store.after("s", 1, 7).unwrap().len(), 3);
+        assert_eq!(store.after("s", 1, 6), Err(ResumeError::Evicted));
+        assert!(store.bytes() <= 10_000, "{}", store.bytes());
+        // An event larger than the bound is not kept, and a resumption before it is refused.
+        store.store("s", event(1, 11, 20_000));
+        assert_eq!(store.after("s", 1, 10), Err(ResumeError::Evicted));
+        assert!(store.bytes() <= 10_000);
+        store.forget("s");
+        assert_eq!(store.bytes(), 0);
+    }
+
+    #[test]
+    fn past_the_total_the_heaviest_session_gives_way() {
+        let store = MemoryEventStore::new(1000)
+            .max_session_bytes(1 << 20)
+            .max_total_bytes(100_000);
+        store.store("quiet", event(1, 1, 1000));
+        for seq in 1..=200 {
+            store.store("loud", event(1, seq, 1000));
+        }
+        assert!(store.bytes() <= 100_000, "{}", store.bytes());
+        // The quiet session keeps its one event; the loud one lost its oldest.
+        assert_eq!(store.after("quiet", 1, 0).unwrap().len(), 1);
+        assert_eq!(store.after("loud", 1, 0), Err(ResumeError::Evicted));
+        assert_eq!(store.after("loud", 1, 199).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_get_stream_keeps_its_eviction_record_past_the_bound_on_records() {
+        let store = MemoryEventStore::new(2);
+        // The GET stream's first events go, then 5000 streams with one event each.
+        for seq in 1..=3 {
+            store.store("s", event(0, seq, 1));
+        }
+        for stream in 1..=5000 {
+            store.store("s", event(stream, 1, 1));
+        }
+        store.store("s", event(0, 4, 1));
+        // Before: stream 0's record was the first dropped, and a resumption from 0-1 replayed
+        // 0-4 alone, silently skipping 0-2 and 0-3.
+        assert_eq!(store.after("s", 0, 1), Err(ResumeError::Evicted));
+        assert_eq!(store.after("s", 0, 3).unwrap().len(), 1);
+        // A stream whose record was dropped is refused, never replayed in part.
+        assert_eq!(store.after("s", 2, 0), Err(ResumeError::Evicted));
+        // The newest streams keep their records.
+        assert_eq!(store.after("s", 4999, 0), Err(ResumeError::Evicted));
+        assert_eq!(store.after("s", 5000, 0).unwrap().len(), 1);
     }
 }

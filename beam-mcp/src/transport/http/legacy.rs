@@ -297,16 +297,12 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
             let mut data = Vec::with_capacity(256);
             message.write_to(&mut data);
             let data = Bytes::from(data);
-            // An ended session's events are forgotten, not kept again.
-            if !entry.is_gone() {
-                store.store(
-                    &entry.id,
-                    StoredEvent {
-                        stream: number,
-                        seq,
-                        data: data.clone(),
-                    },
-                );
+            let event = StoredEvent {
+                stream: number,
+                seq,
+                data: data.clone(),
+            };
+            if keep(store.as_ref(), &entry, event) {
                 entry.touch();
             }
             entry.stored.notify_waiters();
@@ -444,14 +440,12 @@ async fn listen(
         while let Some(message) = outbox.pop() {
             let seq = entry.next_get_seq();
             let data = Bytes::from(serde_json::to_vec(&message).unwrap_or_default());
-            store.store(
-                &entry.id,
-                StoredEvent {
-                    stream: 0,
-                    seq,
-                    data: data.clone(),
-                },
-            );
+            let event = StoredEvent {
+                stream: 0,
+                seq,
+                data: data.clone(),
+            };
+            keep(store, entry, event);
             if tx
                 .send(Event::message(Some((0, seq)), &data))
                 .await
@@ -473,6 +467,21 @@ async fn listen(
             }
         }
     }
+}
+
+/// Keeps an event of a live session; false when the session has ended. The store is asked
+/// again after it: a session that ended while the event was being kept (its events forgotten
+/// just before this one came) is forgotten once more, so no event outlives its session.
+pub(super) fn keep(store: &dyn EventStore, entry: &Entry, event: StoredEvent) -> bool {
+    if entry.is_gone() {
+        return false;
+    }
+    store.store(&entry.id, event);
+    if entry.is_gone() {
+        store.forget(&entry.id);
+        return false;
+    }
+    true
 }
 
 /// The held events of a stream after `after`, or the refusal when some are gone.
@@ -516,6 +525,10 @@ fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64
             let woken = entry.stored.notified();
             tokio::pin!(woken);
             woken.as_mut().enable();
+            // A newer resumption took the stream over (and woke this reader): this one ends.
+            if !entry.holds(stream, reader) {
+                return;
+            }
             for event in batch.drain(..) {
                 last = event.seq;
                 if !entry.holds(stream, reader)
@@ -576,7 +589,31 @@ pub(super) fn delete(legacy: &Legacy, parts: &Parts, principal: &Principal) -> H
 
 #[cfg(test)]
 mod tests {
-    use super::parse_event_id;
+    use std::sync::Arc;
+
+    use super::super::events::{EventStore, MemoryEventStore, ResumeError, StoredEvent};
+    use super::super::sessions::{SessionLimits, Sessions};
+    use super::{keep, parse_event_id};
+    use crate::protocol::Session;
+
+    /// An event kept for a session that ended is not kept: the store holds nothing of it.
+    /// (Before, the GET stream kept events without asking whether its session had ended.)
+    #[test]
+    fn no_event_outlives_its_session() {
+        let store = Arc::new(MemoryEventStore::default());
+        let sessions = Sessions::new(SessionLimits::default(), store.clone());
+        let entry = sessions.open(Session::new(), None).unwrap();
+        let event = |seq| StoredEvent {
+            stream: 0,
+            seq,
+            data: "{}".into(),
+        };
+        assert!(keep(store.as_ref(), &entry, event(1)));
+        assert_eq!(store.after(&entry.id, 0, 0).unwrap().len(), 1);
+        sessions.remove(&entry.id);
+        assert!(!keep(store.as_ref(), &entry, event(2)));
+        assert_eq!(store.after(&entry.id, 0, 0), Err(ResumeError::Unknown));
+    }
 
     #[test]
     fn event_ids_are_two_decimal_numbers() {

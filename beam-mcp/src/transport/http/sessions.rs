@@ -73,10 +73,16 @@ impl Entry {
 
     /// Takes `stream` over for a new reader; the reader that held it stops.
     pub(crate) fn claim(&self, stream: u64) -> u64 {
-        let mut streams = self.lock_streams();
-        let state = streams.entry(stream).or_default();
-        state.reader += 1;
-        state.reader
+        let reader = {
+            let mut streams = self.lock_streams();
+            let state = streams.entry(stream).or_default();
+            state.reader += 1;
+            state.reader
+        };
+        // The reader replaced may be waiting on a quiet stream: woken, it sees it no longer
+        // holds the stream and ends, so a stream has one reader however often it is resumed.
+        self.stored.notify_waiters();
+        reader
     }
 
     /// True while `reader` holds `stream`.
@@ -155,7 +161,12 @@ pub(crate) struct Sessions {
     limits: SessionLimits,
     table: Mutex<HashMap<String, Arc<Entry>>>,
     store: Arc<dyn EventStore>,
+    /// When the table was last swept of idle sessions (under the table's lock).
+    swept: Mutex<Option<Instant>>,
 }
+
+/// How often a lookup sweeps the table of idle sessions (an open always does).
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 impl Sessions {
     pub(crate) fn new(limits: SessionLimits, store: Arc<dyn EventStore>) -> Self {
@@ -163,6 +174,30 @@ impl Sessions {
             limits,
             table: Mutex::new(HashMap::new()),
             store,
+            swept: Mutex::new(None),
+        }
+    }
+
+    /// Ends every idle session, so that one nobody names again does not keep its events until
+    /// the table fills; at most once per [`SWEEP_EVERY`] unless `always`.
+    fn sweep(&self, table: &mut HashMap<String, Arc<Entry>>, now: Instant, always: bool) {
+        {
+            let mut swept = self.swept.lock().unwrap_or_else(|e| e.into_inner());
+            if !always && swept.is_some_and(|at| now.saturating_duration_since(at) < SWEEP_EVERY) {
+                return;
+            }
+            *swept = Some(now);
+        }
+        let idle = self.limits.idle;
+        let expired: Vec<String> = table
+            .iter()
+            .filter(|(_, e)| e.expired(idle, now))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            if let Some(entry) = table.remove(&id) {
+                self.end(&entry);
+            }
         }
     }
 
@@ -194,21 +229,9 @@ impl Sessions {
         now: Instant,
     ) -> Option<Arc<Entry>> {
         let mut table = self.lock();
+        self.sweep(&mut table, now, true);
         if table.len() >= self.limits.max {
-            let idle = self.limits.idle;
-            let expired: Vec<String> = table
-                .iter()
-                .filter(|(_, e)| e.expired(idle, now))
-                .map(|(id, _)| id.clone())
-                .collect();
-            for id in expired {
-                if let Some(entry) = table.remove(&id) {
-                    self.end(&entry);
-                }
-            }
-            if table.len() >= self.limits.max {
-                return None;
-            }
+            return None;
         }
         let id = new_id();
         let entry = Arc::new(Entry {
@@ -240,6 +263,7 @@ impl Sessions {
         now: Instant,
     ) -> Result<Arc<Entry>, Lookup> {
         let mut table = self.lock();
+        self.sweep(&mut table, now, false);
         let Some(entry) = table.get(id) else {
             return Err(Lookup::NotFound);
         };
@@ -345,5 +369,45 @@ mod tests {
         );
         assert!(store.after(&c.id, 1, 0).is_err(), "forgotten");
         assert!(a.is_gone(), "expired, then ended");
+    }
+
+    /// An idle session nobody names again ends (its events with it) at the next open, or at
+    /// a lookup of any session once a second, not only when the table is full. (Before, it
+    /// was reaped only when looked up itself or at the bound.)
+    #[test]
+    fn idle_sessions_are_swept_though_nobody_names_them() {
+        let store = Arc::new(MemoryEventStore::default());
+        let sessions = Sessions::new(
+            SessionLimits {
+                max: 100,
+                idle: Duration::from_secs(60),
+            },
+            store.clone(),
+        );
+        let t0 = Instant::now();
+        let at = |s| t0 + Duration::from_secs(s);
+        let old = sessions.open_at(Session::new(), None, t0).unwrap();
+        store.store(
+            &old.id,
+            StoredEvent {
+                stream: 1,
+                seq: 1,
+                data: "x".into(),
+            },
+        );
+        let kept = sessions.open_at(Session::new(), None, at(30)).unwrap();
+        assert_eq!(sessions.len(), 2, "neither is idle yet");
+        let _new = sessions.open_at(Session::new(), None, at(61)).unwrap();
+        assert!(old.is_gone(), "idle past the limit at an open");
+        assert_eq!(sessions.len(), 2);
+        assert!(
+            store.after(&old.id, 1, 0).is_err(),
+            "its events went with it"
+        );
+        // A lookup of another session sweeps too.
+        let late = sessions.open_at(Session::new(), None, at(70)).unwrap();
+        assert!(!kept.is_gone());
+        assert!(sessions.find_at(&late.id, None, at(100)).is_ok());
+        assert!(kept.is_gone(), "swept at another session's lookup");
     }
 }
