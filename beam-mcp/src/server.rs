@@ -424,7 +424,9 @@ impl ServerBuilder {
         self
     }
 
-    /// How long a `requestState` is accepted after it is issued (default 10 minutes).
+    /// How long a multi-round request's `requestState` is accepted, counted from the first
+    /// round (default 10 minutes): later rounds carry the first round's expiry, so all the
+    /// rounds of one request end within it and an answer cannot be carried on for ever.
     pub fn request_state_lifetime(mut self, lifetime: Duration) -> Self {
         self.state_lifetime = Some(lifetime);
         self

@@ -274,6 +274,9 @@ fn a_missing_or_malformed_answer_is_asked_again_and_a_decline_reaches_the_host()
     let s = server();
     let session = Session::new();
     let caps = json!({ "elicitation": {} });
+    let first = answer(&s, &session, call(1, "two_rounds", caps.clone(), json!({})));
+    let state = first["result"]["requestState"].clone();
+    assert!(state.is_string(), "{first}");
     for bad in [
         json!({}),
         json!({ "elicit-1": 12345 }),
@@ -289,12 +292,28 @@ fn a_missing_or_malformed_answer_is_asked_again_and_a_decline_reaches_the_host()
                 1,
                 "two_rounds",
                 caps.clone(),
-                json!({ "inputResponses": bad }),
+                json!({ "inputResponses": bad, "requestState": state }),
             ),
         );
         assert_eq!(r["result"]["resultType"], "input_required", "{bad}: {r}");
         assert!(r["result"]["inputRequests"]["elicit-1"].is_object(), "{r}");
     }
+    // An answer without the state that asked for it answers nothing the server asked: the
+    // ask goes out again.
+    let unasked = answer(
+        &s,
+        &session,
+        call(
+            2,
+            "two_rounds",
+            caps.clone(),
+            json!({ "inputResponses": { "elicit-1": accept(json!({ "name": "Ada" })) } }),
+        ),
+    );
+    assert_eq!(
+        unasked["result"]["resultType"], "input_required",
+        "{unasked}"
+    );
     let declined = answer(
         &s,
         &session,
@@ -304,6 +323,7 @@ fn a_missing_or_malformed_answer_is_asked_again_and_a_decline_reaches_the_host()
             caps,
             json!({
                 "inputResponses": { "elicit-1": { "action": "decline" } },
+                "requestState": state,
             }),
         ),
     );

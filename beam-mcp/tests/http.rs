@@ -92,7 +92,12 @@ fn base() -> HttpBuilder {
 /// `base()`, with `authorize_body` storing the length of the body it saw last in `seen` (one
 /// per server, so tests running in parallel do not share it).
 fn base_seeing(seen: Arc<AtomicUsize>) -> HttpBuilder {
-    Http::builder(catalog())
+    base_of(catalog(), seen)
+}
+
+/// `base_seeing` for another catalog.
+fn base_of(catalog: Server, seen: Arc<AtomicUsize>) -> HttpBuilder {
+    Http::builder(catalog)
         .authorize(|parts| match parts.headers.get("authorization") {
             Some(v) if v == "Bearer good" => Ok(()),
             Some(v) if v == "Bearer panic" => panic!("authorize bug"),
@@ -196,7 +201,7 @@ fn a_well_formed_request_is_served_200_and_a_notification_202() {
     );
     assert_eq!(r.status, 200);
     let v = checked(&r, "tools/list");
-    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 5);
+    assert_eq!(v["result"]["tools"].as_array().unwrap().len(), 6);
     let call = body(
         2,
         "tools/call",
@@ -1064,6 +1069,167 @@ fn a_request_state_issued_to_one_caller_is_refused_from_another() {
     );
     assert_eq!(own["result"]["resultType"], "complete", "{own}");
     assert_eq!(own["result"]["content"][0]["text"], "hello Ada");
+}
+
+/// Which item `name_item` asks about: changed by the test between rounds, as a host's own
+/// state may change while its client answers.
+static ITEM: AtomicUsize = AtomicUsize::new(1);
+
+/// Asks a name for the current item, then a second name.
+#[beam_mcp::tool]
+async fn name_item(ctx: beam_mcp::Context) -> String {
+    let item = ITEM.load(Ordering::SeqCst);
+    let first = ctx
+        .elicit::<Name>(format!("Name of item {item}?"))
+        .key("first")
+        .await;
+    let second = ctx.elicit::<Name>("A second name?").key("second").await;
+    match (first, second) {
+        (Ok(beam_mcp::Elicited::Accepted(a)), Ok(beam_mcp::Elicited::Accepted(b))) => {
+            format!("item {item}: {} and {}", a.name, b.name)
+        }
+        _ => "no names".into(),
+    }
+}
+
+/// A 2026-07-28 `tools/call` of `name` with the elicitation capability and `extra` params.
+fn eliciting_call(id: i64, name: &str, extra: Value) -> Vec<u8> {
+    let mut params = json!({ "name": name, "arguments": {} });
+    for (k, v) in extra.as_object().unwrap() {
+        params[k] = v.clone();
+    }
+    let mut meta = modern_meta();
+    meta["io.modelcontextprotocol/clientCapabilities"] = json!({ "elicitation": {} });
+    params["_meta"] = meta;
+    json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params })
+        .to_string()
+        .into_bytes()
+}
+
+fn accepted(name: &str) -> Value {
+    json!({ "action": "accept", "content": { "name": name } })
+}
+
+/// An answer goes with the question it answered: when the host asks something else under the
+/// same key in a later round, neither a sealed answer nor one sent in `inputResponses` is
+/// taken for it; the new question goes out.
+#[test]
+fn an_answer_is_used_only_for_the_question_it_answered() {
+    let addr = server();
+    let h = headers(addr, "tools/call", Some("name_item"));
+    let round = |id, extra| {
+        checked(
+            &post(addr, &h, &eliciting_call(id, "name_item", extra)),
+            "tools/call",
+        )
+    };
+    ITEM.store(1, Ordering::SeqCst);
+    let r1 = round(1, json!({}));
+    assert_eq!(
+        r1["result"]["inputRequests"]["first"]["params"]["message"], "Name of item 1?",
+        "{r1}"
+    );
+    // Sent in inputResponses: the question changed meanwhile, so the answer is not taken.
+    ITEM.store(2, Ordering::SeqCst);
+    let moved = round(
+        2,
+        json!({ "requestState": r1["result"]["requestState"],
+                "inputResponses": { "first": accepted("Ada") } }),
+    );
+    assert_eq!(moved["result"]["resultType"], "input_required", "{moved}");
+    assert_eq!(
+        moved["result"]["inputRequests"]["first"]["params"]["message"],
+        "Name of item 2?"
+    );
+    // Answered to the question asked: taken; the second ask goes out, the first answer sealed.
+    let r2 = round(
+        3,
+        json!({ "requestState": moved["result"]["requestState"],
+                "inputResponses": { "first": accepted("Ada") } }),
+    );
+    assert_eq!(
+        r2["result"]["inputRequests"]["second"]["params"]["message"], "A second name?",
+        "{r2}"
+    );
+    assert!(r2["result"]["inputRequests"].get("first").is_none(), "{r2}");
+    // Sealed: the item changes again, so the sealed answer to item 2 is not item 3's.
+    ITEM.store(3, Ordering::SeqCst);
+    let r3 = round(
+        4,
+        json!({ "requestState": r2["result"]["requestState"],
+                "inputResponses": { "second": accepted("Bob") } }),
+    );
+    assert_eq!(r3["result"]["resultType"], "input_required", "{r3}");
+    assert_eq!(
+        r3["result"]["inputRequests"]["first"]["params"]["message"],
+        "Name of item 3?"
+    );
+    // The second answer stays sealed (its question did not change): one more answer ends it.
+    let done = round(
+        5,
+        json!({ "requestState": r3["result"]["requestState"],
+                "inputResponses": { "first": accepted("Cy") } }),
+    );
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "item 3: Cy and Bob");
+}
+
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A later round's state keeps the first round's expiry: answering again and again does not
+/// keep a request's answers alive past the lifetime.
+#[test]
+fn the_rounds_of_one_request_end_within_the_first_rounds_lifetime() {
+    let catalog = Server::builder()
+        .name("http-test")
+        .version("1")
+        .crate_items(module_path!())
+        .request_state_lifetime(Duration::from_secs(3))
+        .build()
+        .unwrap();
+    let addr = start(base_of(catalog, Arc::default()).build().unwrap());
+    let h = headers(addr, "tools/call", Some("ask_name"));
+    let round = |id, extra| {
+        checked(
+            &post(addr, &h, &eliciting_call(id, "ask_name", extra)),
+            "tools/call",
+        )
+    };
+    let r1 = round(1, json!({}));
+    assert_eq!(r1["result"]["resultType"], "input_required", "{r1}");
+    // Sealed at or before this second: it expires at this second plus 3 at the latest.
+    let first = unix_seconds();
+    // A second round two seconds on, answering nothing: it asks again, with a new state
+    // (which, renewed, would live to this second plus 3: at least `first` plus 5).
+    while unix_seconds() < first + 2 {
+        thread::sleep(Duration::from_millis(50));
+    }
+    let r2 = round(2, json!({ "requestState": r1["result"]["requestState"] }));
+    assert_eq!(r2["result"]["resultType"], "input_required", "{r2}");
+    // Past the first round's expiry, within what a renewal would have given.
+    while unix_seconds() < first + 4 {
+        thread::sleep(Duration::from_millis(50));
+    }
+    let late = post(
+        addr,
+        &h,
+        &eliciting_call(
+            3,
+            "ask_name",
+            json!({ "requestState": r2["result"]["requestState"],
+                    "inputResponses": { "name": accepted("Ada") } }),
+        ),
+    );
+    assert_eq!(error_of(&late, "tools/call"), (200, -32602));
+    assert_eq!(
+        late.json()["error"]["message"],
+        "Invalid params: requestState has expired"
+    );
 }
 
 /// Who is calling, as `authorize` returned it (hand-written, so only this test serves it).

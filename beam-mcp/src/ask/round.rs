@@ -6,13 +6,17 @@
 //! `requestState` from earlier rounds, or sent in this round's `inputResponses`) returns it, an
 //! ask without one is recorded, and the round ends as soon as the host future waits on an
 //! unanswered ask. The result lists every ask recorded, and a new `requestState` carries every
-//! answer used so far.
+//! answer used so far, and those offered for asks the run did not reach.
+//!
+//! An answer is bound to the question it answered: the state names a digest of each key's
+//! input request, an answer is used only by an ask whose request digests alike (else the ask
+//! goes out again), and `inputResponses` are taken only for the asks the state left open.
 
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use super::state::{self, Binding, StateError, StateKeys};
+use super::state::{self, Binding, Carried, StateError, StateKeys};
 
 /// Why a request's round could not be opened.
 #[derive(Debug)]
@@ -26,7 +30,7 @@ pub(crate) enum RoundError {
 /// What the next round needs: the input requests to send and the sealed answers so far.
 pub(crate) struct InputRequired {
     pub(crate) requests: Map<String, Value>,
-    pub(crate) answers: Map<String, Value>,
+    pub(crate) carried: Carried,
     pub(crate) binding: Binding,
 }
 
@@ -37,12 +41,19 @@ pub(crate) struct Round {
 
 struct Inner {
     binding: Binding,
-    /// Answers offered: from `requestState`, then this round's `inputResponses`.
+    /// Answers offered: from `requestState`, then this round's `inputResponses` to the asks
+    /// the state left open.
     offered: Map<String, Value>,
+    /// The digest of the question each offered answer answers (from `requestState`).
+    questions: Map<String, Value>,
+    /// The expiry the first round set, carried unchanged.
+    expiry: Option<u64>,
     /// Answers used by the asks of this run, to carry to the next round.
     used: Map<String, Value>,
     /// Asks of this run with no usable answer.
     asked: Map<String, Value>,
+    /// The question digest of each key used or asked in this run.
+    bound: Map<String, Value>,
     /// Asks made so far in this run (for keys made from the call order).
     count: usize,
 }
@@ -69,8 +80,12 @@ impl Round {
         let responses = params.remove("inputResponses");
         let state = params.remove("requestState");
         let binding = Binding::new(method, params, principal);
-        let mut offered = match state {
-            None => Map::new(),
+        let Carried {
+            answers: mut offered,
+            questions,
+            expiry,
+        } = match state {
+            None => Carried::default(),
             Some(Value::String(state)) => {
                 state::open(keys, &binding, &state).map_err(RoundError::State)?
             }
@@ -80,8 +95,12 @@ impl Round {
             None => {}
             Some(Value::Object(responses)) => {
                 for (key, answer) in responses {
-                    // An answer from an earlier round, sealed, wins over one sent again.
-                    offered.entry(key).or_insert(answer);
+                    // Only an answer to an ask the state left open is taken: one to nothing
+                    // asked is ignored, and one sent again for a key answered earlier loses
+                    // to the sealed answer.
+                    if questions.contains_key(&key) && !offered.contains_key(&key) {
+                        offered.insert(key, answer);
+                    }
                 }
             }
             Some(_) => return Err(RoundError::ResponsesNotObject),
@@ -90,8 +109,11 @@ impl Round {
             inner: Mutex::new(Inner {
                 binding,
                 offered,
+                questions,
+                expiry,
                 used: Map::new(),
                 asked: Map::new(),
+                bound: Map::new(),
                 count: 0,
             }),
         })
@@ -119,13 +141,19 @@ impl Round {
         if inner.used.contains_key(&key) || inner.asked.contains_key(&key) {
             return Lookup::Duplicate(key);
         }
-        if let Some(answer) = inner.offered.get(&key)
+        let question = state::question_digest(&request);
+        // An answer given to another question under this key (the host asked differently
+        // this run) is not this question's: it is asked again.
+        if inner.questions.get(&key).and_then(Value::as_str) == Some(question.as_str())
+            && let Some(answer) = inner.offered.get(&key)
             && let Some(value) = read(answer)
         {
             let answer = answer.clone();
-            inner.used.insert(key, answer);
+            inner.used.insert(key.clone(), answer);
+            inner.bound.insert(key, Value::from(question));
             return Lookup::Answered(value);
         }
+        inner.bound.insert(key.clone(), Value::from(question));
         inner.asked.insert(key, request);
         Lookup::Asked
     }
@@ -138,9 +166,31 @@ impl Round {
     /// The asks to send and the answers to seal, when the run stopped on asks.
     pub(crate) fn input_required(&self) -> Option<InputRequired> {
         let inner = self.lock();
-        (!inner.asked.is_empty()).then(|| InputRequired {
+        if inner.asked.is_empty() {
+            return None;
+        }
+        // Answers offered for asks this run did not reach (it stopped earlier) are carried
+        // on with their questions, so the client need not send them again; an answer to a
+        // key asked again this run (malformed, or its question changed) is not.
+        let mut answers = Map::new();
+        let mut questions = Map::new();
+        for (key, answer) in &inner.offered {
+            if let Some(question) = inner.questions.get(key)
+                && !inner.asked.contains_key(key)
+            {
+                answers.insert(key.clone(), answer.clone());
+                questions.insert(key.clone(), question.clone());
+            }
+        }
+        answers.extend(inner.used.iter().map(|(k, v)| (k.clone(), v.clone())));
+        questions.extend(inner.bound.iter().map(|(k, v)| (k.clone(), v.clone())));
+        Some(InputRequired {
             requests: inner.asked.clone(),
-            answers: inner.used.clone(),
+            carried: Carried {
+                answers,
+                questions,
+                expiry: inner.expiry,
+            },
             binding: inner.binding.clone(),
         })
     }
@@ -150,7 +200,7 @@ impl InputRequired {
     /// The `InputRequiredResult` (before `_meta`), or `None` when the answers so far are too
     /// large to seal.
     pub(crate) fn into_result(self, keys: &StateKeys) -> Option<Value> {
-        let state = state::seal(keys, &self.binding, &self.answers)?;
+        let state = state::seal(keys, &self.binding, &self.carried)?;
         let mut result = Map::new();
         result.insert("resultType".into(), Value::from("input_required"));
         result.insert("inputRequests".into(), Value::Object(self.requests));

@@ -1,10 +1,15 @@
 //! `requestState`: what the earlier rounds of a multi-round-trip request answered, sealed so
-//! that the client carries it but cannot forge or alter it, use it past its expiry, or replay it
-//! for another caller, another method or other parameters.
+//! that the client carries it but cannot forge or alter it, use it past its expiry, replay it
+//! for another caller, another method or other parameters, or carry an answer to a question
+//! other than the one it answered.
 //!
 //! The form is `v1.<payload>.<tag>`, both base64url without padding. The payload is JSON
-//! `{"exp": unix seconds, "m": method, "d": params digest, "p": principal digest, "a": answers}`;
-//! the tag is HMAC-SHA256 over a domain label and the payload bytes, under the server's key.
+//! `{"exp": unix seconds, "m": method, "d": params digest, "p": principal digest, "a": answers,
+//! "q": question digests}`, where `q` names, for each key answered so far or asked in the round
+//! that issued the state, a digest of the input request under that key. The expiry is set by
+//! the first round and carried unchanged through the later ones, so a request's rounds all end
+//! within one lifetime. The tag is HMAC-SHA256 over a domain label and the payload bytes, under
+//! the server's key.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -142,17 +147,36 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Seals `answers` for the next round; `None` when the result would exceed the bound.
-pub(crate) fn seal(
-    keys: &StateKeys,
-    binding: &Binding,
-    answers: &Map<String, Value>,
-) -> Option<String> {
+/// A digest of one input request (`{"method": …, "params": …}`), in a canonical form, so an
+/// answer can be bound to the very question it answered.
+pub(crate) fn question_digest(request: &Value) -> String {
+    let mut bytes = Vec::new();
+    canonical(request, &mut bytes);
+    B64.encode(Sha256::digest(&bytes))
+}
+
+/// What a state carries to the next round.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Carried {
+    /// The answers used so far, by key.
+    pub(crate) answers: Map<String, Value>,
+    /// For each key answered or asked, the digest of its question ([`question_digest`]).
+    pub(crate) questions: Map<String, Value>,
+    /// The expiry set by the request's first round (unix seconds); `None` in the first round.
+    pub(crate) expiry: Option<u64>,
+}
+
+/// Seals what the next round needs; `None` when the result would exceed the bound.
+pub(crate) fn seal(keys: &StateKeys, binding: &Binding, carried: &Carried) -> Option<String> {
+    let expiry = carried
+        .expiry
+        .unwrap_or_else(|| now().saturating_add(keys.lifetime.as_secs()));
     let mut payload = json!({
-        "exp": now().saturating_add(keys.lifetime.as_secs()),
+        "exp": expiry,
         "m": binding.method,
         "d": B64.encode(binding.params),
-        "a": answers,
+        "a": carried.answers,
+        "q": carried.questions,
     });
     if let Some(principal) = binding.principal {
         payload["p"] = Value::from(B64.encode(principal));
@@ -163,12 +187,12 @@ pub(crate) fn seal(
     (state.len() <= MAX_REQUEST_STATE).then_some(state)
 }
 
-/// Opens a state this server sealed for this very request, giving the answers it carries.
+/// Opens a state this server sealed for this very request, giving what it carries.
 pub(crate) fn open(
     keys: &StateKeys,
     binding: &Binding,
     state: &str,
-) -> Result<Map<String, Value>, StateError> {
+) -> Result<Carried, StateError> {
     if state.len() > MAX_REQUEST_STATE {
         return Err(StateError::TooLarge);
     }
@@ -190,11 +214,10 @@ pub(crate) fn open(
     let Ok(Value::Object(mut payload)) = serde_json::from_slice::<Value>(&payload) else {
         return Err(StateError::Malformed);
     };
-    if payload
-        .get("exp")
-        .and_then(Value::as_u64)
-        .is_none_or(|exp| exp < now())
-    {
+    let Some(expiry) = payload.get("exp").and_then(Value::as_u64) else {
+        return Err(StateError::Malformed);
+    };
+    if expiry < now() {
         return Err(StateError::Expired);
     }
     let principal = binding.principal.map(|p| Value::from(B64.encode(p)));
@@ -204,8 +227,19 @@ pub(crate) fn open(
     {
         return Err(StateError::Foreign);
     }
+    // A state without question digests binds no answer to a question: none of its answers
+    // is used (each is asked again).
+    let questions = match payload.remove("q") {
+        None => Map::new(),
+        Some(Value::Object(questions)) => questions,
+        Some(_) => return Err(StateError::Malformed),
+    };
     match payload.remove("a") {
-        Some(Value::Object(answers)) => Ok(answers),
+        Some(Value::Object(answers)) => Ok(Carried {
+            answers,
+            questions,
+            expiry: Some(expiry),
+        }),
         _ => Err(StateError::Malformed),
     }
 }
@@ -227,6 +261,20 @@ mod tests {
         Binding::new("tools/call", params.as_object().unwrap(), principal)
     }
 
+    /// What a first round carries: one answer, bound to its question.
+    fn carried() -> Carried {
+        let mut questions = Map::new();
+        questions.insert(
+            "user_name".into(),
+            Value::from(question_digest(&json!({"m": 1}))),
+        );
+        Carried {
+            answers: answers(),
+            questions,
+            expiry: None,
+        }
+    }
+
     fn answers() -> Map<String, Value> {
         json!({ "user_name": { "action": "accept", "content": { "name": "Alice" } } })
             .as_object()
@@ -237,9 +285,18 @@ mod tests {
     #[test]
     fn a_sealed_state_opens_to_its_answers_for_the_same_request() {
         let k = keys(b"0123456789abcdef0123456789abcdef");
-        let state = seal(&k, &binding(None), &answers()).unwrap();
+        let state = seal(&k, &binding(None), &carried()).unwrap();
         assert!(state.starts_with("v1."));
-        assert_eq!(open(&k, &binding(None), &state), Ok(answers()));
+        let opened = open(&k, &binding(None), &state).unwrap();
+        assert_eq!(opened.answers, answers());
+        assert_eq!(opened.questions, carried().questions);
+        assert!(opened.expiry.is_some());
+        // A later round's state keeps the first round's expiry, however late it is sealed.
+        let later = seal(&k, &binding(None), &opened).unwrap();
+        assert_eq!(
+            open(&k, &binding(None), &later).unwrap().expiry,
+            opened.expiry
+        );
     }
 
     #[test]
@@ -260,7 +317,7 @@ mod tests {
     #[test]
     fn tampered_foreign_expired_oversize_and_malformed_states_are_refused() {
         let k = keys(b"0123456789abcdef0123456789abcdef");
-        let state = seal(&k, &binding(None), &answers()).unwrap();
+        let state = seal(&k, &binding(None), &carried()).unwrap();
         let tampered = open(&k, &binding(None), &format!("{state}-TAMPERED"));
         assert!(
             matches!(tampered, Err(StateError::Forged | StateError::Malformed)),
@@ -298,7 +355,7 @@ mod tests {
             lifetime: Duration::ZERO,
             ..k.clone()
         };
-        let old = seal(&past, &binding(None), &answers()).unwrap();
+        let old = seal(&past, &binding(None), &carried()).unwrap();
         std::thread::sleep(Duration::from_millis(1100));
         assert_eq!(open(&k, &binding(None), &old), Err(StateError::Expired));
         // Oversize, and not a state at all.
@@ -313,12 +370,15 @@ mod tests {
     #[test]
     fn the_previous_key_still_opens_states_during_a_rotation() {
         let old = keys(b"the old key, thirty-two bytes!!!");
-        let state = seal(&old, &binding(None), &answers()).unwrap();
+        let state = seal(&old, &binding(None), &carried()).unwrap();
         let rotated = StateKeys {
             previous: Some(old.current.clone()),
             ..keys(b"the new key, thirty-two bytes!!!")
         };
-        assert_eq!(open(&rotated, &binding(None), &state), Ok(answers()));
+        assert_eq!(
+            open(&rotated, &binding(None), &state).map(|c| c.answers),
+            Ok(answers())
+        );
         let dropped = keys(b"the new key, thirty-two bytes!!!");
         assert_eq!(
             open(&dropped, &binding(None), &state),
@@ -331,6 +391,10 @@ mod tests {
         let k = keys(b"0123456789abcdef0123456789abcdef");
         let mut big = Map::new();
         big.insert("k".into(), Value::from("x".repeat(MAX_REQUEST_STATE)));
+        let big = Carried {
+            answers: big,
+            ..Carried::default()
+        };
         assert_eq!(seal(&k, &binding(None), &big), None);
     }
 }
