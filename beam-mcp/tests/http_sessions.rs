@@ -675,3 +675,68 @@ fn resuming_a_quiet_stream_again_ends_the_reader_it_replaces() {
     }
     drop(newest);
 }
+
+/// The session's bound of running requests is checked and the request started in one step: a
+/// burst of concurrent calls on a session four short of its bound starts exactly four.
+#[test]
+fn a_burst_at_the_session_bound_starts_exactly_what_the_bound_leaves() {
+    let server = Server::builder()
+        .crate_items(module_path!())
+        // Longer than the test: every call started stays running, waiting on its ask.
+        .ask_time_limit(Duration::from_secs(600))
+        .build()
+        .unwrap();
+    let addr = start(
+        Http::builder(server)
+            .authorize(|_| Ok("alice".to_owned()))
+            .allowed_origins(Origins::Loopback)
+            .build()
+            .unwrap(),
+    );
+    let mut alice = Client::new(addr, "alice");
+    alice.initialize(json!({ "elicitation": {} }));
+    // 60 calls waiting on their asks (their places given back while they wait).
+    for id in 0..60 {
+        let (mut stream, head) = alice.open("POST", Some(&call(id, "greet", json!({}))), &[]);
+        assert_eq!(head.status, 200, "call {id}");
+        stream.next_event_with_id().expect("a priming event");
+        stream.next_event_with_id().expect("the ask");
+    }
+    let burst = 40;
+    let gate = std::sync::Arc::new(std::sync::Barrier::new(burst));
+    let statuses: Vec<u16> = (0..burst)
+        .map(|i| {
+            let gate = std::sync::Arc::clone(&gate);
+            let session = alice.session.clone();
+            thread::spawn(move || {
+                let client = Client {
+                    addr,
+                    token: "alice",
+                    session,
+                };
+                let id = 100 + i64::try_from(i).unwrap();
+                gate.wait();
+                let (mut stream, head) =
+                    client.open("POST", Some(&call(id, "greet", json!({}))), &[]);
+                if head.status == 200 {
+                    // Started: it waits on its ask, as the 60 do.
+                    stream.next_event_with_id().expect("a priming event");
+                    stream.next_event_with_id().expect("the ask");
+                }
+                head.status
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    let started = statuses.iter().filter(|&&s| s == 200).count();
+    let busy = statuses.iter().filter(|&&s| s == 503).count();
+    assert_eq!((started, busy), (4, burst - 4), "{statuses:?}");
+    // At the bound, a request is refused and an answer still gets through.
+    let refused = alice.post(&call(999, "echo", json!({ "text": "hi" })));
+    assert_eq!(refused.status, 503);
+    let answer = alice.post(&json!({ "jsonrpc": "2.0", "id": 1,
+        "result": { "action": "accept", "content": { "name": "Ada" } } }));
+    assert_eq!(answer.status, 202);
+}

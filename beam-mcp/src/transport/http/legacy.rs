@@ -146,24 +146,25 @@ pub(super) async fn post(
                 Err(refused) => return *refused,
             };
             // A disconnect does not cancel a request of this era, so the work one session
-            // keeps running is bounded here.
-            if is_request && entry.session.running() >= server.inner.limits.in_flight {
+            // keeps running is bounded here: checked and started in one step, so concurrent
+            // requests at the bound cannot all pass.
+            let bound = if is_request {
+                server.inner.limits.in_flight
+            } else {
+                usize::MAX
+            };
+            let handled = entry.admit(bound, || {
+                server.handle_value_through(&entry.session, message, &LegacyRules)
+            });
+            let Some(handled) = handled else {
                 let mut refused = reply(503, id, ProtocolError::SessionBusy, false);
                 refused.headers_mut().insert(
                     header::RETRY_AFTER,
                     HeaderValue::from_static(RETRY_AFTER_SECONDS),
                 );
                 return refused;
-            }
-            answer(
-                server,
-                &entry.session,
-                message,
-                Some(&entry),
-                Some(store),
-                places,
-            )
-            .await
+            };
+            deliver(handled, id, Some(&entry), Some(store), places).await
         }
     }
 }
@@ -228,6 +229,17 @@ async fn answer(
 ) -> HttpResponse {
     let id = message.get("id").cloned();
     let answered = server.handle_value_through(session, message, &LegacyRules);
+    deliver(answered, id, entry, store, places).await
+}
+
+/// What the core answered, as HTTP: see [`answer`].
+async fn deliver(
+    answered: Reply,
+    id: Option<Value>,
+    entry: Option<&Arc<Entry>>,
+    store: Option<&Arc<dyn EventStore>>,
+    places: (&Places, Option<u64>),
+) -> HttpResponse {
     // A DELETE that ended the session while this request was being read: the request is
     // dropped (cancelling it), as the session's others were.
     if entry.is_some_and(|e| e.is_gone()) {

@@ -46,6 +46,9 @@ pub(crate) struct Entry {
     streams: Mutex<HashMap<u64, StreamState>>,
     /// Woken when an event is stored or a stream ends (for resumed readers).
     pub(crate) stored: Notify,
+    /// Held while a request is checked against the session's bound of running requests and
+    /// registered: two requests at the bound cannot both pass the check.
+    admitting: Mutex<()>,
 }
 
 /// One stream of a session.
@@ -60,6 +63,14 @@ struct StreamState {
 const STREAMS_KEPT: u64 = 4096;
 
 impl Entry {
+    /// Runs `start` (which registers the request it starts, synchronously) only while the
+    /// session runs fewer than `bound` requests, the check and the start in one step; `None`
+    /// when the session is at its bound.
+    pub(crate) fn admit<T>(&self, bound: usize, start: impl FnOnce() -> T) -> Option<T> {
+        let _one_at_a_time = self.admitting.lock().unwrap_or_else(|e| e.into_inner());
+        (self.session.running() < bound).then(start)
+    }
+
     /// A new stream number for a POST's event stream, held by reader 0.
     pub(crate) fn open_stream(&self) -> u64 {
         let stream = self.next_stream.fetch_add(1, Ordering::Relaxed) + 1;
@@ -245,6 +256,7 @@ impl Sessions {
             get_seq: AtomicU64::new(0),
             streams: Mutex::new(HashMap::new()),
             stored: Notify::new(),
+            admitting: Mutex::new(()),
         });
         table.insert(id, Arc::clone(&entry));
         Some(entry)
