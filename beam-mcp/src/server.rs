@@ -13,7 +13,7 @@ use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
 use crate::revision::{META_SERVER_INFO, Revision};
-use crate::task::{TaskLimits, Tasks};
+use crate::task::{Share as TaskShare, TaskLimits, Tasks};
 use crate::tool::{StateMap, ToolDef};
 
 /// `cacheScope`: who may reuse a cached result.
@@ -96,6 +96,11 @@ pub enum BuildError {
     /// A `requestState` key shorter than 32 bytes.
     #[error("a requestState key must be at least 32 bytes, got {0}")]
     ShortStateKey(usize),
+    /// A task bound, a per-principal share of one, or `task_lifetime` was zero.
+    #[error(
+        "max_tasks, max_running_tasks, their per-principal shares and task_lifetime must be above zero"
+    )]
+    ZeroTaskBound,
 }
 
 /// Builds a [`Server`]: the catalog, the host state, and the options.
@@ -143,6 +148,46 @@ pub struct ServerBuilder {
     connectome_resources: bool,
     connectome_tool: bool,
     rate_limit: Option<Arc<dyn RateLimit>>,
+    tasks: TaskSettings,
+}
+
+/// The task bounds a builder was given; the rest take their defaults at `build`.
+#[derive(Default)]
+struct TaskSettings {
+    max: Option<usize>,
+    running: Option<usize>,
+    share_kept: Option<usize>,
+    share_running: Option<usize>,
+    lifetime: Option<Duration>,
+}
+
+impl TaskSettings {
+    /// The bounds, shares defaulting to a quarter of their bound (at least 1); `None` when one
+    /// is zero.
+    fn limits(&self) -> Option<TaskLimits> {
+        let defaults = TaskLimits::default();
+        let max = self.max.unwrap_or(defaults.max);
+        let running = self.running.unwrap_or(defaults.running);
+        let limits = TaskLimits {
+            max,
+            running,
+            share: TaskShare {
+                kept: self.share_kept.unwrap_or((max / 4).max(1)),
+                running: self.share_running.unwrap_or((running / 4).max(1)),
+            },
+            lifetime: self.lifetime.unwrap_or(defaults.lifetime),
+            ..defaults
+        };
+        let zero = [
+            limits.max,
+            limits.running,
+            limits.share.kept,
+            limits.share.running,
+        ]
+        .contains(&0)
+            || limits.lifetime.is_zero();
+        (!zero).then_some(limits)
+    }
 }
 
 /// The bounds of a running server; each has a builder setting (listed in `docs/security.md`).
@@ -457,8 +502,82 @@ impl ServerBuilder {
         self
     }
 
+    /// The most tasks kept at once, running or ended within their 5 minutes of readability
+    /// (default 1000); past it a call that would become a task is `-32603` "Too many tasks:
+    /// try again later". One principal keeps at most a quarter of them unless
+    /// [`max_tasks_per_principal`](Self::max_tasks_per_principal) says otherwise.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder().max_tasks(200).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn max_tasks(mut self, tasks: usize) -> Self {
+        self.tasks.max = Some(tasks);
+        self
+    }
+
+    /// The most tasks running at once, host code working or waiting on its client (default
+    /// 64): tasks are answered at once and run on, so they have an in-flight bound of their
+    /// own. One principal runs at most a quarter of them unless
+    /// [`max_running_tasks_per_principal`](Self::max_running_tasks_per_principal) says
+    /// otherwise.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder().max_running_tasks(16).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn max_running_tasks(mut self, tasks: usize) -> Self {
+        self.tasks.running = Some(tasks);
+        self
+    }
+
+    /// The most tasks one principal keeps at once (default: a quarter of
+    /// [`max_tasks`](Self::max_tasks)). Principals are what `authorize` returned; the
+    /// anonymous `()` and stdio's one caller are held to the bound alone.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder().max_tasks_per_principal(10).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn max_tasks_per_principal(mut self, tasks: usize) -> Self {
+        self.tasks.share_kept = Some(tasks);
+        self
+    }
+
+    /// The most tasks one principal runs at once (default: a quarter of
+    /// [`max_running_tasks`](Self::max_running_tasks)).
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder()
+    ///     .max_running_tasks_per_principal(4)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn max_running_tasks_per_principal(mut self, tasks: usize) -> Self {
+        self.tasks.share_running = Some(tasks);
+        self
+    }
+
+    /// How long a task may run (default 1 hour); past it, it is cancelled (its host code
+    /// dropped, its status `cancelled`) rather than kept running.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = beam_mcp::Server::builder()
+    ///     .task_lifetime(Duration::from_secs(600))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn task_lifetime(mut self, lifetime: Duration) -> Self {
+        self.tasks.lifetime = Some(lifetime);
+        self
+    }
+
     /// Checks the catalog and the options, and builds the server.
     pub fn build(mut self) -> Result<Server, BuildError> {
+        let task_limits = self.tasks.limits().ok_or(BuildError::ZeroTaskBound)?;
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
         if revisions.is_empty() {
             return Err(BuildError::NoRevisions);
@@ -589,7 +708,7 @@ impl ServerBuilder {
                 revisions,
                 capabilities: Value::Object(capabilities),
                 discover_capabilities: Value::Object(discover_capabilities),
-                tasks: Arc::new(Tasks::new(TaskLimits::default())),
+                tasks: Arc::new(Tasks::new(task_limits)),
                 catalog,
                 states,
                 discover_cache: self.discover_cache,

@@ -76,30 +76,60 @@ impl Status {
 }
 
 /// The bounds of a server's tasks.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TaskLimits {
     /// Tasks kept at once (running or ended within their lifetime).
     pub(crate) max: usize,
+    /// Tasks running at once (host code executing or waiting on its client).
+    pub(crate) running: usize,
+    /// The most tasks one principal may keep, and run, at once.
+    pub(crate) share: Share,
+    /// How long a task may run; past it, it is cancelled.
+    pub(crate) lifetime: Duration,
     /// How long a task stays readable after it was last updated.
     pub(crate) ttl: Duration,
     /// How often a client is asked to poll.
     pub(crate) poll: Duration,
 }
 
+/// One principal's share of the task bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Share {
+    pub(crate) kept: usize,
+    pub(crate) running: usize,
+}
+
 impl Default for TaskLimits {
     fn default() -> Self {
         TaskLimits {
             max: 1000,
+            running: 64,
+            share: Share {
+                kept: 250,
+                running: 16,
+            },
+            lifetime: Duration::from_secs(3600),
             ttl: Duration::from_secs(300),
             poll: Duration::from_millis(500),
         }
     }
 }
 
+/// Why no task was created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TasksFull {
+    /// The server keeps or runs as many tasks as it may.
+    All,
+    /// The caller keeps or runs its whole share.
+    Share,
+}
+
 /// One task.
 pub(crate) struct Task {
     pub(crate) id: String,
     owner: Option<[u8; 32]>,
+    /// How long it may run.
+    lifetime: Duration,
     created: SystemTime,
     ttl: Duration,
     poll: Duration,
@@ -247,6 +277,15 @@ impl Task {
         }
     }
 
+    fn running(&self) -> bool {
+        !self.lock().status.terminal()
+    }
+
+    /// How long the task may run before it is cancelled.
+    pub(crate) fn lifetime(&self) -> Duration {
+        self.lifetime
+    }
+
     fn expired(&self) -> bool {
         let state = self.lock();
         state.status.terminal()
@@ -284,15 +323,38 @@ impl Tasks {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A new working task of `owner`, readable at once; `None` at the bound (after tasks past
-    /// their lifetime are dropped).
-    pub(crate) fn create(&self, owner: Option<[u8; 32]>) -> Option<Arc<Task>> {
+    /// A new working task of `owner`, readable at once, or why there is none: the server's
+    /// bounds of kept and running tasks (after tasks past their lifetime are dropped), then the
+    /// owner's share of each when `shared` (its principal tells callers apart; an anonymous
+    /// one, or stdio's one caller, is held to the bounds alone).
+    pub(crate) fn create(
+        &self,
+        owner: Option<[u8; 32]>,
+        shared: bool,
+    ) -> Result<Arc<Task>, TasksFull> {
         let mut map = self.lock();
         if map.len() >= self.limits.max {
             map.retain(|_, task| !task.expired());
-            if map.len() >= self.limits.max {
-                return None;
+        }
+        // A scan of at most `max` tasks, under the lock that creates: cheaper than keeping
+        // counts in step with every status change.
+        let (mut running, mut kept_by_owner, mut running_by_owner) = (0, 0, 0);
+        for task in map.values() {
+            let is_running = task.running();
+            running += usize::from(is_running);
+            if shared && task.owner == owner {
+                kept_by_owner += 1;
+                running_by_owner += usize::from(is_running);
             }
+        }
+        if map.len() >= self.limits.max || running >= self.limits.running {
+            return Err(TasksFull::All);
+        }
+        if shared
+            && (kept_by_owner >= self.limits.share.kept
+                || running_by_owner >= self.limits.share.running)
+        {
+            return Err(TasksFull::Share);
         }
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).expect("the operating system's random source");
@@ -301,6 +363,7 @@ impl Tasks {
         let task = Arc::new(Task {
             id: id.clone(),
             owner,
+            lifetime: self.limits.lifetime,
             created: now,
             ttl: self.limits.ttl,
             poll: self.limits.poll,
@@ -314,7 +377,7 @@ impl Tasks {
             asks: AtomicUsize::new(0),
         });
         map.insert(id, Arc::clone(&task));
-        Some(task)
+        Ok(task)
     }
 
     /// The task `id` of `owner`, unless it is unknown, another caller's or past its lifetime.
@@ -341,7 +404,7 @@ mod tests {
     #[tokio::test]
     async fn asks_park_the_task_until_every_one_is_answered() {
         let tasks = Tasks::new(TaskLimits::default());
-        let task = tasks.create(None).unwrap();
+        let task = tasks.create(None, false).unwrap();
         assert_eq!(task.detailed()["status"], "working");
         let a = task
             .ask("a".into(), json!({ "method": "roots/list" }))
@@ -388,18 +451,59 @@ mod tests {
             max: 1,
             ttl: Duration::from_millis(30),
             poll: Duration::from_millis(10),
+            ..TaskLimits::default()
         });
-        let task = tasks.create(Some([1; 32])).unwrap();
+        let task = tasks.create(Some([1; 32]), true).unwrap();
         assert_eq!(task.id.len(), 32);
         assert!(tasks.find(&task.id, Some([1; 32])).is_some());
         assert!(tasks.find(&task.id, None).is_none());
         assert!(
-            tasks.create(None).is_none(),
+            tasks.create(None, false).is_err(),
             "bound reached by a running task"
         );
         task.finish(Status::Cancelled);
         std::thread::sleep(Duration::from_millis(50));
-        assert!(tasks.create(None).is_some(), "the ended task made room");
+        assert!(
+            tasks.create(None, false).is_ok(),
+            "the ended task made room"
+        );
         assert!(tasks.find(&task.id, Some([1; 32])).is_none());
+    }
+
+    #[test]
+    fn running_tasks_are_bounded_and_a_principal_holds_its_share_only() {
+        let tasks = Tasks::new(TaskLimits {
+            max: 10,
+            running: 4,
+            share: Share {
+                kept: 3,
+                running: 2,
+            },
+            ..TaskLimits::default()
+        });
+        let alice = Some([1; 32]);
+        let a1 = tasks.create(alice, true).unwrap();
+        let _a2 = tasks.create(alice, true).unwrap();
+        assert_eq!(
+            tasks.create(alice, true).err(),
+            Some(TasksFull::Share),
+            "two running"
+        );
+        // An ended task still counts as kept, not as running.
+        a1.finish(Status::Cancelled);
+        let _a3 = tasks.create(alice, true).unwrap();
+        assert_eq!(
+            tasks.create(alice, true).err(),
+            Some(TasksFull::Share),
+            "three kept"
+        );
+        // Another principal has its own share; the anonymous one is held to the bounds alone.
+        let _b1 = tasks.create(Some([2; 32]), true).unwrap();
+        let _c1 = tasks.create(None, false).unwrap();
+        assert_eq!(
+            tasks.create(None, false).err(),
+            Some(TasksFull::All),
+            "four running in all"
+        );
     }
 }

@@ -366,3 +366,51 @@ fn an_ask_in_a_task_nobody_answers_times_out_and_the_task_ends() {
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["result"]["content"][0]["text"], "false false");
 }
+
+/// Tasks have an in-flight bound of their own, each principal a share of it, and a lifetime:
+/// (before, a task was answered at once and ran on outside every bound, for ever).
+#[test]
+fn running_tasks_are_bounded_shared_by_principal_and_cancelled_past_their_lifetime() {
+    let h = Harness::with(
+        Server::builder()
+            .crate_items(module_path!())
+            .max_running_tasks(3)
+            .max_running_tasks_per_principal(2)
+            .task_lifetime(Duration::from_millis(400))
+            .build()
+            .unwrap(),
+    );
+    let alice = Session::new().with_principal("alice".to_owned());
+    let bob = Session::new().with_principal("bob".to_owned());
+    let start = |session: &Session| {
+        h.send(
+            session,
+            "tools/call",
+            json!({ "name": "slow", "arguments": { "ms": 60_000 } }),
+            true,
+        )
+    };
+    let a1 = start(&alice);
+    assert_eq!(a1["result"]["resultType"], "task", "{a1}");
+    assert_eq!(start(&alice)["result"]["resultType"], "task");
+    // Alice's share is taken; Bob is still served, and then the server's bound is reached.
+    let refused = start(&alice);
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "Too many tasks: try again later"
+    );
+    assert_eq!(start(&bob)["result"]["resultType"], "task");
+    assert_eq!(start(&bob)["error"]["code"], -32603, "three running in all");
+    // Past their lifetime the tasks are cancelled, not kept running, and make room again.
+    let id = a1["result"]["taskId"].as_str().unwrap();
+    let mut task = Value::Null;
+    wait_until("the task is cancelled past its lifetime", || {
+        task = h.get(&alice, id);
+        task["status"] != "working"
+    });
+    assert_eq!(task["status"], "cancelled", "{task}");
+    wait_until("a new task is taken once the others ended", || {
+        start(&bob)["result"]["resultType"] == "task"
+    });
+}

@@ -43,6 +43,12 @@ impl Principal {
         self.share_key
     }
 
+    /// False for the anonymous principal `()`, which tells no caller from another: a share of
+    /// a bound is then not counted for it (its callers are held to the bound alone).
+    pub(crate) fn tells_callers_apart(&self) -> bool {
+        (*self.value).type_id() != std::any::TypeId::of::<()>()
+    }
+
     /// SHA-256 over the type's name and what its `Hash` impl writes: equal for equal principals
     /// of one type on every replica of one build.
     pub(crate) fn digest(&self) -> [u8; 32] {
@@ -123,5 +129,7 @@ mod tests {
         assert_ne!(alice.share_key(), Principal::new("alice").share_key());
         assert!(alice.share_key().is_some());
         assert_eq!(Principal::new(()).share_key(), None);
+        assert!(!Principal::new(()).tells_callers_apart());
+        assert!(alice.tells_callers_apart());
     }
 }

@@ -104,6 +104,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     }
     // The caller's digest only where it is needed (a rate limit, a task's owner).
     let principal = request.session.principal();
+    let shared = principal.as_ref().is_some_and(|p| p.tells_callers_apart());
     let owner = move || principal.as_ref().map(|p| p.digest());
     // The host's rate limit, last: only a call that would run spends a token.
     if let Some(limit) = &server.inner.rate_limit {
@@ -144,7 +145,8 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
             match dispatch::run_or_detach(call, context, start).await {
                 Detached::Ran(ran) => ran,
                 Detached::Waits(running) => {
-                    let outcome = detach(&responder, &asking, owner(), &tool_name, running);
+                    let outcome =
+                        detach(&responder, &asking, (owner(), shared), &tool_name, running);
                     return responder.respond(id, era, outcome);
                 }
             }
@@ -193,13 +195,16 @@ fn outcome(
 fn detach(
     server: &Server,
     context: &Context,
-    owner: Option<[u8; 32]>,
+    (owner, shared): (Option<[u8; 32]>, bool),
     tool_name: &Arc<str>,
     running: Rest,
 ) -> Result<Value, ProtocolError> {
-    let Some(task) = server.inner.tasks.create(owner) else {
-        tracing::warn!(tool = %tool_name, "the task bound is reached");
-        return Err(ProtocolError::TasksFull);
+    let task = match server.inner.tasks.create(owner, shared) {
+        Ok(task) => task,
+        Err(full) => {
+            tracing::warn!(tool = %tool_name, ?full, "no task: a task bound is reached");
+            return Err(ProtocolError::TasksFull);
+        }
     };
     context.set_task(Arc::clone(&task));
     let mut created = task.envelope();
@@ -210,6 +215,13 @@ fn detach(
         let ran = tokio::select! {
             ran = running => ran,
             () = task.cancelled() => {
+                context.cancel();
+                return;
+            }
+            // A task runs for its lifetime at most: then it is cancelled, not kept running.
+            () = tokio::time::sleep(task.lifetime()) => {
+                tracing::warn!(tool = %tool_name, lifetime_s = task.lifetime().as_secs(), "a task ran past its lifetime: cancelled");
+                task.cancel();
                 context.cancel();
                 return;
             }
