@@ -253,6 +253,10 @@ pub enum ProtocolError {
     /// processed are all taken, or this caller's share of them (503, with `Retry-After`).
     #[error("Too many requests in flight: try again later")]
     InFlightFull,
+    /// This caller holds its share of the endpoint's listen streams (`subscriptions/listen`,
+    /// 2025-11-25 GET streams) open (503, with `Retry-After`).
+    #[error("Too many streams open: try again later")]
+    StreamsFull,
     /// A 2025-11-25 HTTP request after `initialize` without `Mcp-Session-Id`.
     #[error("Bad Request: Mcp-Session-Id header is required")]
     SessionIdMissing,
@@ -337,6 +341,7 @@ impl ProtocolError {
             | Self::NeedsSession(_)
             | Self::SessionsFull
             | Self::InFlightFull
+            | Self::StreamsFull
             | Self::SessionIdMissing
             | Self::SessionNotFound
             | Self::NotAcceptable

@@ -114,8 +114,9 @@ pub(super) async fn post(
         Legacy::Sessions { sessions, store } => {
             if is_request && method.as_deref() == Some("initialize") {
                 let digest = Some(principal.digest());
+                let shared = principal.tells_callers_apart();
                 let session = Session::new().with_principal_arc(principal);
-                let Some(entry) = sessions.open(session, digest) else {
+                let Some(entry) = sessions.open(session, digest, shared) else {
                     tracing::warn!("the session bound is reached: initialize refused with 503");
                     let mut refused = reply(
                         503,
@@ -335,6 +336,30 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
 /// GET with a session id: the session's own stream (one at a time), or with `Last-Event-ID`
 /// a resumption of any of its streams.
 pub(super) fn get(
+    legacy: &Legacy,
+    parts: &Parts,
+    principal: &Principal,
+    endpoint: &Endpoint,
+) -> HttpResponse {
+    // A GET stream, resumed or not, waits without working and holds a connection: it takes a
+    // place among the streams, in its principal's share, until its last byte is written. The
+    // place is taken first, so a refused GET takes no stream over.
+    let slot = match endpoint.streams.take(principal.share_key()) {
+        Ok(slot) => slot,
+        Err(full) => {
+            tracing::debug!(?full, "no place for a GET stream: refused with 503");
+            return super::load::streams_busy(None);
+        }
+    };
+    let response = get_stream(legacy, parts, principal, &endpoint.stopping);
+    if response.status() == StatusCode::OK {
+        slot.hold_until_sent(response)
+    } else {
+        response
+    }
+}
+
+fn get_stream(
     legacy: &Legacy,
     parts: &Parts,
     principal: &Principal,
@@ -614,7 +639,7 @@ mod tests {
     fn no_event_outlives_its_session() {
         let store = Arc::new(MemoryEventStore::default());
         let sessions = Sessions::new(SessionLimits::default(), store.clone());
-        let entry = sessions.open(Session::new(), None).unwrap();
+        let entry = sessions.open(Session::new(), None, false).unwrap();
         let event = |seq| StoredEvent {
             stream: 0,
             seq,

@@ -159,7 +159,16 @@ impl http_body::Body for Held {
 
 /// 503 with `Retry-After` and the request's id; the connection is kept (its body was read).
 pub(super) fn busy(id: Option<Value>) -> HttpResponse {
-    let mut out = super::reply(503, id, ProtocolError::InFlightFull, false);
+    refused_with(id, ProtocolError::InFlightFull)
+}
+
+/// A listen stream refused: the caller holds its share of the streams open.
+pub(super) fn streams_busy(id: Option<Value>) -> HttpResponse {
+    refused_with(id, ProtocolError::StreamsFull)
+}
+
+fn refused_with(id: Option<Value>, error: ProtocolError) -> HttpResponse {
+    let mut out = super::reply(503, id, error, false);
     out.headers_mut().insert(
         header::RETRY_AFTER,
         HeaderValue::from_static(RETRY_AFTER_SECONDS),

@@ -177,8 +177,8 @@ pub enum HttpError {
         "the HTTP endpoint needs .allowed_origins(..): Origins::list([..]), Origins::Loopback, or Origins::Any on purpose"
     )]
     MissingAllowedOrigins,
-    /// `max_sessions` or `session_idle_timeout` of zero.
-    #[error("max_sessions and session_idle_timeout must be above zero")]
+    /// `max_sessions`, `max_sessions_per_principal` or `session_idle_timeout` of zero.
+    #[error("max_sessions, max_sessions_per_principal and session_idle_timeout must be above zero")]
     ZeroSessions,
     /// `read_timeout` of zero.
     #[error("read_timeout must be longer than zero")]
@@ -239,6 +239,7 @@ pub struct HttpBuilder {
     max_connections: usize,
     max_in_flight_requests: usize,
     max_in_flight_per_principal: Option<usize>,
+    max_streams_per_principal: Option<usize>,
     shutdown_grace: Duration,
     health_route: Option<String>,
     #[cfg(feature = "oauth")]
@@ -397,6 +398,29 @@ impl HttpBuilder {
         self
     }
 
+    /// The most 2025-11-25 sessions one principal may hold open (default: a quarter of
+    /// [`max_sessions`](Self::max_sessions), at least 1); past it its `initialize` is answered
+    /// 503 as at the bound, and other principals still open theirs. Principals are what
+    /// `authorize` returned, told apart by value; the anonymous `()` tells no caller apart, so
+    /// its callers are held to the bound alone.
+    ///
+    /// ```
+    /// # use beam_mcp::transport::http::{Http, Origins};
+    /// let endpoint = Http::builder(beam_mcp::Server::builder().build().unwrap())
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .max_sessions_per_principal(10)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn max_sessions_per_principal(mut self, sessions: usize) -> Self {
+        self.sessions
+            .get_or_insert_with(SessionLimits::default)
+            .share = Some(sessions);
+        self
+    }
+
     /// How long a 2025-11-25 session may sit idle (nothing running, no GET stream, no request)
     /// before it ends (default 30 minutes); its id then gets 404.
     pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
@@ -502,6 +526,29 @@ impl HttpBuilder {
         self
     }
 
+    /// The most listen streams one principal may hold open at once: `subscriptions/listen`
+    /// streams and 2025-11-25 GET streams, resumed streams included (default: a quarter of
+    /// [`max_connections`](Self::max_connections), at least one). Each holds a connection
+    /// without working, so one caller could otherwise take every connection; past its share a
+    /// stream is answered 503 with `Retry-After` and `-32600` "Too many streams open: try again
+    /// later". The anonymous `()` principal tells no caller apart, so its streams are held to
+    /// the connection bound alone.
+    ///
+    /// ```
+    /// # use beam_mcp::transport::http::{Http, Origins};
+    /// let endpoint = Http::builder(beam_mcp::Server::builder().build().unwrap())
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .max_streams_per_principal(16)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn max_streams_per_principal(mut self, streams: usize) -> Self {
+        self.max_streams_per_principal = Some(streams);
+        self
+    }
+
     /// How long [`serve`] lets the requests in flight finish once asked to stop (SIGTERM,
     /// ctrl-c, or [`serve_until`]'s future), default 10 s. New connections are refused from
     /// the start of it; connections still open at its end are dropped, which cancels what
@@ -599,9 +646,14 @@ impl HttpBuilder {
             .max_in_flight_per_principal
             .unwrap_or(max_in_flight_requests / 4)
             .clamp(1, max_in_flight_requests);
+        let max_connections = self.max_connections.min(Semaphore::MAX_PERMITS);
+        let streams_per_principal = self
+            .max_streams_per_principal
+            .unwrap_or(max_connections / 4)
+            .clamp(1, max_connections);
         let server = self.server;
         let limits = self.sessions.unwrap_or_default();
-        if limits.max == 0 || limits.idle.is_zero() {
+        if limits.max == 0 || limits.share() == 0 || limits.idle.is_zero() {
             return Err(HttpError::ZeroSessions);
         }
         // Served only when the server serves a revision of that era.
@@ -634,6 +686,7 @@ impl HttpBuilder {
                 read_timeout: self.read_timeout,
                 write_timeout: self.write_timeout,
                 in_flight: load::Places::new(max_in_flight_requests, per_principal),
+                streams: load::Places::new(max_connections, streams_per_principal),
                 max_connections: self.max_connections,
                 shutdown_grace: self.shutdown_grace,
                 health_route: self.health_route,
@@ -658,6 +711,9 @@ struct Endpoint {
     /// A place per request being processed (`max_in_flight_requests`), at most
     /// `max_in_flight_per_principal` to one principal.
     in_flight: load::Places,
+    /// A place per listen stream open (`max_connections` in all), at most
+    /// `max_streams_per_principal` to one principal.
+    streams: load::Places,
     max_connections: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
@@ -706,6 +762,7 @@ impl Http {
             max_connections: 1024,
             max_in_flight_requests: 256,
             max_in_flight_per_principal: None,
+            max_streams_per_principal: None,
             shutdown_grace: Duration::from_secs(10),
             health_route: None,
             #[cfg(feature = "oauth")]
@@ -795,7 +852,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
     // The guard let GET and DELETE through only with a session id, to a session endpoint.
     if let Some(legacy) = &endpoint.legacy {
         if parts.method == axum::http::Method::GET {
-            return legacy::get(legacy, &parts, &principal, &endpoint.stopping);
+            return legacy::get(legacy, &parts, &principal, endpoint);
         }
         if parts.method == axum::http::Method::DELETE {
             return legacy::delete(legacy, &parts, &principal);
@@ -837,7 +894,13 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
     let works = message.get("method").and_then(Value::as_str) != Some("subscriptions/listen");
     let key = principal.share_key();
     let session = Session::single_request().with_principal_arc(principal);
-    let places = works.then_some((&endpoint.in_flight, key));
+    // Work takes an in-flight place; a listen stream, which waits without working, a place
+    // among the streams, in its principal's share.
+    let places = if works {
+        Places::InFlight(&endpoint.in_flight, key)
+    } else {
+        Places::Streams(&endpoint.streams, key)
+    };
     answer(&endpoint.server, &parts, message, session, places).await
 }
 
@@ -943,12 +1006,18 @@ fn hook<T>(f: impl FnOnce() -> Result<T, Refusal>) -> Result<T, Refused> {
 /// The core answers, calling the header rules at their steps; HTTP adds only the status. A
 /// request handed to host code takes a slot of `places`, counted in its principal's share (the
 /// key), until its answer is written (503 when none is free).
+/// Where a request takes its place, under its principal's key.
+enum Places<'e> {
+    InFlight(&'e load::Places, Option<u64>),
+    Streams(&'e load::Places, Option<u64>),
+}
+
 async fn answer(
     server: &Server,
     parts: &Parts,
     message: Value,
     session: Session,
-    places: Option<(&load::Places, Option<u64>)>,
+    places: Places<'_>,
 ) -> HttpResponse {
     let rules = headers::HeaderRules {
         headers: &parts.headers,
@@ -960,13 +1029,19 @@ async fn answer(
         Reply::Ready(response) => return respond(&response),
         Reply::Pending(exchange) => exchange,
     };
-    let slot = match places.map(|(places, key)| places.take(key)) {
-        Some(Err(full)) => {
+    let slot = match places {
+        Places::InFlight(places, key) => places.take(key).map_err(|full| {
             tracing::debug!(?full, "no in-flight place: refused with 503");
-            return load::busy(id);
-        }
-        Some(Ok(slot)) => Some(slot),
-        None => None,
+            load::busy(id)
+        }),
+        Places::Streams(places, key) => places.take(key).map_err(|full| {
+            tracing::debug!(?full, "no place for a stream: refused with 503");
+            load::streams_busy(id)
+        }),
+    };
+    let slot = match slot {
+        Ok(slot) => slot,
+        Err(refused) => return refused,
     };
     let response = if exchange.streams() {
         sse::response(exchange).await
@@ -977,11 +1052,8 @@ async fn answer(
             None => reply(500, None, ProtocolError::Internal, false),
         }
     };
-    match slot {
-        // An answer, streamed or not, is work until its last byte is written.
-        Some(slot) => slot.hold_until_sent(response),
-        None => response,
-    }
+    // An answer, streamed or not, holds its place until its last byte is written.
+    slot.hold_until_sent(response)
 }
 
 /// The status a core response travels with: the one table from outcome to status.

@@ -15,13 +15,23 @@ use crate::protocol::Session;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SessionLimits {
     pub(crate) max: usize,
+    /// The most one principal may hold open (`None`: a quarter of `max`, at least 1).
+    pub(crate) share: Option<usize>,
     pub(crate) idle: Duration,
+}
+
+impl SessionLimits {
+    /// One principal's share.
+    pub(crate) fn share(&self) -> usize {
+        self.share.unwrap_or((self.max / 4).max(1))
+    }
 }
 
 impl Default for SessionLimits {
     fn default() -> Self {
         SessionLimits {
             max: 1000,
+            share: None,
             idle: Duration::from_secs(30 * 60),
         }
     }
@@ -226,10 +236,16 @@ impl Sessions {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Opens a session for `principal`; `None` at the bound (after dropping expired ones), in
-    /// which case existing sessions are untouched.
-    pub(crate) fn open(&self, session: Session, principal: Option<[u8; 32]>) -> Option<Arc<Entry>> {
-        self.open_at(session, principal, Instant::now())
+    /// Opens a session for `principal`; `None` at the bound, or when the principal holds its
+    /// share and `shared` (its principal tells callers apart), after dropping expired ones.
+    /// Existing sessions are untouched either way.
+    pub(crate) fn open(
+        &self,
+        session: Session,
+        principal: Option<[u8; 32]>,
+        shared: bool,
+    ) -> Option<Arc<Entry>> {
+        self.open_at(session, principal, shared, Instant::now())
     }
 
     /// [`open`](Self::open) at `now` (the tests' clock: no test waits for idleness).
@@ -237,11 +253,19 @@ impl Sessions {
         &self,
         session: Session,
         principal: Option<[u8; 32]>,
+        shared: bool,
         now: Instant,
     ) -> Option<Arc<Entry>> {
         let mut table = self.lock();
         self.sweep(&mut table, now, true);
         if table.len() >= self.limits.max {
+            return None;
+        }
+        // A scan of at most `max` sessions, once per `initialize`.
+        if shared
+            && principal.is_some()
+            && table.values().filter(|e| e.principal == principal).count() >= self.limits.share()
+        {
             return None;
         }
         let id = new_id();
@@ -334,19 +358,22 @@ mod tests {
             SessionLimits {
                 max: 2,
                 idle: Duration::from_millis(50),
+                ..SessionLimits::default()
             },
             store.clone(),
         );
         // An injected clock, as in `limit.rs`: preemption cannot age a session here.
         let t0 = Instant::now();
         let at = |ms| t0 + Duration::from_millis(ms);
-        let a = sessions.open_at(Session::new(), Some([1; 32]), t0).unwrap();
-        let b = sessions.open_at(Session::new(), None, t0).unwrap();
+        let a = sessions
+            .open_at(Session::new(), Some([1; 32]), false, t0)
+            .unwrap();
+        let b = sessions.open_at(Session::new(), None, false, t0).unwrap();
         assert_eq!(a.id.len(), 64);
         assert!(a.id.bytes().all(|c| (0x21..=0x7e).contains(&c)));
         assert_ne!(a.id, b.id);
         // At the bound, with both fresh: refused, and both untouched.
-        assert!(sessions.open_at(Session::new(), None, t0).is_none());
+        assert!(sessions.open_at(Session::new(), None, false, t0).is_none());
         assert_eq!(sessions.len(), 2);
         assert!(sessions.find_at(&a.id, Some([1; 32]), t0).is_ok());
         assert_eq!(
@@ -358,9 +385,15 @@ mod tests {
             Some(Lookup::NotFound)
         );
         // Just short of the limit, neither is idle yet.
-        assert!(sessions.open_at(Session::new(), None, at(49)).is_none());
+        assert!(
+            sessions
+                .open_at(Session::new(), None, false, at(49))
+                .is_none()
+        );
         // Idle past the limit: the bound makes room, and the old id is gone.
-        let c = sessions.open_at(Session::new(), None, at(80)).unwrap();
+        let c = sessions
+            .open_at(Session::new(), None, false, at(80))
+            .unwrap();
         assert!(sessions.find_at(&c.id, None, at(80)).is_ok());
         assert_eq!(
             sessions.find_at(&a.id, Some([1; 32]), at(80)).err(),
@@ -393,12 +426,13 @@ mod tests {
             SessionLimits {
                 max: 100,
                 idle: Duration::from_secs(60),
+                ..SessionLimits::default()
             },
             store.clone(),
         );
         let t0 = Instant::now();
         let at = |s| t0 + Duration::from_secs(s);
-        let old = sessions.open_at(Session::new(), None, t0).unwrap();
+        let old = sessions.open_at(Session::new(), None, false, t0).unwrap();
         store.store(
             &old.id,
             StoredEvent {
@@ -407,9 +441,13 @@ mod tests {
                 data: "x".into(),
             },
         );
-        let kept = sessions.open_at(Session::new(), None, at(30)).unwrap();
+        let kept = sessions
+            .open_at(Session::new(), None, false, at(30))
+            .unwrap();
         assert_eq!(sessions.len(), 2, "neither is idle yet");
-        let _new = sessions.open_at(Session::new(), None, at(61)).unwrap();
+        let _new = sessions
+            .open_at(Session::new(), None, false, at(61))
+            .unwrap();
         assert!(old.is_gone(), "idle past the limit at an open");
         assert_eq!(sessions.len(), 2);
         assert!(
@@ -417,9 +455,38 @@ mod tests {
             "its events went with it"
         );
         // A lookup of another session sweeps too.
-        let late = sessions.open_at(Session::new(), None, at(70)).unwrap();
+        let late = sessions
+            .open_at(Session::new(), None, false, at(70))
+            .unwrap();
         assert!(!kept.is_gone());
         assert!(sessions.find_at(&late.id, None, at(100)).is_ok());
         assert!(kept.is_gone(), "swept at another session's lookup");
+    }
+
+    #[test]
+    fn a_principal_holds_at_most_its_share_of_the_sessions() {
+        let sessions = Sessions::new(
+            SessionLimits {
+                max: 4,
+                share: Some(2),
+                ..SessionLimits::default()
+            },
+            Arc::new(MemoryEventStore::default()),
+        );
+        let (alice, bob, anonymous) = (Some([1; 32]), Some([2; 32]), Some([0; 32]));
+        let _a1 = sessions.open(Session::new(), alice, true).unwrap();
+        let _a2 = sessions.open(Session::new(), alice, true).unwrap();
+        assert!(
+            sessions.open(Session::new(), alice, true).is_none(),
+            "share"
+        );
+        let _b1 = sessions.open(Session::new(), bob, true).unwrap();
+        // The anonymous principal has no share: it is held to the bound alone.
+        let _n1 = sessions.open(Session::new(), anonymous, false).unwrap();
+        assert!(
+            sessions.open(Session::new(), anonymous, false).is_none(),
+            "bound"
+        );
+        assert!(sessions.open(Session::new(), bob, true).is_none(), "bound");
     }
 }
