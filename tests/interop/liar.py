@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Negative control: a proxy in front of the real server that tells chosen lies in its answers.
 
-usage: liar.py --lie NAME [--lie NAME ...] -- SERVER_CMD [ARGS...]       (stdio)
-       liar.py --lie NAME [--lie NAME ...] --http UPSTREAM_URL           (Streamable HTTP)
+usage: liar.py [--record FILE] --lie NAME [--lie NAME ...] -- SERVER_CMD [ARGS...]  (stdio)
+       liar.py [--record FILE] --lie NAME [--lie NAME ...] --http UPSTREAM_URL      (HTTP)
+       liar.py --record FILE (-- SERVER_CMD [ARGS...] | --http UPSTREAM_URL)         (no lies)
 
 Over stdio it runs the server and sits on its pipes. With --http it listens on a free loopback
 port, prints "liar: listening on http://127.0.0.1:PORT/mcp" on stderr, and forwards every
@@ -33,6 +34,12 @@ they answer). Over HTTP, no-discover answers the POST 200 with that JSON-RPC err
 old-version also turns the client's `MCP-Protocol-Version: 2025-06-18` header back into
 2025-11-25 upstream, so the lie holds for the rest of the session. What nothing applies to
 passes through byte for byte; each rewrite is logged on stderr. Standard library only.
+
+With --record FILE (and no lies, a transparent tap) every message from the server is appended
+to FILE as one JSON line {"rev": R, "method": M, "line": RAW}: R is the revision of the exchange
+it belongs to (a request whose `params._meta` names a protocol version is 2026-07-28; else the
+`MCP-Protocol-Version` header, else 2025-11-25 once `initialize` was seen, or 2026-07-28 before
+it over stdio), M the method of the request a response answers. wire_check.py validates FILE.
 """
 
 import http.client
@@ -136,6 +143,35 @@ def lie(lies: set[str], msg: Any, method: str | None) -> bool:
     return changed
 
 
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+
+
+def meta_version(request: Any) -> str | None:
+    """The protocol version a 2026-07-28 request names in `params._meta`."""
+    if isinstance(request, dict) and isinstance(request.get("params"), dict):
+        meta = request["params"].get("_meta")
+        if isinstance(meta, dict) and isinstance(meta.get(META_VERSION), str):
+            return meta[META_VERSION]
+    return None
+
+
+class Recorder:
+    """Appends what the server sent, with its revision and the method it answers, to a file."""
+
+    def __init__(self, path: str | None) -> None:
+        self.file = open(path, "a", buffering=1, encoding="utf-8") if path else None
+        self.lock = threading.Lock()
+
+    def record(self, raw: bytes, rev: str, method: str | None) -> None:
+        if self.file is None or not raw.strip():
+            return
+        line = json.dumps({"rev": rev, "method": method, "line": raw.decode("utf-8", "replace").strip()})
+        with self.lock:
+            self.file.write(line + "\n")
+
+
 def encode(msg: Any) -> bytes:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -144,7 +180,7 @@ def encode(msg: Any) -> bytes:
 HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "te", "trailer", "upgrade"}
 
 
-def serve_http(lies: set[str], upstream: str) -> int:
+def serve_http(lies: set[str], upstream: str, recorder: Recorder) -> int:
     target = urlsplit(upstream)
 
     class Proxy(BaseHTTPRequestHandler):
@@ -169,6 +205,7 @@ def serve_http(lies: set[str], upstream: str) -> int:
             except ValueError:
                 request = None
             method = request.get("method") if isinstance(request, dict) and "id" in request else None
+            rev = meta_version(request) or (self.headers.get("MCP-Protocol-Version") or LEGACY).strip()
             if method == "server/discover" and "no-discover" in lies:
                 sys.stderr.write("liar: server/discover -> -32601\n")
                 self.reply(200, "application/json", encode({"jsonrpc": "2.0", "id": request["id"], "error": DISCOVER_ERROR}))
@@ -187,7 +224,7 @@ def serve_http(lies: set[str], upstream: str) -> int:
                     if k.lower() not in HOP:
                         self.send_header(k, v)
                 if kind.startswith("text/event-stream"):
-                    self.stream(response, method)
+                    self.stream(response, method, rev)
                 else:
                     data = response.read()
                     try:
@@ -196,6 +233,8 @@ def serve_http(lies: set[str], upstream: str) -> int:
                         msg = None
                     if lie(lies, msg, method):
                         data = encode(msg)
+                    if msg is not None:
+                        recorder.record(data, rev, method)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
@@ -204,7 +243,7 @@ def serve_http(lies: set[str], upstream: str) -> int:
             finally:
                 conn.close()
 
-        def stream(self, response: http.client.HTTPResponse, method: str | None) -> None:
+        def stream(self, response: http.client.HTTPResponse, method: str | None, rev: str) -> None:
             """Relays an event stream event by event (chunked), rewriting each `data:` line."""
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
@@ -217,6 +256,8 @@ def serve_http(lies: set[str], upstream: str) -> int:
                         msg = None
                     if lie(lies, msg, method):
                         line = b"data: " + encode(msg) + b"\n"
+                    if msg is not None:
+                        recorder.record(line[5:], rev, method)
                 event += line
                 if line in (b"\n", b"\r\n"):
                     self.chunk(event)
@@ -249,17 +290,22 @@ def serve_http(lies: set[str], upstream: str) -> int:
 
 
 def main() -> int:
-    argv, lies = sys.argv[1:], set()
+    argv, lies, record = sys.argv[1:], set(), None
+    if len(argv) >= 2 and argv[0] == "--record":
+        record, argv = argv[1], argv[2:]
     while len(argv) >= 2 and argv[0] == "--lie" and argv[1] in LIES:
         lies.add(argv[1])
         argv = argv[2:]
-    if lies and len(argv) == 2 and argv[0] == "--http":
-        return serve_http(lies, argv[1])
-    if not lies or len(argv) < 2 or argv[0] != "--":
+    recorder = Recorder(record)
+    if (lies or record) and len(argv) == 2 and argv[0] == "--http":
+        return serve_http(lies, argv[1], recorder)
+    if not (lies or record) or len(argv) < 2 or argv[0] != "--":
         sys.stderr.write(__doc__)
         return 2
+    initialized = threading.Event()
     out_lock = threading.Lock()
-    pending: dict[str, str] = {}  # json.dumps(id) -> method, of requests the client sent
+    # json.dumps(id) -> (method, revision), of requests the client sent
+    pending: dict[str, tuple[str, str]] = {}
 
     def emit(raw: bytes) -> None:
         with out_lock:
@@ -280,7 +326,10 @@ def main() -> int:
                         sys.stderr.write("liar: server/discover -> -32601\n")
                         emit(encode({"jsonrpc": "2.0", "id": msg["id"], "error": DISCOVER_ERROR}) + b"\n")
                         continue
-                    pending[json.dumps(msg["id"])] = msg["method"]
+                    if msg["method"] == "initialize":
+                        initialized.set()
+                    rev = meta_version(msg) or (LEGACY if initialized.is_set() else MODERN)
+                    pending[json.dumps(msg["id"])] = (msg["method"], rev)
                 proc.stdin.write(line)
                 proc.stdin.flush()
         except (BrokenPipeError, OSError):
@@ -296,10 +345,13 @@ def main() -> int:
             msg = json.loads(line)
         except ValueError:
             return line
-        method = None
+        method, rev = None, (LEGACY if initialized.is_set() else MODERN)
         if isinstance(msg, dict) and "id" in msg and "method" not in msg:  # a response
-            method = pending.pop(json.dumps(msg["id"]), None)
-        return encode(msg) + b"\n" if lie(lies, msg, method) else line
+            method, rev = pending.pop(json.dumps(msg["id"]), (None, rev))
+        if lie(lies, msg, method):
+            line = encode(msg) + b"\n"
+        recorder.record(line, rev, method)
+        return line
 
     threading.Thread(target=upstream, daemon=True).start()
     try:

@@ -186,14 +186,22 @@ start() {
     echo "interop FAIL: $* did not start listening:"; cat "$log"; exit 1
 }
 
-all_clients stdio -- "$server"
+# Every message the server sends in the runs below is recorded by liar.py --record (no lies: a
+# tap on the pipes, or a proxy in front of the HTTP endpoint) and, at the end, validated against
+# its revision's schema by wire_check.py, a result also against the keys its type declares.
+wire_stdio="$work/wire-stdio.jsonl"
+wire_http="$work/wire-http.jsonl"
+all_clients stdio -- python3 "$here/liar.py" --record "$wire_stdio" -- "$server"
 
 # Streamable HTTP: the same example, started with --http on a free loopback port, one server for
-# every run (2026-07-28 requests and 2025-11-25 sessions on the same endpoint).
+# every run (2026-07-28 requests and 2025-11-25 sessions on the same endpoint), through the tap.
+# The endpoint itself, with no proxy between, is what the conformance suite, the e2e tests and
+# the balancer step speak to.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 start "$here/.http-server.log" "$server" --http "127.0.0.1:$port"
 url="$listening"
-all_clients http --url "$url"
+start "$work/tap.log" python3 "$here/liar.py" --record "$wire_http" --http "$url"
+all_clients http --url "$listening"
 
 # Negative controls: liar.py runs the same server (stdio) or fronts the HTTP one, and tells one lie
 # per check. The text run lies about the tool text, the bad call, the read resource, the prompt
@@ -255,6 +263,30 @@ negative "ts client v2, 2026-07-28, http, elicit" "$elicit_checks" \
     timeout 120 node ts_client.mjs "${modern[@]}" "${elicit_args[@]}" --url "$liar_elicit"
 negative "ts sdk v1, 2025-11-25, http, elicit" "$elicit_checks" \
     timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${elicit_args[@]}" --url "$liar_elicit"
+# The schema check of everything recorded above, and its own negative control: a 2026-07-28
+# field on a 2025-11-25 result (and a wrong shape) must fail it.
+wire_check() {
+    local out rc=0 t0="$EPOCHREALTIME"
+    runs=$((runs + 1))
+    out="$(python3 "$here/wire_check.py" "$wire_stdio" "$wire_http" 2>&1)" || rc=$?
+    if [ "$rc" -eq 0 ]; then
+        passed=$((passed + 1)); echo "interop ok:   $(tail -n 1 <<<"$out") ($(since "$t0"))"
+    else
+        failed=$((failed + 1)); echo "interop FAIL: wire check ($(since "$t0")):"; sed 's/^/    /' <<<"$out" | tail -n 40
+    fi
+}
+wire_check
+negative_self_test() {
+    local out rc=0 t0="$EPOCHREALTIME"
+    controls=$((controls + 1))
+    out="$(python3 "$here/wire_check.py" --self-test 2>&1)" || rc=$?
+    if [ "$rc" -eq 0 ] && ! grep -q MISSED <<<"$out"; then
+        passed=$((passed + 1)); echo "interop ok:   negative control, wire check ($(since "$t0"); $(grep -c caught <<<"$out") bad messages caught)"
+    else
+        failed=$((failed + 1)); echo "interop FAIL: negative control, wire check ($(since "$t0")):"; sed 's/^/    /' <<<"$out"
+    fi
+}
+negative_self_test
 # The counts the README states are pinned in ./counts: a run added or lost changes them.
 pinned_runs="$(awk '$1 == "runs" {print $2}' "$here/counts")"
 pinned_controls="$(awk '$1 == "controls" {print $2}' "$here/counts")"

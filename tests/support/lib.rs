@@ -185,11 +185,74 @@ pub fn modern_meta() -> Value {
     })
 }
 
-/// A server process spoken to over its stdin/stdout pipes.
+/// A server process spoken to over its stdin/stdout pipes. Every message it sends is validated
+/// against the schema of the revision it belongs to as it is read (see [`ServerProcess::recv`]).
 pub struct ServerProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: Option<BufReader<ChildStdout>>,
+    wire: Wire,
+}
+
+/// What the requests sent so far say of the revision of what comes back.
+#[derive(Default)]
+struct Wire {
+    /// The method and revision of each request sent by [`ServerProcess::send`], by its id.
+    pending: std::collections::HashMap<String, (String, String)>,
+    /// The revision of the last request sent: a notification or request from the server
+    /// belongs to it.
+    revision: Option<String>,
+}
+
+impl Wire {
+    fn sent(&mut self, message: &Value) {
+        let (Some(method), Some(id)) = (message["method"].as_str(), message.get("id")) else {
+            return;
+        };
+        // A request without `_meta` is served with 2025-11-25 shapes.
+        let revision = message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+            .as_str()
+            .unwrap_or("2025-11-25")
+            .to_owned();
+        self.revision = Some(revision.clone());
+        self.pending
+            .insert(id.to_string(), (method.to_owned(), revision));
+    }
+
+    /// Validates one message the server sent; panics naming what failed.
+    fn check(&mut self, message: &Value) {
+        let revision = self
+            .revision
+            .clone()
+            .unwrap_or_else(|| "2025-11-25".to_owned());
+        let verdict = if let Some(method) = message["method"].as_str() {
+            let envelope = if message.get("id").is_some() {
+                "JSONRPCRequest"
+            } else {
+                "JSONRPCNotification"
+            };
+            spec()
+                .check(&revision, envelope, message)
+                .map_err(|e| format!("{method}: {e}"))
+        } else {
+            match message
+                .get("id")
+                .and_then(|id| self.pending.remove(&id.to_string()))
+            {
+                Some((method, revision)) => spec()
+                    .check_response(Some(&revision), &method, message)
+                    .map_err(|e| format!("the answer to {method}: {e}")),
+                // An answer to what `send_raw` wrote (hostile input): its envelope.
+                None if message.get("error").is_some() => {
+                    spec().check(&revision, "JSONRPCErrorResponse", message)
+                }
+                None => spec().check(&revision, "JSONRPCResultResponse", message),
+            }
+        };
+        if let Err(failure) = verdict {
+            panic!("the server sent a message its revision's schema refuses: {failure}\n{message}");
+        }
+    }
 }
 
 impl ServerProcess {
@@ -207,6 +270,7 @@ impl ServerProcess {
             child,
             stdin,
             stdout,
+            wire: Wire::default(),
         }
     }
 
@@ -219,12 +283,16 @@ impl ServerProcess {
 
     /// Writes one message as a line.
     pub fn send(&mut self, message: &Value) {
+        self.wire.sent(message);
         let mut line = message.to_string().into_bytes();
         line.push(b'\n');
         self.send_raw(&line);
     }
 
-    /// Reads one line from the server's stdout as JSON (`None` at EOF).
+    /// Reads one line from the server's stdout as JSON (`None` at EOF), validated against the
+    /// schema of its revision: an answer to a request [`send`](Self::send) wrote, against the
+    /// result type of its method with no key that type does not declare; anything else against
+    /// its envelope, at the revision of the last request sent.
     pub fn recv(&mut self) -> Option<Value> {
         let mut line = String::new();
         let stdout = self.stdout.as_mut().expect("stdout not taken");
@@ -236,10 +304,10 @@ impl ServerProcess {
             line.ends_with('\n'),
             "every message ends with a newline: {line:?}"
         );
-        Some(
-            serde_json::from_str(line.trim_end())
-                .unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}")),
-        )
+        let message: Value = serde_json::from_str(line.trim_end())
+            .unwrap_or_else(|e| panic!("server wrote non-JSON {line:?}: {e}"));
+        self.wire.check(&message);
+        Some(message)
     }
 
     /// Sends a request and reads its answer (the server answers pipelined requests in order
