@@ -2,6 +2,7 @@
 //! send exactly the bytes they mean (repeated headers, dripped bodies, lying lengths) and see
 //! exactly what comes back, including whether the server closed the connection.
 
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
@@ -49,6 +50,56 @@ pub struct Connection {
     events: Vec<u8>,
     /// The chunked body ended.
     stream_done: bool,
+    /// What each request written and not yet answered asked (its method, if a request, and
+    /// its revision): what the server sends back is validated against it.
+    asked: VecDeque<Asked>,
+    /// What the stream being read answers.
+    streaming: Option<Asked>,
+}
+
+/// One request's method (`None`: a notification, a response or not JSON-RPC) and revision.
+#[derive(Clone, Debug)]
+struct Asked {
+    method: Option<String>,
+    revision: String,
+}
+
+impl Asked {
+    /// Read off raw request bytes: a request naming a version in `params._meta` is of it; else
+    /// the `MCP-Protocol-Version` header; else 2025-11-25 (served with its shapes).
+    fn of(bytes: &[u8]) -> Asked {
+        let (head, body) = match find(bytes, b"\r\n\r\n") {
+            Some(i) => (&bytes[..i], &bytes[i + 4..]),
+            None => (bytes, &[][..]),
+        };
+        let header = String::from_utf8_lossy(head)
+            .lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(n, _)| n.trim().eq_ignore_ascii_case("mcp-protocol-version"))
+            .map(|(_, v)| v.trim().to_owned());
+        let message: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let method = message
+            .get("id")
+            .and(message["method"].as_str())
+            .map(str::to_owned);
+        let revision = message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+            .as_str()
+            .map(str::to_owned)
+            .or(header)
+            .unwrap_or_else(|| "2025-11-25".to_owned());
+        Asked { method, revision }
+    }
+
+    /// Validates a message the server sent in answer (see [`crate::check_sent`]); what is not
+    /// a JSON-RPC message (a health check, a metadata document) is not held to the schema.
+    fn check(&self, data: &[u8]) {
+        let Ok(message) = serde_json::from_slice::<Value>(data) else {
+            return;
+        };
+        if message.get("jsonrpc").is_some() {
+            crate::check_sent(&self.revision, self.method.as_deref(), &message);
+        }
+    }
 }
 
 impl Connection {
@@ -64,6 +115,8 @@ impl Connection {
             buffer: Vec::new(),
             events: Vec::new(),
             stream_done: false,
+            asked: VecDeque::new(),
+            streaming: None,
         }
     }
 
@@ -95,6 +148,11 @@ impl Connection {
 
     /// Writes raw bytes.
     pub fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        // A request line starts a request (the rest of a dripped body does not).
+        let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+        if first_line.ends_with(b" HTTP/1.1\r") {
+            self.asked.push_back(Asked::of(bytes));
+        }
         self.stream.write_all(bytes)?;
         self.stream.flush()
     }
@@ -134,6 +192,9 @@ impl Connection {
         }
         let body = self.buffer[start..start + length].to_vec();
         self.buffer.drain(..start + length);
+        if let Some(asked) = self.asked.pop_front() {
+            asked.check(&body);
+        }
         Some(HttpResponse {
             status,
             headers,
@@ -163,6 +224,7 @@ impl Connection {
         self.buffer.drain(..head_end + 4);
         self.events.clear();
         self.stream_done = false;
+        self.streaming = self.asked.pop_front();
         let mut lines = head.split("\r\n");
         let status: u16 = lines
             .next()
@@ -196,7 +258,11 @@ impl Connection {
                 if data.is_empty() {
                     continue; // a comment (keep-alive)
                 }
-                return Some(data.join("\n"));
+                let data = data.join("\n");
+                if let Some(asked) = &self.streaming {
+                    asked.check(data.as_bytes());
+                }
+                return Some(data);
             }
             if self.stream_done || !self.next_chunk() {
                 return None;
@@ -223,7 +289,11 @@ impl Connection {
                 if data.is_empty() && id.is_none() {
                     continue; // a comment (keep-alive)
                 }
-                return Some((id, data.join("\n")));
+                let data = data.join("\n");
+                if let Some(asked) = &self.streaming {
+                    asked.check(data.as_bytes());
+                }
+                return Some((id, data));
             }
             if self.stream_done || !self.next_chunk() {
                 return None;
