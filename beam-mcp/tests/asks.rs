@@ -298,22 +298,6 @@ fn a_missing_or_malformed_answer_is_asked_again_and_a_decline_reaches_the_host()
         assert_eq!(r["result"]["resultType"], "input_required", "{bad}: {r}");
         assert!(r["result"]["inputRequests"]["elicit-1"].is_object(), "{r}");
     }
-    // An answer without the state that asked for it answers nothing the server asked: the
-    // ask goes out again.
-    let unasked = answer(
-        &s,
-        &session,
-        call(
-            2,
-            "two_rounds",
-            caps.clone(),
-            json!({ "inputResponses": { "elicit-1": accept(json!({ "name": "Ada" })) } }),
-        ),
-    );
-    assert_eq!(
-        unasked["result"]["resultType"], "input_required",
-        "{unasked}"
-    );
     let declined = answer(
         &s,
         &session,
@@ -321,9 +305,10 @@ fn a_missing_or_malformed_answer_is_asked_again_and_a_decline_reaches_the_host()
             2,
             "two_rounds",
             caps,
+            // A first round may carry answers too (the official suite sends them so): they
+            // answer this run's questions.
             json!({
                 "inputResponses": { "elicit-1": { "action": "decline" } },
-                "requestState": state,
             }),
         ),
     );

@@ -10,7 +10,10 @@
 //!
 //! An answer is bound to the question it answered: the state names a digest of each key's
 //! input request, an answer is used only by an ask whose request digests alike (else the ask
-//! goes out again), and `inputResponses` are taken only for the asks the state left open.
+//! goes out again), and with a state, `inputResponses` are taken only for the asks it left
+//! open. A first round (no `requestState`) may carry answers too, as the official suite sends
+//! them: those answer whatever this run asks under their keys, since no earlier question binds
+//! them.
 
 use std::sync::Mutex;
 
@@ -48,6 +51,8 @@ struct Inner {
     questions: Map<String, Value>,
     /// The expiry the first round set, carried unchanged.
     expiry: Option<u64>,
+    /// No `requestState` came: the answers offered answer this run's questions.
+    first_round: bool,
     /// Answers used by the asks of this run, to carry to the next round.
     used: Map<String, Value>,
     /// Asks of this run with no usable answer.
@@ -80,6 +85,7 @@ impl Round {
         let responses = params.remove("inputResponses");
         let state = params.remove("requestState");
         let binding = Binding::new(method, params, principal);
+        let first_round = state.is_none();
         let Carried {
             answers: mut offered,
             questions,
@@ -95,10 +101,11 @@ impl Round {
             None => {}
             Some(Value::Object(responses)) => {
                 for (key, answer) in responses {
-                    // Only an answer to an ask the state left open is taken: one to nothing
-                    // asked is ignored, and one sent again for a key answered earlier loses
-                    // to the sealed answer.
-                    if questions.contains_key(&key) && !offered.contains_key(&key) {
+                    // With a state, only an answer to an ask it left open is taken: one to
+                    // nothing asked is ignored, and one sent again for a key answered earlier
+                    // loses to the sealed answer.
+                    if (first_round || questions.contains_key(&key)) && !offered.contains_key(&key)
+                    {
                         offered.insert(key, answer);
                     }
                 }
@@ -111,6 +118,7 @@ impl Round {
                 offered,
                 questions,
                 expiry,
+                first_round,
                 used: Map::new(),
                 asked: Map::new(),
                 bound: Map::new(),
@@ -144,7 +152,11 @@ impl Round {
         let question = state::question_digest(&request);
         // An answer given to another question under this key (the host asked differently
         // this run) is not this question's: it is asked again.
-        if inner.questions.get(&key).and_then(Value::as_str) == Some(question.as_str())
+        let same_question = match inner.questions.get(&key) {
+            Some(asked) => asked.as_str() == Some(question.as_str()),
+            None => inner.first_round,
+        };
+        if same_question
             && let Some(answer) = inner.offered.get(&key)
             && let Some(value) = read(answer)
         {
