@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the interop clients: Python `mcp` into tests/interop/.venv, the TypeScript SDK
 # packages, the MCP Inspector and the Node 22 it needs (npm package `node`) into
-# tests/interop/node_modules, and builds the rmcp client (rmcp-client/, its own Cargo workspace,
-# --locked) into ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp. Idempotent (skips work when the
-# pins are unchanged; cargo is incremental); prints nothing unless something fails. Needs python3
-# (with venv) >= 3.10, node >= 20 + npm, and cargo.
+# tests/interop/node_modules, and builds the rmcp client (rmcp-client/) into
+# ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp and the rust-mcp-sdk client
+# (rust-mcp-sdk-client/) into ${CARGO_TARGET_DIR:-<repo>/target}/interop-rust-mcp-sdk, each its own
+# Cargo workspace, --locked. Idempotent (skips work when the pins are unchanged; cargo is
+# incremental); prints nothing unless something fails. Needs python3 (with venv) >= 3.10,
+# node >= 20 + npm, and cargo.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -35,3 +37,10 @@ rmcp_target="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp"
 rm -f "$rmcp_target/debug/beam-mcp-interop-rmcp"
 cargo build --quiet --locked --manifest-path rmcp-client/Cargo.toml --target-dir "$rmcp_target" \
     >"$log" 2>&1 || fail "cargo build (rmcp-client)"
+
+# The same for the rust-mcp-sdk client: run.sh computes
+# $rmsdk_target/debug/beam-mcp-interop-rust-mcp-sdk.
+rmsdk_target="${CARGO_TARGET_DIR:-$here/../../target}/interop-rust-mcp-sdk"
+rm -f "$rmsdk_target/debug/beam-mcp-interop-rust-mcp-sdk"
+cargo build --quiet --locked --manifest-path rust-mcp-sdk-client/Cargo.toml --target-dir "$rmsdk_target" \
+    >"$log" 2>&1 || fail "cargo build (rust-mcp-sdk-client)"
