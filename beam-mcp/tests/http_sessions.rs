@@ -740,3 +740,38 @@ fn a_burst_at_the_session_bound_starts_exactly_what_the_bound_leaves() {
         "result": { "action": "accept", "content": { "name": "Ada" } } }));
     assert_eq!(answer.status, 202);
 }
+
+/// One principal's sessions share its part of the event store: alice's second session's heavy
+/// answer pushes her first one's events out, and bob's, kept alongside, stay resumable.
+#[test]
+fn a_principals_sessions_share_its_part_of_the_event_store() {
+    let store = MemoryEventStore::new(1000).max_principal_bytes(10 << 20);
+    let addr = start(builder().event_store(store).build().unwrap());
+    // One heavy answer on a session of its own: the priming id its stream resumes from.
+    let heavy = |user: &'static str| {
+        let mut client = Client::new(addr, user);
+        client.initialize(json!({}));
+        let message = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "heavy", "arguments": { "mebibytes": 6 }, "_meta": { "progressToken": 1 } } });
+        let (mut s, head) = client.open("POST", Some(&message), &[]);
+        assert_eq!(head.status, 200);
+        let (priming, _) = s.next_event_with_id().unwrap();
+        while s.next_event_with_id().is_some() {}
+        (client, priming.unwrap())
+    };
+    let (bob, bob_priming) = heavy("bob");
+    let (alice_1, first) = heavy("alice");
+    let (alice_2, second) = heavy("alice");
+    // 12 MiB past alice's 10: her first session gave way; her second and bob's are whole.
+    let (_, head) = alice_1.open("GET", None, &[("last-event-id", &first)]);
+    assert_eq!(head.status, 400, "alice's first answer's events are gone");
+    for (client, priming) in [(&alice_2, &second), (&bob, &bob_priming)] {
+        let (mut stream, head) = client.open("GET", None, &[("last-event-id", priming)]);
+        assert_eq!(head.status, 200);
+        let mut replayed = 0;
+        while stream.next_event_with_id().is_some() {
+            replayed += 1;
+        }
+        assert_eq!(replayed, 2, "the progress and the result");
+    }
+}

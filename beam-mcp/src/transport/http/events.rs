@@ -50,6 +50,22 @@ pub trait EventStore: Send + Sync + 'static {
     /// Keeps one event of a session.
     fn store(&self, session: &str, event: StoredEvent);
 
+    /// Keeps one event of a session opened by the principal whose share key is `owner` (`None`:
+    /// a principal that tells no caller apart), so that a store can hold each principal to a
+    /// share of what it keeps. The endpoint calls this one; the default forgets the owner.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{EventStore, MemoryEventStore, StoredEvent};
+    ///
+    /// let store = MemoryEventStore::new(10);
+    /// store.store_owned("s1", Some(7), StoredEvent { stream: 1, seq: 1, data: "{}".into() });
+    /// assert_eq!(store.after("s1", 1, 0).unwrap().len(), 1);
+    /// ```
+    fn store_owned(&self, session: &str, owner: Option<u64>, event: StoredEvent) {
+        let _ = owner;
+        self.store(session, event);
+    }
+
     /// Every held event of `stream` after `seq`, in order; an error when an event after `seq`
     /// is no longer held, or the stream is unknown.
     fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError>;
@@ -58,12 +74,14 @@ pub trait EventStore: Send + Sync + 'static {
     fn forget(&self, session: &str);
 }
 
-/// The default [`EventStore`]: the newest events of each session, in memory, bounded three
-/// ways: a number of events per session (default 1000), bytes per session (default 16 MiB)
-/// and bytes in all (default 64 MiB). Past a session's bounds its own oldest events go; past
-/// the total, the oldest events of the session that holds the most bytes go, so one session
-/// that streams a lot cannot push the others' events out. A resumption that would need an
-/// evicted event is refused, never served in part.
+/// The default [`EventStore`]: the newest events of each session, in memory, bounded four
+/// ways: a number of events per session (default 1000), bytes per session (default 16 MiB),
+/// bytes per principal across its sessions (default a quarter of the total) and bytes in all
+/// (default 64 MiB). Past a session's bounds its own oldest events go; past a principal's
+/// share, the oldest events of any of its sessions; past the total, the oldest events of the
+/// session that holds the most bytes, so one caller that streams a lot cannot push the others'
+/// events out. A resumption that would need an evicted event is refused, never served in
+/// part.
 ///
 /// ```
 /// use beam_mcp::transport::http::{EventStore, MemoryEventStore, StoredEvent};
@@ -82,6 +100,8 @@ pub trait EventStore: Send + Sync + 'static {
 pub struct MemoryEventStore {
     per_session: usize,
     session_bytes: usize,
+    /// `None`: a quarter of `total_bytes`.
+    principal_bytes: Option<usize>,
     total_bytes: usize,
     state: Mutex<State>,
 }
@@ -91,11 +111,19 @@ struct State {
     sessions: HashMap<String, Held>,
     /// Bytes held across every session.
     bytes: usize,
+    /// Bytes held by each principal's sessions (those stored with an owner).
+    owners: HashMap<u64, usize>,
+    /// Events stored so far: each event's place in the order of every session's.
+    tick: u64,
 }
 
 #[derive(Debug, Default)]
 struct Held {
+    /// The share key of the principal that opened the session, if it tells callers apart.
+    owner: Option<u64>,
     events: VecDeque<StoredEvent>,
+    /// When each event was stored (`State::tick`), beside it.
+    ticks: VecDeque<u64>,
     /// Bytes these events cost to keep.
     bytes: usize,
     /// Per stream, the last seq evicted: a resumption at or before it would be partial.
@@ -120,6 +148,7 @@ fn cost(event: &StoredEvent) -> usize {
 impl Held {
     /// Drops the oldest event, remembering that its stream is now partial before it.
     fn evict_oldest(&mut self) -> usize {
+        self.ticks.pop_front();
         let Some(old) = self.events.pop_front() else {
             return 0;
         };
@@ -153,6 +182,7 @@ impl MemoryEventStore {
         MemoryEventStore {
             per_session: per_session.max(1),
             session_bytes: 16 << 20,
+            principal_bytes: None,
             total_bytes: 64 << 20,
             state: Mutex::new(State::default()),
         }
@@ -169,6 +199,22 @@ impl MemoryEventStore {
     /// ```
     pub fn max_session_bytes(mut self, bytes: usize) -> Self {
         self.session_bytes = bytes;
+        self
+    }
+
+    /// The most bytes the sessions of one principal may take together (default: a quarter of
+    /// [`max_total_bytes`](Self::max_total_bytes)); past it, that principal's oldest events go,
+    /// whichever of its sessions holds them. Principals are told apart by the share key the endpoint passes
+    /// to [`EventStore::store_owned`]; the anonymous `()` has none and is held to the total
+    /// alone.
+    ///
+    /// ```
+    /// let store = beam_mcp::transport::http::MemoryEventStore::new(1000)
+    ///     .max_principal_bytes(8 << 20);
+    /// # let _ = store;
+    /// ```
+    pub fn max_principal_bytes(mut self, bytes: usize) -> Self {
+        self.principal_bytes = Some(bytes);
         self
     }
 
@@ -205,17 +251,59 @@ impl Default for MemoryEventStore {
 
 impl EventStore for MemoryEventStore {
     fn store(&self, session: &str, event: StoredEvent) {
+        self.store_owned(session, None, event);
+    }
+
+    fn store_owned(&self, session: &str, owner: Option<u64>, event: StoredEvent) {
         let mut state = self.lock();
-        let State { sessions, bytes } = &mut *state;
+        let State {
+            sessions,
+            bytes,
+            owners,
+            tick,
+        } = &mut *state;
+        *tick += 1;
         let held = sessions.entry(session.to_owned()).or_default();
+        // A session's owner is the one it was first stored with.
+        if held.events.is_empty() && held.bytes == 0 && held.owner.is_none() {
+            held.owner = owner;
+        }
+        let owner = held.owner;
         let added = cost(&event);
         held.events.push_back(event);
+        held.ticks.push_back(*tick);
         held.bytes += added;
         *bytes += added;
+        let mut freed = 0;
         while held.events.len() > self.per_session || held.bytes > self.session_bytes {
-            *bytes -= held.evict_oldest();
+            freed += held.evict_oldest();
         }
         held.bound_evictions();
+        *bytes -= freed;
+        if let Some(owner) = owner {
+            let owned = owners.entry(owner).or_insert(0);
+            *owned = (*owned + added).saturating_sub(freed);
+            // Past the principal's share, its oldest events go, whichever of its sessions holds
+            // them.
+            let share = self.principal_bytes.unwrap_or(self.total_bytes / 4);
+            while owners.get(&owner).is_some_and(|&b| b > share) {
+                let Some(oldest) = sessions
+                    .values_mut()
+                    .filter(|h| h.owner == Some(owner))
+                    .filter_map(|h| Some((h.ticks.front().copied()?, h)))
+                    .min_by_key(|(tick, _)| *tick)
+                    .map(|(_, h)| h)
+                else {
+                    break;
+                };
+                let gone = oldest.evict_oldest();
+                oldest.bound_evictions();
+                *bytes -= gone;
+                if let Some(owned) = owners.get_mut(&owner) {
+                    *owned = owned.saturating_sub(gone);
+                }
+            }
+        }
         // Past the total, the heaviest session gives way (one that streams a lot, not the
         // others). Each round frees at least one event, and the bound is at most crossed by
         // the event just kept.
@@ -227,9 +315,14 @@ impl EventStore for MemoryEventStore {
             else {
                 break;
             };
-            *bytes -= heaviest.evict_oldest();
+            let gone = heaviest.evict_oldest();
             heaviest.bound_evictions();
+            *bytes -= gone;
+            if let Some(owned) = heaviest.owner.and_then(|o| owners.get_mut(&o)) {
+                *owned = owned.saturating_sub(gone);
+            }
         }
+        owners.retain(|_, owned| *owned > 0);
     }
 
     fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError> {
@@ -258,6 +351,14 @@ impl EventStore for MemoryEventStore {
         let mut state = self.lock();
         if let Some(held) = state.sessions.remove(session) {
             state.bytes -= held.bytes;
+            if let Some(owner) = held.owner
+                && let Some(owned) = state.owners.get_mut(&owner)
+            {
+                *owned = owned.saturating_sub(held.bytes);
+                if *owned == 0 {
+                    state.owners.remove(&owner);
+                }
+            }
         }
     }
 }
@@ -328,5 +429,36 @@ mod tests {
         // The newest streams keep their records.
         assert_eq!(store.after("s", 4999, 0), Err(ResumeError::Evicted));
         assert_eq!(store.after("s", 5000, 0).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_principal_holds_its_share_of_the_bytes_across_its_sessions() {
+        let store = MemoryEventStore::new(1000)
+            .max_total_bytes(1 << 20)
+            .max_principal_bytes(10_000);
+        store.store_owned("bob", Some(2), event(1, 1, 3000));
+        // Alice streams on two sessions: together they stay within her share, her oldest
+        // events giving way first.
+        for seq in 1..=10 {
+            store.store_owned("alice-1", Some(1), event(1, seq, 3000));
+            store.store_owned("alice-2", Some(1), event(1, seq, 3000));
+        }
+        let held = |s: &str| store.lock().sessions.get(s).map_or(0, |h| h.bytes);
+        assert!(held("alice-1") + held("alice-2") <= 10_000);
+        assert!(
+            held("alice-1") > 0 && held("alice-2") > 0,
+            "both keep their newest"
+        );
+        assert_eq!(store.after("alice-1", 1, 0), Err(ResumeError::Evicted));
+        // Bob's event is untouched; the anonymous owner is held to the total alone.
+        assert_eq!(store.after("bob", 1, 0).unwrap().len(), 1);
+        for seq in 1..=10 {
+            store.store_owned("anon", None, event(1, seq, 3000));
+        }
+        assert_eq!(store.after("anon", 1, 0).unwrap().len(), 10);
+        // Forgetting a session gives its bytes back to its principal.
+        store.forget("alice-1");
+        store.forget("alice-2");
+        assert!(!store.lock().owners.contains_key(&1));
     }
 }

@@ -114,9 +114,9 @@ pub(super) async fn post(
         Legacy::Sessions { sessions, store } => {
             if is_request && method.as_deref() == Some("initialize") {
                 let digest = Some(principal.digest());
-                let shared = principal.tells_callers_apart();
+                let share = principal.share_key();
                 let session = Session::new().with_principal_arc(principal);
-                let Some(entry) = sessions.open(session, digest, shared) else {
+                let Some(entry) = sessions.open(session, digest, share) else {
                     tracing::warn!("the session bound is reached: initialize refused with 503");
                     let mut refused = reply(
                         503,
@@ -513,7 +513,7 @@ pub(super) fn keep(store: &dyn EventStore, entry: &Entry, event: StoredEvent) ->
     if entry.is_gone() {
         return false;
     }
-    store.store(&entry.id, event);
+    store.store_owned(&entry.id, entry.share, event);
     if entry.is_gone() {
         store.forget(&entry.id);
         return false;
@@ -639,7 +639,7 @@ mod tests {
     fn no_event_outlives_its_session() {
         let store = Arc::new(MemoryEventStore::default());
         let sessions = Sessions::new(SessionLimits::default(), store.clone());
-        let entry = sessions.open(Session::new(), None, false).unwrap();
+        let entry = sessions.open(Session::new(), None, None).unwrap();
         let event = |seq| StoredEvent {
             stream: 0,
             seq,

@@ -432,7 +432,8 @@ impl HttpBuilder {
 
     /// Where the events of session streams are kept for `Last-Event-ID` (default: a
     /// [`MemoryEventStore`] holding the newest 1000 events per session, at most 16 MiB per
-    /// session and 64 MiB in all; past the total, the heaviest session gives up its oldest
+    /// session, a quarter of the total per principal and 64 MiB in all; past a principal's
+    /// share its oldest events go, past the total the heaviest session gives up its oldest
     /// events, and a resumption from before what is kept is refused with 400).
     pub fn event_store(mut self, store: impl EventStore) -> Self {
         self.event_store = Some(Arc::new(store));

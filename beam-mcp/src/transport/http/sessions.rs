@@ -42,6 +42,9 @@ pub(crate) struct Entry {
     pub(crate) id: String,
     pub(crate) session: Arc<Session>,
     principal: Option<[u8; 32]>,
+    /// The share key of that principal (`None`: one that tells no caller apart): its sessions
+    /// and their events are counted in its shares.
+    pub(crate) share: Option<u64>,
     last_seen: Mutex<Instant>,
     /// GET streams open now (a new one takes over from the old, which then ends).
     pub(crate) listening: AtomicUsize,
@@ -237,15 +240,15 @@ impl Sessions {
     }
 
     /// Opens a session for `principal`; `None` at the bound, or when the principal holds its
-    /// share and `shared` (its principal tells callers apart), after dropping expired ones.
-    /// Existing sessions are untouched either way.
+    /// share (`share`: its share key; `None` for one that tells no caller apart, held to the
+    /// bound alone), after dropping expired ones. Existing sessions are untouched either way.
     pub(crate) fn open(
         &self,
         session: Session,
         principal: Option<[u8; 32]>,
-        shared: bool,
+        share: Option<u64>,
     ) -> Option<Arc<Entry>> {
-        self.open_at(session, principal, shared, Instant::now())
+        self.open_at(session, principal, share, Instant::now())
     }
 
     /// [`open`](Self::open) at `now` (the tests' clock: no test waits for idleness).
@@ -253,7 +256,7 @@ impl Sessions {
         &self,
         session: Session,
         principal: Option<[u8; 32]>,
-        shared: bool,
+        share: Option<u64>,
         now: Instant,
     ) -> Option<Arc<Entry>> {
         let mut table = self.lock();
@@ -262,9 +265,8 @@ impl Sessions {
             return None;
         }
         // A scan of at most `max` sessions, once per `initialize`.
-        if shared
-            && principal.is_some()
-            && table.values().filter(|e| e.principal == principal).count() >= self.limits.share()
+        if share.is_some()
+            && table.values().filter(|e| e.share == share).count() >= self.limits.share()
         {
             return None;
         }
@@ -273,6 +275,7 @@ impl Sessions {
             id: id.clone(),
             session: Arc::new(session),
             principal,
+            share,
             last_seen: Mutex::new(now),
             listening: AtomicUsize::new(0),
             gone: AtomicBool::new(false),
@@ -366,14 +369,14 @@ mod tests {
         let t0 = Instant::now();
         let at = |ms| t0 + Duration::from_millis(ms);
         let a = sessions
-            .open_at(Session::new(), Some([1; 32]), false, t0)
+            .open_at(Session::new(), Some([1; 32]), None, t0)
             .unwrap();
-        let b = sessions.open_at(Session::new(), None, false, t0).unwrap();
+        let b = sessions.open_at(Session::new(), None, None, t0).unwrap();
         assert_eq!(a.id.len(), 64);
         assert!(a.id.bytes().all(|c| (0x21..=0x7e).contains(&c)));
         assert_ne!(a.id, b.id);
         // At the bound, with both fresh: refused, and both untouched.
-        assert!(sessions.open_at(Session::new(), None, false, t0).is_none());
+        assert!(sessions.open_at(Session::new(), None, None, t0).is_none());
         assert_eq!(sessions.len(), 2);
         assert!(sessions.find_at(&a.id, Some([1; 32]), t0).is_ok());
         assert_eq!(
@@ -387,12 +390,12 @@ mod tests {
         // Just short of the limit, neither is idle yet.
         assert!(
             sessions
-                .open_at(Session::new(), None, false, at(49))
+                .open_at(Session::new(), None, None, at(49))
                 .is_none()
         );
         // Idle past the limit: the bound makes room, and the old id is gone.
         let c = sessions
-            .open_at(Session::new(), None, false, at(80))
+            .open_at(Session::new(), None, None, at(80))
             .unwrap();
         assert!(sessions.find_at(&c.id, None, at(80)).is_ok());
         assert_eq!(
@@ -432,7 +435,7 @@ mod tests {
         );
         let t0 = Instant::now();
         let at = |s| t0 + Duration::from_secs(s);
-        let old = sessions.open_at(Session::new(), None, false, t0).unwrap();
+        let old = sessions.open_at(Session::new(), None, None, t0).unwrap();
         store.store(
             &old.id,
             StoredEvent {
@@ -442,11 +445,11 @@ mod tests {
             },
         );
         let kept = sessions
-            .open_at(Session::new(), None, false, at(30))
+            .open_at(Session::new(), None, None, at(30))
             .unwrap();
         assert_eq!(sessions.len(), 2, "neither is idle yet");
         let _new = sessions
-            .open_at(Session::new(), None, false, at(61))
+            .open_at(Session::new(), None, None, at(61))
             .unwrap();
         assert!(old.is_gone(), "idle past the limit at an open");
         assert_eq!(sessions.len(), 2);
@@ -456,7 +459,7 @@ mod tests {
         );
         // A lookup of another session sweeps too.
         let late = sessions
-            .open_at(Session::new(), None, false, at(70))
+            .open_at(Session::new(), None, None, at(70))
             .unwrap();
         assert!(!kept.is_gone());
         assert!(sessions.find_at(&late.id, None, at(100)).is_ok());
@@ -474,19 +477,22 @@ mod tests {
             Arc::new(MemoryEventStore::default()),
         );
         let (alice, bob, anonymous) = (Some([1; 32]), Some([2; 32]), Some([0; 32]));
-        let _a1 = sessions.open(Session::new(), alice, true).unwrap();
-        let _a2 = sessions.open(Session::new(), alice, true).unwrap();
+        let _a1 = sessions.open(Session::new(), alice, Some(1)).unwrap();
+        let _a2 = sessions.open(Session::new(), alice, Some(1)).unwrap();
         assert!(
-            sessions.open(Session::new(), alice, true).is_none(),
+            sessions.open(Session::new(), alice, Some(1)).is_none(),
             "share"
         );
-        let _b1 = sessions.open(Session::new(), bob, true).unwrap();
+        let _b1 = sessions.open(Session::new(), bob, Some(2)).unwrap();
         // The anonymous principal has no share: it is held to the bound alone.
-        let _n1 = sessions.open(Session::new(), anonymous, false).unwrap();
+        let _n1 = sessions.open(Session::new(), anonymous, None).unwrap();
         assert!(
-            sessions.open(Session::new(), anonymous, false).is_none(),
+            sessions.open(Session::new(), anonymous, None).is_none(),
             "bound"
         );
-        assert!(sessions.open(Session::new(), bob, true).is_none(), "bound");
+        assert!(
+            sessions.open(Session::new(), bob, Some(2)).is_none(),
+            "bound"
+        );
     }
 }
