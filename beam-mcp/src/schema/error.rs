@@ -1,6 +1,7 @@
 //! The two error types of the schema module: one for hosts, one for callers.
 
-/// A schema that is malformed or uses a keyword this server does not enforce.
+/// A schema that is malformed, uses a keyword this server does not enforce, or has a
+/// reference it will not follow (outside the document, or `$dynamicRef`).
 ///
 /// The message starts with the location of the problem, such as
 /// `the schema, property opts: minLength must be a non-negative integer`.
@@ -9,10 +10,10 @@
 /// use beam_mcp::schema::CompiledSchema;
 /// use serde_json::json;
 ///
-/// let err = CompiledSchema::compile(&json!({"oneOf": []})).unwrap_err();
+/// let err = CompiledSchema::compile(&json!({"definitions": {}})).unwrap_err();
 /// assert_eq!(
 ///     err.message(),
-///     "the schema uses oneOf, which this server does not enforce"
+///     "the schema uses definitions, which this server does not enforce; 2020-12 names it $defs"
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

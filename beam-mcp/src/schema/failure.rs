@@ -55,6 +55,26 @@ pub(crate) enum Failure<'a> {
     Pattern,
     /// A numeric bound: the comparison that had to hold, and its limit.
     Bound(&'static str, &'a Number),
+    MultipleOf(&'a Number),
+    /// The `false` schema.
+    False,
+    /// Nested past the bound on evaluations.
+    TooDeep(usize),
+    /// `anyOf` or `oneOf` matched by no alternative; the closest one's failure.
+    NoneMatched(&'static str, Option<String>),
+    /// `oneOf` matched by two alternatives (their indexes).
+    ManyMatched(usize, usize),
+    Not,
+    /// Fewer items than `minContains` (or 1) match `contains`.
+    ContainsFewer(u64),
+    /// More items than `maxContains` match `contains`.
+    ContainsMore(u64),
+    /// `dependentRequired`: a present name, and the names it needs that are missing.
+    Dependent(&'a str, Vec<&'a str>),
+    /// A property name `propertyNames` refuses.
+    PropertyName(&'a str),
+    /// An item no keyword evaluated, under `unevaluatedItems: false` (its index).
+    Unevaluated(usize),
 }
 
 impl Failure<'_> {
@@ -113,6 +133,46 @@ impl Failure<'_> {
             Self::RepeatedItems => format!("{label} must not repeat items"),
             Self::Pattern => format!("{label} does not match the required pattern"),
             Self::Bound(comparison, limit) => format!("{label} must be {comparison} {limit}"),
+            Self::MultipleOf(divisor) => format!("{label} must be a multiple of {divisor}"),
+            Self::False => format!("{label} is not allowed"),
+            Self::TooDeep(levels) => {
+                format!("{label} nests deeper than the {levels} levels this server validates")
+            }
+            Self::NoneMatched(keyword, None) => {
+                format!("{label} matches none of the {keyword} alternatives")
+            }
+            Self::NoneMatched(keyword, Some(closest)) => format!(
+                "{label} matches none of the {keyword} alternatives; the closest fails with: {closest}"
+            ),
+            Self::ManyMatched(first, second) => format!(
+                "{label} matches more than one of the oneOf alternatives ({first} and {second}); it must match exactly one"
+            ),
+            Self::Not => format!("{label} must not match the schema under not"),
+            Self::ContainsFewer(least) => format!(
+                "{label} must contain at least {least} {} matching contains",
+                Counted::Items.noun(*least)
+            ),
+            Self::ContainsMore(most) => format!(
+                "{label} must contain at most {most} {} matching contains",
+                Counted::Items.noun(*most)
+            ),
+            Self::Dependent(name, missing) => format!(
+                "{prefix}{} requires {}: {}",
+                caller_text(name),
+                if missing.len() == 1 {
+                    "property"
+                } else {
+                    "properties"
+                },
+                bounded_list(missing)
+            ),
+            Self::PropertyName(name) => format!(
+                "{prefix}property name {} is not allowed by propertyNames",
+                caller_text(name)
+            ),
+            Self::Unevaluated(index) => format!(
+                "{label} allows no item at index {index}: no keyword of the schema admits it"
+            ),
         }
     }
 }

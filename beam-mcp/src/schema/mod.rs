@@ -1,27 +1,37 @@
-//! The JSON Schema subset this server enforces on tool arguments.
+//! JSON Schema 2020-12, as this server enforces it on tool arguments and prompt arguments.
 //!
 //! A host's schema is checked and compiled once by [`CompiledSchema::compile`];
 //! every call's arguments are then checked by [`CompiledSchema::validate`].
 //!
-//! Enforced, at every depth (through `properties`, `additionalProperties` when
-//! it is a schema, and `items`): `type`, `enum`, `const`, `properties`,
-//! `required`, `additionalProperties`, `minProperties`, `maxProperties`,
-//! `items` (one schema), `minItems`, `maxItems`, `uniqueItems`, `minLength`,
-//! `maxLength`, `pattern`, `minimum`, `maximum`, `exclusiveMinimum` and
-//! `exclusiveMaximum` (numbers). The annotations `title`, `description`,
-//! `default`, `examples`, `format`, `readOnly`, `writeOnly`, `deprecated`,
-//! `$schema`, `$id`, `$comment` and any `x-` key are allowed and ignored.
-//! Every other keyword is refused when compiling, because a server that
-//! advertised a rule it did not enforce would mislead its clients.
+//! Enforced, at every depth: every assertion and applicator of 2020-12 — `type`, `enum`,
+//! `const`, `multipleOf`, the numeric bounds, `minLength`/`maxLength`/`pattern`, `properties`,
+//! `patternProperties`, `additionalProperties`, `propertyNames`, `required`,
+//! `dependentRequired`, `dependentSchemas`, `min`/`maxProperties`, `prefixItems`, `items`,
+//! `contains` with `min`/`maxContains`, `min`/`maxItems`, `uniqueItems`, `allOf`, `anyOf`,
+//! `oneOf`, `not`, `if`/`then`/`else`, `unevaluatedProperties`, `unevaluatedItems` and
+//! boolean schemas — with `$ref` resolved inside the document (`$defs`, JSON pointers,
+//! `$anchor`, `$id`), recursion included. The official JSON-Schema-Test-Suite's required
+//! files pass, bar the refusals below (`tests/json_schema_suite.rs`).
 //!
-//! Validation is deliberately stricter than JSON Schema in one place:
-//! `integer` means a number written without fraction or exponent, so `1.0`
-//! is not an integer. Numbers still compare by value in `enum`, `const` and
-//! `uniqueItems` (`1` equals `1.0`). Lengths count Unicode code points, and
-//! `pattern` is an unanchored ECMA-262 search (with the `u` flag) run in
-//! linear time by the `regex` crate: lookaround, backreferences and inline
-//! modifiers are refused when compiling, and ECMA-262's meaning of `\d`, `\w`, `\b`, `\s`
-//! and `.` is kept (see `pattern.rs`).
+//! The annotations `title`, `description`, `default`, `examples`, `format`, `readOnly`,
+//! `writeOnly`, `deprecated`, `$comment`, `$vocabulary`, `$dynamicAnchor`, the `content*`
+//! keywords and any `x-` key are allowed and not asserted: `format` is an annotation, as
+//! 2020-12 makes it by default. Refused when compiling, by name: a `$ref` outside the
+//! document (nothing is ever fetched), `$dynamicRef`, a `$schema` other than 2020-12's, and
+//! every other keyword (older drafts' `definitions`, `dependencies`, `additionalItems` are
+//! named with their 2020-12 form), because a server that advertised a rule it did not enforce
+//! would mislead its clients.
+//!
+//! `integer` is a number whose value is whole (`1.0` is one, as 2020-12 says) within the
+//! 64-bit range serde reads integers in; the server rewrites such numbers as integers before
+//! host code deserializes them ([`whole_numbers_as_integers`]). Numbers compare by value in
+//! `enum`, `const` and `uniqueItems` (`1` equals `1.0`), and `multipleOf` is exact on the
+//! decimal digits written. Lengths count Unicode code points, and `pattern` (and each
+//! `patternProperties` name) is an unanchored ECMA-262 search (with the `u` flag) run in
+//! linear time by the `regex` crate: lookaround, backreferences and inline modifiers are
+//! refused when compiling, and ECMA-262's meaning of `\d`, `\w`, `\b`, `\s` and `.` is kept
+//! (see `pattern.rs`). Validation recurses at most 320 subschemas deep; a value nested past
+//! that is refused with a message.
 
 #![forbid(unsafe_code)]
 
@@ -34,6 +44,7 @@ mod node;
 mod number;
 mod pattern;
 mod unique;
+mod uri;
 mod validate;
 
 #[cfg(test)]
@@ -74,7 +85,7 @@ use node::Node;
 ///     "missing required property: city"
 /// );
 /// assert_eq!(
-///     schema.validate(&json!({"city": "Oslo", "days": 3.0})).unwrap_err().message(),
+///     schema.validate(&json!({"city": "Oslo", "days": 3.5})).unwrap_err().message(),
 ///     "days must be of type integer"
 /// );
 /// assert_eq!(schema.as_value()["required"], json!(["city"]));
@@ -92,11 +103,11 @@ struct Compiled {
 }
 
 impl CompiledSchema {
-    /// Checks well-formedness and compiles patterns once.
+    /// Checks well-formedness, resolves every `$ref` and compiles patterns, once.
     ///
-    /// Fails with a located message when the schema is not a JSON object,
-    /// uses a keyword outside the enforced subset and its annotations, or
-    /// gives a keyword a value of the wrong kind.
+    /// Fails with a located message when the schema is neither an object nor a boolean,
+    /// uses a keyword this server does not enforce, gives a keyword a value of the wrong
+    /// kind, or has a `$ref` that leaves the document or leads nowhere.
     pub fn compile(schema: &Value) -> Result<CompiledSchema, SchemaError> {
         let nodes = check::compile(schema)?;
         Ok(CompiledSchema {
@@ -118,6 +129,37 @@ impl CompiledSchema {
     /// call returns.
     pub fn validate(&self, value: &Value) -> Result<(), ValidationError> {
         validate::validate(&self.inner.nodes, value)
+    }
+}
+
+/// Rewrites every number in `value` whose value is whole (`3.0`, `1e2`) as that integer, so
+/// that what `type: "integer"` admits is what serde reads into an integer type: a language model
+/// that writes `3.0` for a count gets its call run, not refused by the deserializer. Numbers
+/// past the 64-bit range, and every other value, are left as they are.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let mut arguments = json!({"count": 3.0, "ratio": 0.5, "list": [1e2, -0.0]});
+/// beam_mcp::schema::whole_numbers_as_integers(&mut arguments);
+/// assert_eq!(arguments, json!({"count": 3, "ratio": 0.5, "list": [100, 0]}));
+/// assert!(arguments["count"].is_u64());
+/// ```
+pub fn whole_numbers_as_integers(value: &mut Value) {
+    let mut work = vec![value];
+    while let Some(value) = work.pop() {
+        match value {
+            Value::Number(number) => {
+                if let Some(whole) = number.as_f64().filter(|_| number.is_f64())
+                    && let Some(integer) = node::whole_in_range(whole)
+                {
+                    *number = integer;
+                }
+            }
+            Value::Array(items) => work.extend(items.iter_mut()),
+            Value::Object(map) => work.extend(map.values_mut()),
+            _ => {}
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! The compiled form of a schema: a flat arena of nodes linked by index.
 //!
-//! An arena rather than boxed children keeps compiling, dropping and cloning
-//! free of recursion however deeply a host nests its schema.
+//! An arena rather than boxed children lets `$ref` point anywhere in the document, itself
+//! included (a recursive type), and keeps compiling, dropping and cloning free of recursion
+//! however deeply a host nests its schema.
 
 use std::collections::BTreeSet;
 
@@ -55,8 +56,10 @@ impl JsonType {
         }
     }
 
-    /// Whether `value` is of this type. `integer` accepts only numbers written
-    /// without fraction or exponent, so `1.0` and `1e2` are not integers.
+    /// Whether `value` is of this type. `integer` is a number whose value is whole, as 2020-12
+    /// says (`1.0` and `1e2` are integers), within the 64-bit range serde reads integers in:
+    /// the server reads such a number as the integer before any host code sees it (see
+    /// [`whole_numbers_as_integers`](super::whole_numbers_as_integers)).
     pub(crate) fn admits(self, value: &Value) -> bool {
         match (self, value) {
             (Self::String, Value::String(_))
@@ -65,21 +68,39 @@ impl JsonType {
             | (Self::Object, Value::Object(_))
             | (Self::Array, Value::Array(_))
             | (Self::Null, Value::Null) => true,
-            (Self::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+            (Self::Integer, Value::Number(n)) => {
+                n.is_i64() || n.is_u64() || n.as_f64().and_then(whole_in_range).is_some()
+            }
             _ => false,
         }
     }
 }
 
-/// What `additionalProperties` allows.
+/// The whole number `f` is, when it is one serde reads as an `i64` or a `u64`.
+pub(crate) fn whole_in_range(f: f64) -> Option<Number> {
+    /// 2^63 and 2^64: every whole `f64` in [-2^63, 2^64) converts exactly.
+    const I64_LOW: f64 = -9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    if f.fract() != 0.0 || !(I64_LOW..U64_END).contains(&f) {
+        return None;
+    }
+    // Exact: whole and within range, checked above.
+    Some(if f < 0.0 {
+        Number::from(f as i64)
+    } else {
+        Number::from(f as u64)
+    })
+}
+
+/// What `additionalProperties` (or `unevaluatedProperties`) allows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum Additional {
     /// Absent or `true`.
     #[default]
     Allow,
-    /// `false`.
+    /// `false`: named in the message as unknown properties.
     Deny,
-    /// A schema every undeclared property must satisfy.
+    /// A schema every such property must satisfy.
     Schema(NodeId),
 }
 
@@ -90,17 +111,33 @@ pub(crate) struct ObjectRules {
     pub(crate) properties: Vec<(String, NodeId)>,
     /// The same names, for quick "is this declared?" look-ups.
     pub(crate) declared: BTreeSet<String>,
+    /// `patternProperties`, each pattern compiled once (see `pattern.rs`).
+    pub(crate) patterns: Vec<(regex::Regex, NodeId)>,
+    pub(crate) additional: Additional,
+    pub(crate) unevaluated: Additional,
+    pub(crate) property_names: Option<NodeId>,
     /// Required names in the schema's order, without repeats.
     pub(crate) required: Vec<String>,
-    pub(crate) additional: Additional,
+    /// `dependentRequired`: when the first is present, the rest must be.
+    pub(crate) dependent_required: Vec<(String, Vec<String>)>,
+    /// `dependentSchemas`: when the name is present, the object must match the schema.
+    pub(crate) dependent_schemas: Vec<(String, NodeId)>,
     pub(crate) min_properties: Option<u64>,
     pub(crate) max_properties: Option<u64>,
 }
 
+/// What `items` (or `unevaluatedItems`) allows past what came before it.
+pub(crate) type Rest = Additional;
+
 /// Keywords that apply only to arrays.
 #[derive(Debug, Default)]
 pub(crate) struct ArrayRules {
-    pub(crate) items: Option<NodeId>,
+    pub(crate) prefix: Vec<NodeId>,
+    pub(crate) items: Rest,
+    pub(crate) unevaluated: Rest,
+    pub(crate) contains: Option<NodeId>,
+    pub(crate) min_contains: Option<u64>,
+    pub(crate) max_contains: Option<u64>,
     pub(crate) min_items: Option<u64>,
     pub(crate) max_items: Option<u64>,
     pub(crate) unique_items: bool,
@@ -122,11 +159,39 @@ pub(crate) struct NumberRules {
     pub(crate) maximum: Option<Number>,
     pub(crate) exclusive_minimum: Option<Number>,
     pub(crate) exclusive_maximum: Option<Number>,
+    /// Above zero (checked when compiling).
+    pub(crate) multiple_of: Option<Number>,
 }
 
-/// One compiled schema object.
+/// Keywords that apply subschemas to the value itself.
+#[derive(Debug, Default)]
+pub(crate) struct InPlace {
+    pub(crate) reference: Option<NodeId>,
+    pub(crate) all_of: Vec<NodeId>,
+    pub(crate) any_of: Vec<NodeId>,
+    pub(crate) one_of: Vec<NodeId>,
+    pub(crate) not: Option<NodeId>,
+    /// `if`, with `then` and `else` (either may be absent).
+    pub(crate) condition: Option<(NodeId, Option<NodeId>, Option<NodeId>)>,
+}
+
+impl InPlace {
+    fn is_empty(&self) -> bool {
+        self.reference.is_none()
+            && self.all_of.is_empty()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.not.is_none()
+            && self.condition.is_none()
+    }
+}
+
+/// One compiled schema.
 #[derive(Debug, Default)]
 pub(crate) struct Node {
+    /// `Some` for a boolean schema (`true` admits every value, `false` none); the rules below
+    /// are then empty.
+    pub(crate) always: Option<bool>,
     /// `None` when `type` is absent, which admits every value.
     pub(crate) types: Option<Vec<JsonType>>,
     pub(crate) enumeration: Option<Vec<Value>>,
@@ -135,4 +200,15 @@ pub(crate) struct Node {
     pub(crate) array: ArrayRules,
     pub(crate) string: StringRules,
     pub(crate) number: NumberRules,
+    pub(crate) in_place: InPlace,
+    /// True when `unevaluatedProperties` or `unevaluatedItems` is here: what the other
+    /// keywords evaluated must then be gathered.
+    pub(crate) gathers: bool,
+}
+
+impl Node {
+    /// True when a keyword applies a subschema to the value itself.
+    pub(crate) fn has_in_place(&self) -> bool {
+        !self.in_place.is_empty() || !self.object.dependent_schemas.is_empty()
+    }
 }

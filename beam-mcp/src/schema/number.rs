@@ -58,6 +58,63 @@ pub(crate) fn whole_value(number: &Number) -> Option<i128> {
     }
 }
 
+/// True when `value` is a whole multiple of `divisor` (above zero), computed on the decimal
+/// digits both are written with, so that `0.0075` is a multiple of `0.0001` though their
+/// binary floats are not; past what that exact form holds, within a float's precision.
+pub(crate) fn is_multiple(value: &Number, divisor: &Number) -> bool {
+    if let (Some((a, p)), Some((b, q))) = (decimal(value), decimal(divisor))
+        && b != 0
+    {
+        if a == 0 {
+            return true;
+        }
+        // value = a·10^p and divisor = b·10^q: scale both to the smaller exponent.
+        let low = p.min(q);
+        let modulus = 10u128
+            .checked_pow(u32::try_from(q - low).unwrap_or(u32::MAX))
+            .and_then(|scale| scale.checked_mul(b))
+            .filter(|m| *m < 1 << 64);
+        if let Some(modulus) = modulus {
+            // (a·10^(p-low)) mod modulus, by repeated multiplication: each step below 2^128.
+            let mut rest = a % modulus;
+            for _ in 0..(p - low) {
+                rest = rest * 10 % modulus;
+            }
+            return rest == 0;
+        }
+    }
+    let (Some(x), Some(d)) = (value.as_f64(), divisor.as_f64()) else {
+        return false;
+    };
+    let quotient = x / d;
+    quotient.is_finite()
+        && (quotient - quotient.round()).abs() <= quotient.abs() * f64::EPSILON * 4.0
+}
+
+/// A number as written in JSON: its digits without sign or point, and the power of ten they
+/// are scaled by (`-0.075` is `(75, -3)`); `None` past 38 digits.
+fn decimal(number: &Number) -> Option<(u128, i32)> {
+    let text = number.to_string();
+    let text = text.trim_start_matches('-');
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], text[at + 1..].parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    if digits.len() > 38 {
+        return None;
+    }
+    let value = if digits.is_empty() {
+        0
+    } else {
+        digits.parse::<u128>().ok()?
+    };
+    let scale = exponent.checked_sub(i32::try_from(fraction.len()).ok()?)?;
+    Some((value, scale))
+}
+
 /// Orders an integer against a float without rounding the integer.
 fn int_vs_float(x: i128, f: f64) -> Option<Ordering> {
     if f.is_nan() {
@@ -89,6 +146,24 @@ fn int_vs_float(x: i128, f: f64) -> Option<Ordering> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn multiples_are_exact_on_the_written_digits() {
+        let n = |v: serde_json::Value| v.as_number().unwrap().clone();
+        let json = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
+        assert!(super::is_multiple(&n(json("0.0075")), &n(json("0.0001"))));
+        assert!(!super::is_multiple(&n(json("0.00751")), &n(json("0.0001"))));
+        assert!(super::is_multiple(&n(json("10")), &n(json("2"))));
+        assert!(!super::is_multiple(&n(json("7")), &n(json("2"))));
+        assert!(super::is_multiple(&n(json("4.5")), &n(json("1.5"))));
+        assert!(super::is_multiple(&n(json("0")), &n(json("0.3"))));
+        assert!(super::is_multiple(&n(json("1e3")), &n(json("5"))));
+        assert!(!super::is_multiple(
+            &n(json("1e308")),
+            &n(json("0.123456789"))
+        ));
+        assert!(super::is_multiple(&n(json("-6")), &n(json("3"))));
+    }
+
     use super::*;
 
     fn num(text: &str) -> Number {

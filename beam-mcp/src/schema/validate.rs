@@ -1,180 +1,597 @@
 //! Validating a value against a compiled schema.
 //!
-//! Per value the order is type → enum → const → shape, and the first failure
-//! wins. Nested values are visited depth-first from an explicit task list, so
-//! the order is exactly that of a recursive walk while the call stack stays
-//! flat. The value is only borrowed: keys appear in the path by reference and
-//! nothing about the caller's value outlives the call.
+//! Per value the order is type → enum → const → the value's own rules (required names and
+//! counts before its children) → its children in the schema's order → the keywords that
+//! apply subschemas to the value itself (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`,
+//! `dependentSchemas`) → `unevaluatedProperties` and `unevaluatedItems`; the first failure
+//! wins. Alternatives are tried quietly: a message is built only for the one failure
+//! reported, and for `anyOf` and `oneOf` it names the alternative that came closest.
+//!
+//! The walk recurses, bounded: a value nested deeper than [`MAX_DEPTH`] evaluations is
+//! refused with a message, never a stack overflow (a request's JSON is parsed at most 128
+//! levels deep, and a recursive type takes about two evaluations per level). The value is only
+//! borrowed: keys appear in the path by reference and nothing about the caller's value outlives
+//! the call.
 
 use std::cmp::Ordering;
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Number, Value};
 
 use super::equal::json_equal;
 use super::error::ValidationError;
 use super::failure::{Counted, Failure, Step};
-use super::node::{Additional, ArrayRules, Node, NumberRules, ObjectRules, ROOT, StringRules};
+use super::node::{Additional, Node, NodeId, ROOT};
 use super::{number, unique};
 
-/// Work still to do in the depth-first walk.
-enum Task<'a> {
-    /// Check `value` against `node`, reached through `step` (none for the root).
-    Visit {
-        node: &'a Node,
-        value: &'a Value,
-        step: Option<Step<'a>>,
-    },
-    /// All of a value's children are done: drop its step from the path.
-    Leave,
-}
+/// The most evaluations nested inside one another.
+pub(crate) const MAX_DEPTH: usize = 320;
 
 /// Validates `value` against the schema whose root is `nodes[ROOT]`.
-pub(crate) fn validate<'a>(nodes: &'a [Node], value: &'a Value) -> Result<(), ValidationError> {
-    let Some(root) = nodes.get(ROOT) else {
-        return Ok(());
-    };
-    let mut tasks = vec![Task::Visit {
-        node: root,
-        value,
-        step: None,
-    }];
-    let mut path: Vec<Step<'a>> = Vec::new();
-    while let Some(task) = tasks.pop() {
-        let Task::Visit { node, value, step } = task else {
-            path.pop();
-            continue;
+pub(crate) fn validate(nodes: &[Node], value: &Value) -> Result<(), ValidationError> {
+    let mut eval = Eval::new(nodes);
+    if eval.eval(ROOT, value, None) {
+        Ok(())
+    } else {
+        Err(ValidationError::new(eval.error.map_or_else(
+            || "arguments do not match the schema".to_owned(),
+            |(message, _)| message,
+        )))
+    }
+}
+
+/// What the keywords applied to one value evaluated of it: what `unevaluatedProperties` and
+/// `unevaluatedItems` then leave alone.
+#[derive(Debug, Default)]
+struct Seen<'a> {
+    properties: BTreeSet<&'a str>,
+    every_property: bool,
+    /// Items evaluated from the start (`prefixItems`).
+    prefix: usize,
+    every_item: bool,
+    /// Items `contains` matched.
+    contained: BTreeSet<usize>,
+}
+
+impl<'a> Seen<'a> {
+    fn merge(&mut self, other: Seen<'a>) {
+        self.properties.extend(other.properties);
+        self.every_property |= other.every_property;
+        self.prefix = self.prefix.max(other.prefix);
+        self.every_item |= other.every_item;
+        self.contained.extend(other.contained);
+    }
+}
+
+/// One validation: where it is, how deep, and the first failure found.
+struct Eval<'a> {
+    nodes: &'a [Node],
+    path: Vec<Step<'a>>,
+    depth: usize,
+    /// Above zero while alternatives are tried: failures there are not reported.
+    quiet: usize,
+    /// The failure reported, and how deep in the value it was.
+    error: Option<(String, usize)>,
+    /// Subschemas passed so far: how far an alternative got, to name the closest.
+    passed: usize,
+}
+
+impl<'a> Eval<'a> {
+    fn new(nodes: &'a [Node]) -> Self {
+        Eval {
+            nodes,
+            path: Vec::new(),
+            depth: 0,
+            quiet: 0,
+            error: None,
+            passed: 0,
+        }
+    }
+
+    /// Records `failure` at the current path (the first one only, and not while quiet).
+    fn fail(&mut self, failure: Failure<'_>) -> bool {
+        if self.quiet == 0 && self.error.is_none() {
+            self.error = Some((failure.message(&self.path), self.path.len()));
+        }
+        false
+    }
+
+    /// True when `value` satisfies node `id`; what it evaluated goes into `seen`, if asked.
+    fn eval(&mut self, id: NodeId, value: &'a Value, seen: Option<&mut Seen<'a>>) -> bool {
+        let Some(node) = self.nodes.get(id) else {
+            return true;
         };
-        if let Some(step) = step {
-            path.push(step);
+        if let Some(always) = node.always {
+            if always {
+                self.passed += 1;
+                return true;
+            }
+            return self.fail(Failure::False);
         }
-        check(node, value).map_err(|failure| ValidationError::new(failure.message(&path)))?;
-        let leave = tasks.len();
-        tasks.push(Task::Leave);
-        queue_children(nodes, node, value, &mut tasks);
-        match tasks.get_mut(leave + 1..) {
-            // Reversed so the first child is popped first.
-            Some(children) if !children.is_empty() => children.reverse(),
-            // No children: this value is done, so undo its Leave and its step.
-            _ => {
-                tasks.pop();
-                path.pop();
+        if self.depth >= MAX_DEPTH {
+            return self.fail(Failure::TooDeep(MAX_DEPTH));
+        }
+        self.depth += 1;
+        let gathers = node.gathers || seen.is_some();
+        let mut own = Seen::default();
+        let ok = self.eval_node(node, value, gathers.then_some(&mut own));
+        self.depth -= 1;
+        if ok {
+            self.passed += 1;
+            if let Some(seen) = seen {
+                seen.merge(own);
             }
         }
+        ok
     }
-    Ok(())
-}
 
-/// The checks on `value` itself, before any of its children.
-fn check<'a>(node: &'a Node, value: &'a Value) -> Result<(), Failure<'a>> {
-    if let Some(kinds) = &node.types
-        && !kinds.iter().any(|kind| kind.admits(value))
-    {
-        return Err(Failure::Type(kinds));
+    fn eval_node(
+        &mut self,
+        node: &'a Node,
+        value: &'a Value,
+        mut seen: Option<&mut Seen<'a>>,
+    ) -> bool {
+        if let Some(kinds) = &node.types
+            && !kinds.iter().any(|kind| kind.admits(value))
+        {
+            return self.fail(Failure::Type(kinds));
+        }
+        if let Some(options) = &node.enumeration
+            && !options.iter().any(|option| json_equal(option, value))
+        {
+            return self.fail(Failure::Enum(options));
+        }
+        if let Some(constant) = &node.constant
+            && !json_equal(constant, value)
+        {
+            return self.fail(Failure::Const(constant));
+        }
+        let ok = match value {
+            Value::Object(map) => self.object(node, map, seen.as_deref_mut()),
+            Value::Array(items) => self.array(node, items, seen.as_deref_mut()),
+            Value::String(text) => self.string(node, text),
+            Value::Number(number) => self.number(node, number),
+            Value::Null | Value::Bool(_) => true,
+        };
+        if !ok || (node.has_in_place() && !self.in_place(node, value, seen.as_deref_mut())) {
+            return false;
+        }
+        if node.gathers
+            && let Some(seen) = seen
+        {
+            return match value {
+                Value::Object(map) => self.unevaluated_properties(node, map, seen),
+                Value::Array(items) => self.unevaluated_items(node, items, seen),
+                _ => true,
+            };
+        }
+        true
     }
-    if let Some(options) = &node.enumeration
-        && !options.iter().any(|option| json_equal(option, value))
-    {
-        return Err(Failure::Enum(options));
-    }
-    if let Some(constant) = &node.constant
-        && !json_equal(constant, value)
-    {
-        return Err(Failure::Const(constant));
-    }
-    match value {
-        Value::Object(map) => check_object(&node.object, map),
-        Value::Array(items) => check_array(&node.array, items),
-        Value::String(text) => check_string(&node.string, text),
-        Value::Number(number) => check_number(&node.number, number),
-        Value::Null | Value::Bool(_) => Ok(()),
-    }
-}
 
-fn check_object<'a>(
-    rules: &'a ObjectRules,
-    map: &'a Map<String, Value>,
-) -> Result<(), Failure<'a>> {
-    let missing: Vec<&str> = rules
-        .required
-        .iter()
-        .map(String::as_str)
-        .filter(|name| !map.contains_key(*name))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Failure::Missing(missing));
+    /// Evaluates a child value (a property or an item), reached by `step`.
+    fn child(&mut self, id: NodeId, value: &'a Value, step: Step<'a>) -> bool {
+        self.path.push(step);
+        let ok = self.eval(id, value, None);
+        self.path.pop();
+        ok
     }
-    if rules.additional == Additional::Deny {
-        let mut unknown: Vec<&str> = map
-            .keys()
+
+    fn object(
+        &mut self,
+        node: &'a Node,
+        map: &'a Map<String, Value>,
+        mut seen: Option<&mut Seen<'a>>,
+    ) -> bool {
+        let rules = &node.object;
+        let missing: Vec<&str> = rules
+            .required
+            .iter()
             .map(String::as_str)
-            .filter(|key| !rules.declared.contains(*key))
+            .filter(|name| !map.contains_key(*name))
             .collect();
-        if !unknown.is_empty() {
-            // Already sorted unless serde_json keeps insertion order.
-            unknown.sort_unstable();
-            return Err(Failure::Unknown(unknown));
+        if !missing.is_empty() {
+            return self.fail(Failure::Missing(missing));
         }
+        for (name, needed) in &rules.dependent_required {
+            if map.contains_key(name) {
+                let missing: Vec<&str> = needed
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|n| !map.contains_key(*n))
+                    .collect();
+                if !missing.is_empty() {
+                    return self.fail(Failure::Dependent(name, missing));
+                }
+            }
+        }
+        let is_additional = |key: &str| {
+            !rules.declared.contains(key) && !rules.patterns.iter().any(|(p, _)| p.is_match(key))
+        };
+        if rules.additional == Additional::Deny {
+            let mut unknown: Vec<&str> = map
+                .keys()
+                .map(String::as_str)
+                .filter(|key| is_additional(key))
+                .collect();
+            if !unknown.is_empty() {
+                // Already sorted unless serde_json keeps insertion order.
+                unknown.sort_unstable();
+                return self.fail(Failure::Unknown(unknown));
+            }
+        }
+        if let Err(failure) = check_count(
+            count(map.len()),
+            rules.min_properties,
+            rules.max_properties,
+            Counted::Properties,
+        ) {
+            return self.fail(failure);
+        }
+        for (name, id) in &rules.properties {
+            if let Some((key, value)) = map.get_key_value(name) {
+                if !self.child(*id, value, Step::Key(key)) {
+                    return false;
+                }
+                if let Some(seen) = seen.as_deref_mut() {
+                    seen.properties.insert(key);
+                }
+            }
+        }
+        if !rules.patterns.is_empty() {
+            for (key, value) in map {
+                for (pattern, id) in &rules.patterns {
+                    if pattern.is_match(key) {
+                        if !self.child(*id, value, Step::Key(key)) {
+                            return false;
+                        }
+                        if let Some(seen) = seen.as_deref_mut() {
+                            seen.properties.insert(key);
+                        }
+                    }
+                }
+            }
+        }
+        if let Additional::Schema(id) = rules.additional {
+            for (key, value) in map {
+                if is_additional(key) {
+                    if !self.child(id, value, Step::Key(key)) {
+                        return false;
+                    }
+                    if let Some(seen) = seen.as_deref_mut() {
+                        seen.properties.insert(key);
+                    }
+                }
+            }
+        }
+        if let Some(id) = rules.property_names {
+            for key in map.keys() {
+                // A name is a string value of its own, checked apart from the path.
+                let name = Value::String(key.clone());
+                let mut names = Eval::new(self.nodes);
+                names.quiet = 1;
+                names.depth = self.depth;
+                if !names.eval(id, &name, None) {
+                    return self.fail(Failure::PropertyName(key));
+                }
+            }
+        }
+        true
     }
-    check_count(
-        count(map.len()),
-        rules.min_properties,
-        rules.max_properties,
-        Counted::Properties,
-    )
-}
 
-fn check_array<'a>(rules: &'a ArrayRules, items: &'a [Value]) -> Result<(), Failure<'a>> {
-    check_count(
-        count(items.len()),
-        rules.min_items,
-        rules.max_items,
-        Counted::Items,
-    )?;
-    if rules.unique_items && unique::has_duplicates(items) {
-        return Err(Failure::RepeatedItems);
+    fn array(
+        &mut self,
+        node: &'a Node,
+        items: &'a [Value],
+        mut seen: Option<&mut Seen<'a>>,
+    ) -> bool {
+        let rules = &node.array;
+        if let Err(failure) = check_count(
+            count(items.len()),
+            rules.min_items,
+            rules.max_items,
+            Counted::Items,
+        ) {
+            return self.fail(failure);
+        }
+        if rules.unique_items && unique::has_duplicates(items) {
+            return self.fail(Failure::RepeatedItems);
+        }
+        for (index, (id, value)) in rules.prefix.iter().zip(items).enumerate() {
+            if !self.child(*id, value, Step::Index(index)) {
+                return false;
+            }
+        }
+        let past_prefix = rules.prefix.len().min(items.len());
+        if let Some(seen) = seen.as_deref_mut() {
+            seen.prefix = seen.prefix.max(past_prefix);
+        }
+        match rules.items {
+            Additional::Allow => {}
+            Additional::Deny => {
+                if items.len() > rules.prefix.len() {
+                    return self.fail(Failure::AtMost(count(rules.prefix.len()), Counted::Items));
+                }
+            }
+            Additional::Schema(id) => {
+                for (index, value) in items.iter().enumerate().skip(past_prefix) {
+                    if !self.child(id, value, Step::Index(index)) {
+                        return false;
+                    }
+                }
+                if let Some(seen) = seen.as_deref_mut() {
+                    seen.every_item = true;
+                }
+            }
+        }
+        if let Some(id) = rules.contains {
+            let mut matched = 0u64;
+            self.quiet += 1;
+            for (index, value) in items.iter().enumerate() {
+                self.path.push(Step::Index(index));
+                let ok = self.eval(id, value, None);
+                self.path.pop();
+                if ok {
+                    matched += 1;
+                    if let Some(seen) = seen.as_deref_mut() {
+                        seen.contained.insert(index);
+                    }
+                }
+            }
+            self.quiet -= 1;
+            let least = rules.min_contains.unwrap_or(1);
+            if matched < least {
+                return self.fail(Failure::ContainsFewer(least));
+            }
+            if let Some(most) = rules.max_contains
+                && matched > most
+            {
+                return self.fail(Failure::ContainsMore(most));
+            }
+        }
+        true
     }
-    Ok(())
-}
 
-fn check_string<'a>(rules: &'a StringRules, text: &str) -> Result<(), Failure<'a>> {
-    if rules.min_length.is_some() || rules.max_length.is_some() {
-        // Code points, not bytes or UTF-16 units: "é" and "😀" are one each.
-        let length = count(text.chars().count());
-        check_count(
-            length,
-            rules.min_length,
-            rules.max_length,
-            Counted::Characters,
-        )?;
+    fn string(&mut self, node: &'a Node, text: &str) -> bool {
+        let rules = &node.string;
+        if rules.min_length.is_some() || rules.max_length.is_some() {
+            // Code points, not bytes or UTF-16 units: "é" and "😀" are one each.
+            let length = count(text.chars().count());
+            if let Err(failure) = check_count(
+                length,
+                rules.min_length,
+                rules.max_length,
+                Counted::Characters,
+            ) {
+                return self.fail(failure);
+            }
+        }
+        if let Some(pattern) = &rules.pattern
+            && !pattern.is_match(text)
+        {
+            return self.fail(Failure::Pattern);
+        }
+        true
     }
-    if let Some(pattern) = &rules.pattern
-        && !pattern.is_match(text)
-    {
-        return Err(Failure::Pattern);
-    }
-    Ok(())
-}
 
-fn check_number<'a>(rules: &'a NumberRules, value: &Number) -> Result<(), Failure<'a>> {
-    let bounds = [
-        (
-            &rules.minimum,
-            ">=",
-            &[Ordering::Greater, Ordering::Equal][..],
-        ),
-        (&rules.maximum, "<=", &[Ordering::Less, Ordering::Equal][..]),
-        (&rules.exclusive_minimum, ">", &[Ordering::Greater][..]),
-        (&rules.exclusive_maximum, "<", &[Ordering::Less][..]),
-    ];
-    for (limit, comparison, allowed) in bounds {
-        if let Some(limit) = limit {
-            let holds = number::compare(value, limit).is_some_and(|order| allowed.contains(&order));
-            if !holds {
-                return Err(Failure::Bound(comparison, limit));
+    fn number(&mut self, node: &'a Node, value: &Number) -> bool {
+        let rules = &node.number;
+        let bounds = [
+            (
+                &rules.minimum,
+                ">=",
+                &[Ordering::Greater, Ordering::Equal][..],
+            ),
+            (&rules.maximum, "<=", &[Ordering::Less, Ordering::Equal][..]),
+            (&rules.exclusive_minimum, ">", &[Ordering::Greater][..]),
+            (&rules.exclusive_maximum, "<", &[Ordering::Less][..]),
+        ];
+        for (limit, comparison, allowed) in bounds {
+            if let Some(limit) = limit {
+                let holds =
+                    number::compare(value, limit).is_some_and(|order| allowed.contains(&order));
+                if !holds {
+                    return self.fail(Failure::Bound(comparison, limit));
+                }
+            }
+        }
+        if let Some(divisor) = &rules.multiple_of
+            && !number::is_multiple(value, divisor)
+        {
+            return self.fail(Failure::MultipleOf(divisor));
+        }
+        true
+    }
+
+    /// The keywords that apply subschemas to the value itself.
+    fn in_place(
+        &mut self,
+        node: &'a Node,
+        value: &'a Value,
+        mut seen: Option<&mut Seen<'a>>,
+    ) -> bool {
+        let rules = &node.in_place;
+        if let Some(id) = rules.reference
+            && !self.eval(id, value, seen.as_deref_mut())
+        {
+            return false;
+        }
+        for &id in &rules.all_of {
+            if !self.eval(id, value, seen.as_deref_mut()) {
+                return false;
+            }
+        }
+        if !rules.any_of.is_empty() {
+            let gathers = seen.is_some();
+            let mut any = false;
+            for &id in &rules.any_of {
+                let mut found = Seen::default();
+                if self.try_quietly(id, value, gathers.then_some(&mut found)) {
+                    any = true;
+                    if let Some(seen) = seen.as_deref_mut() {
+                        seen.merge(found);
+                    } else {
+                        break;
+                    }
+                }
+            }
+            if !any {
+                return self.none_matched("anyOf", &rules.any_of, value);
+            }
+        }
+        if !rules.one_of.is_empty() {
+            let gathers = seen.is_some();
+            let mut matched: Vec<usize> = Vec::new();
+            let mut kept = Seen::default();
+            for (index, &id) in rules.one_of.iter().enumerate() {
+                let mut found = Seen::default();
+                if self.try_quietly(id, value, gathers.then_some(&mut found)) {
+                    matched.push(index);
+                    kept = found;
+                    if matched.len() > 1 {
+                        return self.fail(Failure::ManyMatched(matched[0], matched[1]));
+                    }
+                }
+            }
+            if matched.is_empty() {
+                return self.none_matched("oneOf", &rules.one_of, value);
+            }
+            if let Some(seen) = seen.as_deref_mut() {
+                seen.merge(kept);
+            }
+        }
+        if let Some(id) = rules.not
+            && self.try_quietly(id, value, None)
+        {
+            return self.fail(Failure::Not);
+        }
+        if let Some((condition, then, otherwise)) = rules.condition {
+            let mut found = Seen::default();
+            let gathers = seen.is_some();
+            let branch = if self.try_quietly(condition, value, gathers.then_some(&mut found)) {
+                if let Some(seen) = seen.as_deref_mut() {
+                    seen.merge(found);
+                }
+                then
+            } else {
+                otherwise
+            };
+            if let Some(id) = branch
+                && !self.eval(id, value, seen.as_deref_mut())
+            {
+                return false;
+            }
+        }
+        if let Value::Object(map) = value {
+            for (name, id) in &node.object.dependent_schemas {
+                if map.contains_key(name) && !self.eval(*id, value, seen.as_deref_mut()) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Evaluates an alternative without reporting its failure.
+    fn try_quietly(&mut self, id: NodeId, value: &'a Value, seen: Option<&mut Seen<'a>>) -> bool {
+        self.quiet += 1;
+        let ok = self.eval(id, value, seen);
+        self.quiet -= 1;
+        ok
+    }
+
+    /// `anyOf` or `oneOf` with no alternative matched: the failure names the one that came
+    /// closest (failed deepest in the value, then after passing the most), with its reason.
+    fn none_matched(
+        &mut self,
+        keyword: &'static str,
+        alternatives: &[NodeId],
+        value: &'a Value,
+    ) -> bool {
+        if self.quiet > 0 || self.error.is_some() {
+            return false;
+        }
+        let mut closest: Option<((usize, usize), String)> = None;
+        for &id in alternatives {
+            let mut trial = Eval::new(self.nodes);
+            trial.path.clone_from(&self.path);
+            trial.depth = self.depth;
+            if !trial.eval(id, value, None)
+                && let Some((message, depth)) = trial.error
+            {
+                let rank = (depth, trial.passed);
+                if closest.as_ref().is_none_or(|(best, _)| rank > *best) {
+                    closest = Some((rank, message));
+                }
+            }
+        }
+        self.fail(Failure::NoneMatched(keyword, closest.map(|(_, m)| m)))
+    }
+
+    fn unevaluated_properties(
+        &mut self,
+        node: &'a Node,
+        map: &'a Map<String, Value>,
+        seen: &mut Seen<'a>,
+    ) -> bool {
+        if seen.every_property {
+            return true;
+        }
+        match node.object.unevaluated {
+            Additional::Allow => true,
+            Additional::Deny => {
+                let mut unknown: Vec<&str> = map
+                    .keys()
+                    .map(String::as_str)
+                    .filter(|key| !seen.properties.contains(key))
+                    .collect();
+                if unknown.is_empty() {
+                    return true;
+                }
+                unknown.sort_unstable();
+                self.fail(Failure::Unknown(unknown))
+            }
+            Additional::Schema(id) => {
+                for (key, value) in map {
+                    if !seen.properties.contains(key.as_str())
+                        && !self.child(id, value, Step::Key(key))
+                    {
+                        return false;
+                    }
+                }
+                seen.every_property = true;
+                true
             }
         }
     }
-    Ok(())
+
+    fn unevaluated_items(
+        &mut self,
+        node: &'a Node,
+        items: &'a [Value],
+        seen: &mut Seen<'a>,
+    ) -> bool {
+        if seen.every_item {
+            return true;
+        }
+        let left = |index: &usize| *index >= seen.prefix && !seen.contained.contains(index);
+        match node.array.unevaluated {
+            Additional::Allow => true,
+            Additional::Deny => match (0..items.len()).find(left) {
+                Some(index) => self.fail(Failure::Unevaluated(index)),
+                None => true,
+            },
+            Additional::Schema(id) => {
+                let indexes: Vec<usize> = (0..items.len()).filter(left).collect();
+                for index in indexes {
+                    if !self.child(id, &items[index], Step::Index(index)) {
+                        return false;
+                    }
+                }
+                seen.every_item = true;
+                true
+            }
+        }
+    }
 }
 
 fn check_count<'a>(
@@ -199,52 +616,4 @@ fn check_count<'a>(
 /// Lengths as the `u64` the schema's counts use.
 fn count(length: usize) -> u64 {
     u64::try_from(length).unwrap_or(u64::MAX)
-}
-
-/// Queues the children of `value` that have a schema, in evaluation order:
-/// declared properties in the schema's order, then additional properties,
-/// or array elements in order.
-fn queue_children<'a>(
-    nodes: &'a [Node],
-    node: &'a Node,
-    value: &'a Value,
-    tasks: &mut Vec<Task<'a>>,
-) {
-    match value {
-        Value::Object(map) => {
-            let rules = &node.object;
-            for (name, id) in &rules.properties {
-                if let (Some(value), Some(child)) = (map.get(name), nodes.get(*id)) {
-                    tasks.push(Task::Visit {
-                        node: child,
-                        value,
-                        step: Some(Step::Key(name)),
-                    });
-                }
-            }
-            if let Additional::Schema(id) = rules.additional
-                && let Some(child) = nodes.get(id)
-            {
-                for (key, value) in map {
-                    if !rules.declared.contains(key) {
-                        tasks.push(Task::Visit {
-                            node: child,
-                            value,
-                            step: Some(Step::Key(key)),
-                        });
-                    }
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(child) = node.array.items.and_then(|id| nodes.get(id)) {
-                tasks.extend(items.iter().enumerate().map(|(index, value)| Task::Visit {
-                    node: child,
-                    value,
-                    step: Some(Step::Index(index)),
-                }));
-            }
-        }
-        _ => {}
-    }
 }

@@ -76,10 +76,12 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
             return Reply::Ready(server.respond(id, era, Err(error)));
         }
     }
-    let arguments = request
+    let mut arguments = request
         .params
         .remove("arguments")
         .unwrap_or_else(|| Value::Object(Map::new()));
+    // `3.0` is an integer to the schema (2020-12): serde must read it as one too.
+    crate::schema::whole_numbers_as_integers(&mut arguments);
     let checked = if arguments.is_object() {
         tool.input.validate(&arguments).map_err(|e| e.to_string())
     } else {

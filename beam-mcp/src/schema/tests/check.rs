@@ -2,38 +2,45 @@
 
 use serde_json::json;
 
-use super::{compile, passes, refusal};
+use super::{compile, failure, passes, refusal};
 
 const TYPE_NAMES: &str =
     "type must name JSON types (string, integer, number, boolean, object, array, null)";
 
 #[test]
-fn the_schema_must_be_an_object() {
-    for schema in [
-        json!(true),
-        json!(false),
-        json!(null),
-        json!("object"),
-        json!([]),
-        json!(1),
-    ] {
-        assert_eq!(refusal(schema), "the schema must be a JSON object");
+fn the_schema_must_be_an_object_or_a_boolean() {
+    for schema in [json!(null), json!("object"), json!([]), json!(1)] {
+        assert_eq!(
+            refusal(schema),
+            "the schema must be a JSON object or a boolean"
+        );
     }
+    passes(&compile(json!(true)), json!({"any": "thing"}));
+    assert_eq!(
+        failure(&compile(json!(false)), json!({})),
+        "arguments is not allowed"
+    );
 }
 
 #[test]
-fn sub_schemas_must_be_objects_too() {
+fn sub_schemas_must_be_objects_or_booleans_too() {
     assert_eq!(
-        refusal(json!({"properties": {"opts": true}})),
-        "the schema, property opts must be a JSON object"
+        refusal(json!({"properties": {"opts": 1}})),
+        "the schema, property opts must be a JSON object or a boolean"
     );
     assert_eq!(
-        refusal(json!({"items": false})),
-        "the schema, items must be a JSON object"
+        refusal(json!({"not": "x"})),
+        "the schema, not must be a JSON object or a boolean"
     );
     assert_eq!(
         refusal(json!({"properties": {"opts": {"properties": {"mode": 1}}}})),
-        "the schema, property opts, property mode must be a JSON object"
+        "the schema, property opts, property mode must be a JSON object or a boolean"
+    );
+    let schema = compile(json!({"properties": {"opts": true, "never": false}}));
+    passes(&schema, json!({"opts": [1]}));
+    assert_eq!(
+        failure(&schema, json!({"never": 1})),
+        "never is not allowed"
     );
 }
 
@@ -55,47 +62,30 @@ fn the_empty_schema_accepts_anything() {
 #[test]
 fn every_unsupported_keyword_is_refused_with_its_location() {
     let unsupported = [
-        "oneOf",
-        "anyOf",
-        "allOf",
-        "not",
-        "$ref",
-        "$defs",
-        "definitions",
-        "if",
-        "then",
-        "else",
-        "prefixItems",
-        "patternProperties",
-        "dependentRequired",
-        "dependentSchemas",
-        "dependencies",
-        "propertyNames",
-        "contains",
-        "minContains",
-        "maxContains",
-        "additionalItems",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "multipleOf",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$vocabulary",
-        "$recursiveRef",
-        "nullable",
-        "X-vendor",
-        "",
+        ("definitions", "; 2020-12 names it $defs"),
+        (
+            "dependencies",
+            "; 2020-12 splits it into dependentRequired and dependentSchemas",
+        ),
+        (
+            "additionalItems",
+            "; 2020-12 writes items after prefixItems",
+        ),
+        ("$dynamicRef", "; use $ref"),
+        (
+            "$recursiveRef",
+            "; 2020-12 replaced it, and this server takes $ref",
+        ),
+        ("nullable", ""),
+        ("X-vendor", ""),
+        ("", ""),
     ];
-    for key in unsupported {
+    for (key, hint) in unsupported {
         let mut schema = serde_json::Map::new();
         schema.insert(key.to_owned(), json!({}));
         assert_eq!(
             refusal(schema.into()),
-            format!("the schema uses {key}, which this server does not enforce")
+            format!("the schema uses {key}, which this server does not enforce{hint}")
         );
     }
 }
@@ -103,24 +93,48 @@ fn every_unsupported_keyword_is_refused_with_its_location() {
 #[test]
 fn unsupported_keywords_are_found_at_every_depth() {
     assert_eq!(
-        refusal(json!({"properties": {"opts": {"oneOf": []}}})),
-        "the schema, property opts uses oneOf, which this server does not enforce"
+        refusal(json!({"properties": {"opts": {"nullable": true}}})),
+        "the schema, property opts uses nullable, which this server does not enforce"
     );
     assert_eq!(
-        refusal(json!({"properties": {"opts": {"items": {"$ref": "#"}}}})),
-        "the schema, property opts, items uses $ref, which this server does not enforce"
+        refusal(json!({"anyOf": [{"items": {"$dynamicRef": "#"}}]})),
+        "the schema, anyOf[0], items uses $dynamicRef, which this server does not enforce; use $ref"
     );
     assert_eq!(
-        refusal(json!({"additionalProperties": {"not": {}}})),
-        "the schema, additionalProperties uses not, which this server does not enforce"
+        refusal(json!({"$defs": {"a": {"not": {"definitions": {}}}}})),
+        "the schema, $defs a, not uses definitions, which this server does not enforce; 2020-12 names it $defs"
     );
 }
 
 #[test]
 fn unsupported_keywords_are_reported_before_malformed_values() {
     assert_eq!(
-        refusal(json!({"type": 5, "anyOf": []})),
-        "the schema uses anyOf, which this server does not enforce"
+        refusal(json!({"type": 5, "dependencies": []})),
+        "the schema uses dependencies, which this server does not enforce; 2020-12 splits it into dependentRequired and dependentSchemas"
+    );
+}
+
+#[test]
+fn references_outside_the_document_or_to_nothing_are_refused_by_name() {
+    assert_eq!(
+        refusal(json!({"$ref": "https://example.com/other.json"})),
+        "the schema: $ref https://example.com/other.json points outside this schema; references are resolved within the document only"
+    );
+    assert_eq!(
+        refusal(json!({"properties": {"a": {"$ref": "#/$defs/missing"}}})),
+        "the schema, property a: $ref #/$defs/missing points nowhere in this schema"
+    );
+    assert_eq!(
+        refusal(json!({"$ref": "#nope"})),
+        "the schema: $ref #nope names no $anchor of this schema"
+    );
+    assert_eq!(
+        refusal(json!({"$schema": "http://json-schema.org/draft-07/schema#"})),
+        "the schema: $schema names \"http://json-schema.org/draft-07/schema#\"; this server enforces JSON Schema 2020-12 (https://json-schema.org/draft/2020-12/schema)"
+    );
+    assert_eq!(
+        refusal(json!({"$id": "https://example.com/a#frag"})),
+        "the schema: $id must not have a fragment; name a place with $anchor"
     );
 }
 
@@ -136,13 +150,17 @@ fn annotations_and_extensions_are_ignored_whatever_their_value() {
         "writeOnly": 0,
         "deprecated": null,
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": 7,
         "$comment": false,
         "x-vendor": {"oneOf": []},
         "properties": {"mail": {"type": "string", "format": "email", "x-ui": "wide"}}
     }));
     // `format` is an annotation only: a non-address string passes.
     passes(&schema, json!({"mail": "not an address"}));
+    // Identifiers are not annotations: `$id` must be a URI reference.
+    assert_eq!(
+        refusal(json!({"$id": 7})),
+        "the schema: $id must be a string"
+    );
 }
 
 #[test]
@@ -199,7 +217,7 @@ fn properties_must_map_names_to_schemas() {
     );
     assert_eq!(
         refusal(json!({"properties": {"a": {}, "b": "string"}})),
-        "the schema, property b must be a JSON object"
+        "the schema, property b must be a JSON object or a boolean"
     );
 }
 
@@ -236,11 +254,11 @@ fn additional_properties_must_be_a_boolean_or_a_schema() {
 fn items_must_be_one_schema() {
     assert_eq!(
         refusal(json!({"items": [{"type": "string"}]})),
-        "the schema: items must be a single schema; the list form is not enforced"
+        "the schema: items must be a schema; 2020-12 writes the list form as prefixItems"
     );
     assert_eq!(
         refusal(json!({"items": "string"})),
-        "the schema, items must be a JSON object"
+        "the schema: items must be a boolean or a schema object"
     );
 }
 
@@ -263,13 +281,14 @@ fn counts_must_be_non_negative_integers() {
         "maxItems",
         "minLength",
         "maxLength",
+        "minContains",
+        "maxContains",
     ];
     for key in keys {
         for bad in [
             json!(-1),
             json!(1.5),
-            json!(1.0),
-            json!(1e2),
+            json!(-1.0),
             json!("3"),
             json!(null),
             json!(true),
@@ -281,9 +300,12 @@ fn counts_must_be_non_negative_integers() {
                 format!("the schema: {key} must be a non-negative integer")
             );
         }
-        let mut schema = serde_json::Map::new();
-        schema.insert(key.to_owned(), json!(0));
-        compile(schema.into());
+        // A whole number is a count however it is written (2020-12).
+        for good in [json!(0), json!(1.0), json!(1e2)] {
+            let mut schema = serde_json::Map::new();
+            schema.insert(key.to_owned(), good);
+            compile(schema.into());
+        }
     }
 }
 
@@ -354,7 +376,7 @@ fn the_first_problem_depth_first_is_reported() {
     assert_eq!(
         refusal(json!({"properties": {
             "a": {"properties": {"deep": {"type": 1}}},
-            "b": {"oneOf": []}
+            "b": {"oneOf": "x"}
         }})),
         format!("the schema, property a, property deep: {TYPE_NAMES}")
     );
