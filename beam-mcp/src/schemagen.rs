@@ -1,8 +1,11 @@
-//! JSON Schemas from Rust types, in the portable form every client can read.
+//! JSON Schemas from Rust types, in the portable form: every subschema inlined except where a
+//! recursive type needs `$defs` (a tree, a linked list), no `$schema`, no root `title` (the Rust
+//! type's name is not a description), and a unit enum with documented variants written as the
+//! `enum` of its values.
 //!
-//! Portable means: an object root for inputs, every subschema inlined (no `$ref`/`$defs`),
-//! optional fields expressed by leaving them out of `required` (never `type: [.., "null"]`),
-//! and no boolean subschemas.
+//! An `Option<T>` field of an input stays out of `required` and keeps its `null` alternative:
+//! a caller may leave it out or send `null`, and serde reads both as `None`. An elicitation
+//! form (flat, primitive fields, as the spec restricts it) leaves `null` out.
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -16,16 +19,24 @@ use serde_json::{Map, Value};
 /// let schema = beam_mcp::schema_for::<Place>();
 /// assert_eq!(schema["type"], "object");
 /// assert_eq!(schema["required"], serde_json::json!(["name"]));
+/// // `days` may be left out, or sent as `null`.
+/// assert_eq!(schema["properties"]["days"]["type"], serde_json::json!(["integer", "null"]));
 /// assert!(schema.get("$schema").is_none());
 /// ```
 pub fn schema_for<T: JsonSchema>() -> Value {
-    generate::<T>(true)
+    generate::<T>(false)
 }
 
-/// The schema of `T` as an output: like [`schema_for`], but an `Option<T>` field keeps its
-/// `null` alternative, since serde writes `None` as `null` and `structuredContent` must match.
+/// The schema of `T` as an output: the same as an input's, since serde writes `None` as `null`
+/// and `structuredContent` must match.
 pub(crate) fn output_schema_for<T: JsonSchema>() -> Value {
     generate::<T>(false)
+}
+
+/// The schema of an elicitation form: like [`schema_for`], but an optional field loses its
+/// `null` alternative (a form's fields are primitive; leaving one out is how it is absent).
+pub(crate) fn form_schema_for<T: JsonSchema>() -> Value {
+    generate::<T>(true)
 }
 
 fn generate<T: JsonSchema>(optional_by_omission: bool) -> Value {
@@ -44,33 +55,103 @@ fn generate<T: JsonSchema>(optional_by_omission: bool) -> Value {
     value
 }
 
-/// Makes a generated schema portable: boolean subschemas (`true` = anything) become `{}`,
-/// and an optional property (`Option<T>`, left out of `required`) loses its `null` alternative.
+/// Writes documented unit enums as `enum`s, at every depth; for a form, an optional property
+/// (left out of `required`) also loses its `null` alternative.
 fn normalize(value: &mut Value, optional_by_omission: bool) {
-    let Value::Object(map) = value else { return };
-    collapse_const_alternatives(map);
-    let required: Vec<String> = match map.get("required") {
-        Some(Value::Array(names)) => names
-            .iter()
-            .filter_map(|n| n.as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    };
-    if let Some(Value::Object(props)) = map.get_mut("properties") {
-        for (name, sub) in props.iter_mut() {
-            fix_bool(sub);
-            if optional_by_omission && !required.contains(name) {
-                drop_null_alternative(sub);
+    let mut work = vec![value];
+    while let Some(value) = work.pop() {
+        let Value::Object(map) = value else { continue };
+        collapse_const_alternatives(map);
+        if optional_by_omission {
+            let required: Vec<String> = match map.get("required") {
+                Some(Value::Array(names)) => names
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if let Some(Value::Object(props)) = map.get_mut("properties") {
+                for (name, sub) in props.iter_mut() {
+                    if !required.contains(name) {
+                        drop_null_alternative(sub);
+                    }
+                }
             }
-            normalize(sub, optional_by_omission);
+        }
+        if !optional_by_omission {
+            merge_null_alternative(map);
+        }
+        for (key, sub) in map.iter_mut() {
+            match key.as_str() {
+                "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
+                    if let Value::Object(named) = sub {
+                        work.extend(named.values_mut().map(unbool));
+                    }
+                }
+                "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
+                    if let Value::Array(list) = sub {
+                        work.extend(list.iter_mut().map(unbool));
+                    }
+                }
+                // `additionalProperties` and the like may stay booleans: MCP's schemas allow
+                // them there, and `false` reads as "no others" in every client.
+                "items" | "contains" | "not" | "if" | "then" | "else" | "propertyNames" => {
+                    work.push(unbool(sub));
+                }
+                "additionalProperties" | "unevaluatedProperties" | "unevaluatedItems" => {
+                    work.push(sub);
+                }
+                _ => {}
+            }
         }
     }
-    if let Some(items) = map.get_mut("items") {
-        fix_bool(items);
-        normalize(items, optional_by_omission);
+}
+
+/// A boolean subschema as an object, the form MCP's own schemas require where a subschema
+/// stands for a property or an item: `true` is `{}`, `false` is `{"not": {}}`.
+fn unbool(value: &mut Value) -> &mut Value {
+    if let Value::Bool(admits) = value {
+        *value = if *admits {
+            Value::Object(Map::new())
+        } else {
+            serde_json::json!({ "not": {} })
+        };
     }
-    if let Some(extra @ Value::Object(_)) = map.get_mut("additionalProperties") {
-        normalize(extra, optional_by_omission);
+    value
+}
+
+/// `{"anyOf": [X, {"type": "null"}]}`, schemars' `Option<X>` where `X` is not a plain type,
+/// becomes `X` with `null` added to its `type` (and to its `enum`, or its `const` made an
+/// `enum`), the form every client reads (and the strict modes of model providers ask for).
+/// Left as it is when `X` has no single `type` or is a `$ref`.
+fn merge_null_alternative(map: &mut Map<String, Value>) {
+    let Some(Value::Array(alternatives)) = map.get("anyOf") else {
+        return;
+    };
+    let null = serde_json::json!({ "type": "null" });
+    if alternatives.len() != 2 || alternatives[1] != null {
+        return;
+    }
+    let Value::Object(inner) = &alternatives[0] else {
+        return;
+    };
+    let mut inner = inner.clone();
+    collapse_const_alternatives(&mut inner);
+    let Some(Value::String(kind)) = inner.get("type").cloned() else {
+        return;
+    };
+    if inner.contains_key("$ref") {
+        return;
+    }
+    inner.insert("type".into(), serde_json::json!([kind, "null"]));
+    if let Some(Value::Array(values)) = inner.get_mut("enum") {
+        values.push(Value::Null);
+    } else if let Some(constant) = inner.remove("const") {
+        inner.insert("enum".into(), serde_json::json!([constant, null]));
+    }
+    map.remove("anyOf");
+    for (key, value) in inner {
+        map.entry(key).or_insert(value);
     }
 }
 
@@ -143,45 +224,43 @@ fn collapse_const_alternatives(map: &mut Map<String, Value>) {
     map.insert("enum".into(), Value::Array(values));
 }
 
-fn fix_bool(value: &mut Value) {
-    if *value == Value::Bool(true) {
-        *value = Value::Object(Map::new());
+/// The input schema's root as the spec requires it, `type: "object"`: an enum whose variants
+/// are all objects (internally or adjacently tagged, externally tagged struct variants, or
+/// untagged struct variants) gets it written at its root. Anything else is refused, naming what
+/// to take instead.
+pub(crate) fn object_root(schema: &mut Value) -> Result<(), String> {
+    if schema.get("type").and_then(Value::as_str) == Some("object") {
+        return Ok(());
     }
-}
-
-/// Why a generated schema is not portable.
-pub(crate) fn portability_defect(schema: &Value) -> Option<String> {
-    fn walk(value: &Value, at: &str) -> Option<String> {
-        match value {
-            Value::Object(map) => {
-                for key in ["$ref", "$defs", "definitions"] {
-                    if map.contains_key(key) {
-                        return Some(format!(
-                            "{at} uses {key}; a portable schema inlines every subschema"
-                        ));
-                    }
-                }
-                for (key, sub) in map {
-                    if matches!(key.as_str(), "properties") {
-                        if let Value::Object(props) = sub {
-                            for (name, sub) in props {
-                                if let Some(defect) = walk(sub, &format!("{at}, property {name}")) {
-                                    return Some(defect);
-                                }
-                            }
-                        }
-                    } else if matches!(key.as_str(), "items" | "additionalProperties")
-                        && let Some(defect) = walk(sub, &format!("{at}, {key}"))
-                    {
-                        return Some(defect);
-                    }
-                }
-                None
-            }
-            _ => None,
+    let defs = schema.get("$defs").cloned();
+    let is_object = |branch: &Value| {
+        let branch = match branch.get("$ref").and_then(Value::as_str) {
+            Some(r) => r
+                .strip_prefix("#/$defs/")
+                .and_then(|name| defs.as_ref()?.get(name))
+                .unwrap_or(branch),
+            None => branch,
+        };
+        branch.get("type").and_then(Value::as_str) == Some("object")
+    };
+    let all_objects = ["oneOf", "anyOf"].iter().any(|key| {
+        schema
+            .get(*key)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| !branches.is_empty() && branches.iter().all(is_object))
+    });
+    match schema {
+        Value::Object(root) if all_objects => {
+            root.insert("type".into(), Value::from("object"));
+            Ok(())
         }
+        _ => Err(
+            "the input schema's root must have type \"object\" (the spec requires it): \
+                  take named parameters, or `Args<T>` of a struct, or of an enum whose \
+                  variants are all objects (`#[serde(tag = \"...\")]`, or struct variants)"
+                .to_owned(),
+        ),
     }
-    walk(schema, "the schema")
 }
 
 #[cfg(test)]
@@ -210,16 +289,31 @@ mod tests {
     #[test]
     fn a_documented_unit_enum_is_an_enum_the_validator_enforces() {
         let schema = super::schema_for::<Args>();
-        let expected = json!({"type": "string", "enum": ["celsius", "fahrenheit"]});
-        for property in ["unit", "maybe"] {
-            let got = &schema["properties"][property];
-            assert_eq!(got["enum"], expected["enum"], "{property}: {got}");
-            assert_eq!(got["type"], "string", "{property}: {got}");
-            assert!(got.get("oneOf").is_none(), "{property}: {got}");
-        }
+        let unit = &schema["properties"]["unit"];
+        assert_eq!(unit["enum"], json!(["celsius", "fahrenheit"]), "{unit}");
+        assert_eq!(unit["type"], "string", "{unit}");
+        assert!(unit.get("oneOf").is_none(), "{unit}");
+        // The optional one may also be `null`: serde reads it as `None`.
+        let maybe = &schema["properties"]["maybe"];
+        assert_eq!(
+            maybe["enum"],
+            json!(["celsius", "fahrenheit", null]),
+            "{maybe}"
+        );
+        assert_eq!(maybe["type"], json!(["string", "null"]), "{maybe}");
+        assert!(maybe.get("anyOf").is_none(), "{maybe}");
         let compiled = crate::schema::CompiledSchema::compile(&schema).unwrap();
         assert!(compiled.validate(&json!({"unit": "celsius"})).is_ok());
+        assert!(
+            compiled
+                .validate(&json!({"unit": "celsius", "maybe": null}))
+                .is_ok()
+        );
         assert!(compiled.validate(&json!({"unit": "kelvin"})).is_err());
+        assert!(compiled.validate(&json!({"unit": null})).is_err());
+        // A form leaves `null` out.
+        let form = super::form_schema_for::<Args>();
+        assert_eq!(form["properties"]["maybe"]["type"], "string");
     }
 
     #[test]

@@ -272,7 +272,8 @@ fn tools_list_advertises_names_schemas_and_hints_sorted_by_name() {
     );
     let mirror = &listed["result"]["tools"][4];
     assert_eq!(mirror["title"], "Mirror");
-    // Outputs keep null for None (serde writes it), inputs mark optional by omission.
+    // Outputs keep null for None (serde writes it); an optional input may be left out or sent
+    // as null (serde reads both as None).
     assert_eq!(
         mirror["outputSchema"]["properties"]["label"],
         json!({ "description": "A label.", "type": ["string", "null"] })
@@ -280,7 +281,7 @@ fn tools_list_advertises_names_schemas_and_hints_sorted_by_name() {
     assert_eq!(mirror["inputSchema"]["required"], json!(["x", "y"]));
     assert_eq!(
         mirror["inputSchema"]["properties"]["label"],
-        json!({ "description": "A label.", "type": "string" })
+        json!({ "description": "A label.", "type": ["string", "null"] })
     );
     // 2026-07-28's caching hints and result type are not 2025-11-25 fields.
     for key in ["ttlMs", "cacheScope", "resultType"] {

@@ -262,7 +262,7 @@ pub(crate) fn requested_schema<T: Elicit>() -> Arc<Value> {
 }
 
 fn form_schema<T: Elicit>() -> Value {
-    let mut schema = crate::schemagen::schema_for::<T>();
+    let mut schema = crate::schemagen::form_schema_for::<T>();
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         for field in properties.values_mut() {
             form_field(field);

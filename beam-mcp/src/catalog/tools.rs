@@ -9,7 +9,7 @@ use beam_mcp_rules::valid_tool_name;
 use super::{CatalogError, Message};
 use crate::connectome::ItemCounter;
 use crate::schema::CompiledSchema;
-use crate::schemagen::portability_defect;
+use crate::schemagen::object_root;
 use crate::tool::{StateMap, ToolDef, ToolHandler};
 
 /// The client capabilities a tool may require (the 2026-07-28 `ClientCapabilities` keys).
@@ -96,15 +96,8 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         item: format!("tool {:?}", def.name),
         reason,
     };
-    let input_schema = (def.input_schema)();
-    if input_schema.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(schema_error(
-            "the input schema's root must have type \"object\"".into(),
-        ));
-    }
-    if let Some(defect) = portability_defect(&input_schema) {
-        return Err(schema_error(defect));
-    }
+    let mut input_schema = (def.input_schema)();
+    object_root(&mut input_schema).map_err(schema_error)?;
     let input = CompiledSchema::compile(&input_schema).map_err(|e| schema_error(e.to_string()))?;
     let headers = header_parameters(&input_schema)?;
 
@@ -118,16 +111,22 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
     let mut wrap_output = false;
     if let Some(output_schema) = def.output_schema {
         let schema = (output_schema)();
-        if let Some(defect) = portability_defect(&schema) {
-            return Err(schema_error(format!("output: {defect}")));
-        }
+        // Checked as the input is: a schema the server advertises, it can also enforce.
+        CompiledSchema::compile(&schema).map_err(|e| schema_error(format!("output: {e}")))?;
         wrap_output = schema.get("type").and_then(Value::as_str) != Some("object");
         let schema = if wrap_output {
-            serde_json::json!({
+            let mut inner = schema;
+            // A recursive type's `$defs` go to the new root, where its `$ref`s point.
+            let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
+            let mut wrapped = serde_json::json!({
                 "type": "object",
-                "properties": { "result": schema },
+                "properties": { "result": inner },
                 "required": ["result"],
-            })
+            });
+            if let Some(defs) = defs {
+                wrapped["$defs"] = defs;
+            }
+            wrapped
         } else {
             schema
         };

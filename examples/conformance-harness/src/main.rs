@@ -3,8 +3,8 @@
 //! over Streamable HTTP at `http://127.0.0.1:$PORT/mcp`.
 //!
 //! The catalog is live (list changes reach `subscriptions/listen` streams). Fixtures for
-//! features beam-mcp does not have yet (tasks, `json_schema_2020_12_tool`) are absent; the
-//! scenarios that need them are recorded, each with its reason, in `conformance/not-scored.md`.
+//! features beam-mcp does not have are absent; the scenarios that need them are recorded, each
+//! with its reason, in `conformance/not-scored.md`.
 
 mod asks;
 mod legacy;
@@ -21,6 +21,7 @@ fn main() -> std::process::ExitCode {
         .name("beam-mcp-conformance-harness")
         .version(env!("CARGO_PKG_VERSION"))
         .crate_items(module_path!())
+        .tool(tools::JSON_SCHEMA_2020_12)
         .live();
     let mut builder = builder.state(catalog);
     // Replicas behind a balancer share the key that seals `requestState` (tests/balancer).

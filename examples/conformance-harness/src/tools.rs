@@ -179,3 +179,48 @@ fn test_x_mcp_header(
         "region={region} priority={priority:?} verbose={verbose:?}"
     ))])
 }
+
+/// `json_schema_2020_12_tool`'s input schema, written by hand and advertised verbatim:
+/// `$schema`, `$defs` with an `$anchor` and a `$ref` to it, `allOf`/`anyOf` and
+/// `if`/`then`/`else`. The server enforces it as advertised.
+fn json_schema_2020_12_input() -> serde_json::Value {
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": { "street": { "type": "string" }, "city": { "type": "string" } }
+            }
+        },
+        "properties": {
+            "name": { "type": "string" },
+            "address": { "$ref": "#/$defs/address" },
+            "contactMethod": { "type": "string", "enum": ["phone", "email"] },
+            "phone": { "type": "string" },
+            "email": { "type": "string" }
+        },
+        "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+        "if": { "properties": { "contactMethod": { "const": "phone" } }, "required": ["contactMethod"] },
+        "then": { "required": ["phone"] },
+        "else": { "required": ["email"] },
+        "additionalProperties": false
+    })
+}
+
+fn json_schema_2020_12_call(
+    _: serde_json::Value,
+    _: beam_mcp::ToolContext,
+) -> beam_mcp::tool::BoxFuture<Result<CallToolResult, beam_mcp::tool::ToolFault>> {
+    Box::pin(async { Ok(CallToolResult::new(vec![Content::text("ok")])) })
+}
+
+/// A hand-built tool whose schema is kept as written (the raw-schema path).
+pub(crate) const JSON_SCHEMA_2020_12: beam_mcp::ToolDef = beam_mcp::ToolDef::new(
+    "json_schema_2020_12_tool",
+    "Tool with JSON Schema 2020-12 features",
+    json_schema_2020_12_input,
+    json_schema_2020_12_call,
+)
+.declared_at(module_path!(), file!(), line!());
