@@ -67,4 +67,6 @@ per_call() {
 
 per_call modern modern
 per_call legacy legacy
+per_call tagged tagged
+per_call tree tree
 OBSERVE=on per_call observer modern

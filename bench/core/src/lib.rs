@@ -1,4 +1,4 @@
-//! What the core's two benchmarks serve and send: two tools, the two requests, and the driver
+//! What the core's two benchmarks serve and send: the tools, the requests, and the driver
 //! that turns a request's bytes into its answer's bytes through the core. The criterion bench
 //! (`benches/tools_call.rs`) times it; the `callcount` binary (`src/bin/callcount.rs`) is what
 //! `bench/callcount.sh` counts under callgrind for the gate's guard.
@@ -25,6 +25,66 @@ fn echo(text: String) -> String {
 async fn add(a: i64, b: i64) -> i64 {
     a + b
 }
+
+/// A shape: an internally tagged enum of three variants.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Shape {
+    /// A circle.
+    Circle {
+        /// Its radius.
+        r: f64,
+    },
+    /// A square.
+    Square {
+        /// Its side.
+        side: f64,
+    },
+    /// A rectangle.
+    Rectangle {
+        /// Its width.
+        width: f64,
+        /// Its height.
+        height: f64,
+    },
+}
+
+/// The area of a shape (a tagged enum's schema: `oneOf` of three objects).
+#[beam_mcp::tool]
+fn area(shape: Shape) -> String {
+    let area = match shape {
+        Shape::Circle { r } => std::f64::consts::PI * r * r,
+        Shape::Square { side } => side * side,
+        Shape::Rectangle { width, height } => width * height,
+    };
+    format!("{area:.1}")
+}
+
+/// A tree of named nodes (a recursive type's schema: `$defs` and `$ref`).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Tree {
+    name: String,
+    children: Vec<Tree>,
+}
+
+impl Tree {
+    /// Named nodes (every node of the bench's tree has a name).
+    fn count(&self) -> usize {
+        usize::from(!self.name.is_empty()) + self.children.iter().map(Tree::count).sum::<usize>()
+    }
+}
+
+/// Counts a tree's nodes.
+#[beam_mcp::tool]
+fn nodes(tree: Tree) -> String {
+    format!("{} nodes", tree.count())
+}
+
+/// A legacy text call of the tool taking a tagged enum (its third variant).
+pub const TAGGED: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"area","arguments":{"shape":{"kind":"rectangle","width":3,"height":2.5}}}}"#;
+
+/// A legacy text call of the tool taking a tree 4 deep (7 nodes).
+pub const TREE: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"nodes","arguments":{"tree":{"name":"a","children":[{"name":"b","children":[{"name":"c","children":[{"name":"d","children":[]}]}]},{"name":"e","children":[{"name":"f","children":[]},{"name":"g","children":[]}]}]}}}}"#;
 
 /// A legacy (no `_meta`) text call of the synchronous tool.
 pub const LEGACY: &[u8] = br#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}}"#;

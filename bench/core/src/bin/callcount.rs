@@ -3,7 +3,8 @@
 //! call, with start-up subtracted. Run by `bench/callcount.sh`, held by `bench/guard.sh`.
 //!
 //! `CALLS` (default 1000) sets N; `KIND` is `modern` (structured, async tool, 2026-07-28) or
-//! `legacy` (text, sync tool, no `_meta`). `OBSERVE=on` counts every call in a started
+//! `legacy` (text, sync tool, no `_meta`), `tagged` (an argument of a tagged enum of three
+//! variants) or `tree` (a recursive tree 4 deep). `OBSERVE=on` counts every call in a started
 //! observer (the observed connectome's hook). `CALLCOUNT_PANIC_AFTER=K` panics after K calls:
 //! the gate's negative control for a bench that dies partway (its count is lower, and must
 //! not pass).
@@ -28,7 +29,9 @@ fn main() {
     let (input, answer): (&[u8], &str) = match kind.as_str() {
         "modern" => (common::MODERN, r#""structuredContent":{"result":42}"#),
         "legacy" => (common::LEGACY, r#""text":"hello world""#),
-        other => panic!("KIND is modern or legacy, not {other:?}"),
+        "tagged" => (common::TAGGED, r#""text":"7.5""#),
+        "tree" => (common::TREE, r#""text":"7 nodes""#),
+        other => panic!("KIND is modern, legacy, tagged or tree, not {other:?}"),
     };
     let mut out = Vec::with_capacity(1024);
     for call in 0..calls {
