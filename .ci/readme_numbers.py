@@ -77,7 +77,9 @@ def grouped(n: int) -> str:
 
 def guarded_instructions() -> list[str]:
     counts = expected_instructions()
-    return [grouped(counts["modern"]), grouped(counts["legacy"]), grouped(counts["observer"])]
+    return [
+        grouped(counts[kind]) for kind in ("modern", "legacy", "tagged", "tree", "observer")
+    ]
 
 
 def observer_cost() -> list[str]:
@@ -151,7 +153,8 @@ CLAIMS: list[tuple[str, str, Callable[[], list[str]]]] = [
     ),
     (
         "instructions per tools/call the guard holds (bench/callcount.expected)",
-        r"at ([\d,]+) instructions per `tools/call` at 2026-07-28, ([\d,]+) at 2025-11-25 and "
+        r"at ([\d,]+) instructions per `tools/call` at 2026-07-28, ([\d,]+) at 2025-11-25, "
+        r"([\d,]+) with a tagged-enum argument, ([\d,]+) with a recursive tree 4 deep, and "
         r"([\d,]+) with an observer recording",
         guarded_instructions,
     ),
