@@ -204,6 +204,9 @@ pub(crate) struct Limits {
     pub(crate) write_queue: usize,
     /// How long a 2025-11-25 request to the client (elicitation, sampling, roots) may wait.
     pub(crate) ask_time_limit: Duration,
+    /// Whether a tool's structured content is checked against its `outputSchema` before it is
+    /// sent.
+    pub(crate) check_output: bool,
 }
 
 impl Default for Limits {
@@ -214,6 +217,7 @@ impl Default for Limits {
             in_flight: 64,
             write_queue: 256,
             ask_time_limit: Duration::from_secs(300),
+            check_output: cfg!(debug_assertions),
         }
     }
 }
@@ -424,6 +428,22 @@ impl ServerBuilder {
     /// Messages waiting to be written on one connection (default 256); producers wait past it.
     pub fn write_queue(mut self, messages: usize) -> Self {
         self.limits.write_queue = messages;
+        self
+    }
+
+    /// Whether a tool's structured content is checked against its advertised `outputSchema`
+    /// before it is sent (default: on in debug builds, so in tests, and off in release). The
+    /// spec makes conforming output a MUST; content built from the same Rust type conforms by
+    /// construction, so the check finds a host's hand-built `CallToolResult` or a type whose
+    /// `Serialize` and `JsonSchema` disagree. A mismatch is answered as an `isError` result
+    /// naming it (and logged), never sent.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder().check_structured_output(true).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn check_structured_output(mut self, check: bool) -> Self {
+        self.limits.check_output = check;
         self
     }
 

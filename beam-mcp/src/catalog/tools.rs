@@ -40,6 +40,8 @@ pub(crate) struct Tool {
     pub(crate) input: CompiledSchema,
     pub(crate) handler: ToolHandler,
     pub(crate) wrap_output: bool,
+    /// The advertised `outputSchema`, compiled: what structured content is checked against.
+    pub(crate) output: Option<CompiledSchema>,
     /// The client capabilities a call needs.
     pub(crate) client_capabilities: &'static [&'static str],
     /// The `x-mcp-header` parameters.
@@ -109,10 +111,9 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
     listing.insert("description".into(), Value::from(def.description));
     listing.insert("inputSchema".into(), input_schema);
     let mut wrap_output = false;
+    let mut output = None;
     if let Some(output_schema) = def.output_schema {
         let schema = (output_schema)();
-        // Checked as the input is: a schema the server advertises, it can also enforce.
-        CompiledSchema::compile(&schema).map_err(|e| schema_error(format!("output: {e}")))?;
         wrap_output = schema.get("type").and_then(Value::as_str) != Some("object");
         let schema = if wrap_output {
             let mut inner = schema;
@@ -130,6 +131,9 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         } else {
             schema
         };
+        output = Some(
+            CompiledSchema::compile(&schema).map_err(|e| schema_error(format!("output: {e}")))?,
+        );
         listing.insert("outputSchema".into(), schema);
     }
     if let Some(annotations) = def.annotations.to_value() {
@@ -147,6 +151,7 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         input,
         handler: def.handler,
         wrap_output,
+        output,
         headers,
         client_capabilities: def.client_capabilities,
         takes_context: def.takes_context,

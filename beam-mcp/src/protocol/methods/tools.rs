@@ -14,6 +14,7 @@ use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
 use crate::protocol::core::{Era, Request};
 use crate::protocol::{Logged, ProtocolError, Reply};
+use crate::schema::CompiledSchema;
 use crate::server::Server;
 use crate::task::{self, Status, TaskSupport};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
@@ -121,6 +122,13 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     let begun = request.begin(server, tool.takes_context);
     let states = Arc::clone(&server.inner.states);
     let wrap_output = tool.wrap_output;
+    // What the tool answers is checked against its `outputSchema` where the host asked for it
+    // (by default in debug builds, so in tests): a mismatch is the host's bug, never sent.
+    let output = if server.inner.limits.check_output {
+        tool.output.clone()
+    } else {
+        None
+    };
     let call = Call {
         kind: "tool",
         name: Arc::clone(&tool.name),
@@ -147,8 +155,13 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
             match dispatch::run_or_detach(call, context, start).await {
                 Detached::Ran(ran) => ran,
                 Detached::Waits(running) => {
-                    let outcome =
-                        detach(&responder, &asking, (owner(), shared), &tool_name, running);
+                    let outcome = detach(
+                        &responder,
+                        &asking,
+                        (owner(), shared),
+                        (&tool_name, output),
+                        running,
+                    );
                     return responder.respond(id, era, outcome);
                 }
             }
@@ -157,7 +170,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
         };
         let outcome = match ran {
             Ran::InputRequired => input_required(&responder, &asking),
-            ran => outcome(&tool_name, ran),
+            ran => outcome(&tool_name, output.as_ref(), ran),
         };
         responder.respond(id, era, outcome)
     });
@@ -167,13 +180,30 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
 /// The rest of a call that became a task.
 type Rest = Pin<Box<dyn Future<Output = Ran<Result<CallToolResult, ToolFault>>> + Send>>;
 
-/// A call's answer once its host code ran.
+/// A call's answer once its host code ran; structured content is checked against `output`,
+/// when given.
 fn outcome(
     tool_name: &str,
+    output: Option<&CompiledSchema>,
     ran: Ran<Result<CallToolResult, ToolFault>>,
 ) -> Result<Value, ProtocolError> {
     match ran {
-        Ran::Done(Ok(result)) => Ok(result.to_value()),
+        Ran::Done(Ok(result)) => {
+            let value = result.to_value();
+            if let Some(schema) = output
+                && !result.is_error()
+                && let Some(structured) = value.get("structuredContent")
+                && let Err(mismatch) = schema.validate(structured)
+            {
+                tracing::error!(tool = %tool_name, mismatch = %Logged(mismatch.message()), "structured content does not match the outputSchema");
+                return Ok(CallToolResult::error(format!(
+                    "{tool_name}: the tool's structured content does not match its outputSchema: {}",
+                    mismatch.message().replacen("arguments", "the content", 1)
+                ))
+                .to_value());
+            }
+            Ok(value)
+        }
         Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
             Ok(invalid_arguments(tool_name, &reason).to_value())
         }
@@ -198,7 +228,7 @@ fn detach(
     server: &Server,
     context: &Context,
     (owner, shared): (Option<[u8; 32]>, bool),
-    tool_name: &Arc<str>,
+    (tool_name, output): (&Arc<str>, Option<CompiledSchema>),
     running: Rest,
 ) -> Result<Value, ProtocolError> {
     let task = match server.inner.tasks.create(owner, shared) {
@@ -234,7 +264,7 @@ fn detach(
                 tracing::error!(tool = %tool_name, panic = %Logged(&panic), "tool panicked in a task");
                 Status::Failed(ProtocolError::Internal.to_error_object(Some(Revision::V2026_07_28)))
             }
-            ran => match outcome(&tool_name, ran) {
+            ran => match outcome(&tool_name, output.as_ref(), ran) {
                 Ok(result) => Status::Completed(result),
                 Err(error) => Status::Failed(error.to_error_object(Some(Revision::V2026_07_28))),
             },
