@@ -59,6 +59,18 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         Param::Args { inner } => Some(inner.clone()),
         _ => None,
     });
+    // The Rust types the schemas come from, as the author wrote them, for the check's message.
+    let mut described: Vec<String> = plain
+        .iter()
+        .map(|p| format!("{}: {}", p.ident, crate::spelling::written(p.ty)))
+        .collect();
+    if let Some(inner) = &args_type {
+        described.push(format!("Args<{}>", crate::spelling::written(inner)));
+    }
+    if let syn::ReturnType::Type(_, ty) = &item.sig.output {
+        described.push(format!("-> {}", crate::spelling::written(ty)));
+    }
+    let schema_types = described.join(", ");
     let input_schema = match &args_type {
         Some(inner) => {
             quote_spanned!(inner.span()=> <#inner as ::beam_mcp::tool::ToolArgument>::__input_schema())
@@ -171,6 +183,7 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         },
         beside: args_struct,
         unique: crate::unique::marker("tool", name, model.name_span),
+        schema_types: Some(schema_types),
     };
     registered(item, &kind, parts, host)
 }

@@ -214,6 +214,7 @@ impl PromptFn {
             associated: TokenStream::new(),
             beside: TokenStream::new(),
             unique: crate::unique::marker("prompt", name, self.name_span),
+            schema_types: None,
         };
         registered(item, &kind, parts, host)
     }

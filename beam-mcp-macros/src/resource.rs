@@ -220,6 +220,7 @@ impl ResourceFn {
             associated: TokenStream::new(),
             beside: TokenStream::new(),
             unique,
+            schema_types: None,
         };
         registered(item, &kind, parts, host)
     }

@@ -48,6 +48,10 @@ pub(crate) struct Parts {
     pub(crate) beside: TokenStream,
     /// The crate-wide uniqueness marker.
     pub(crate) unique: TokenStream,
+    /// For a tool, the Rust types its schemas come from (`filter: Filter`, `Args<Query>`, `->
+    /// Reading`): a `#[cfg(test)]` test then builds its schemas, so `cargo test` names every
+    /// refused one.
+    pub(crate) schema_types: Option<String>,
 }
 
 /// `convert(<R as capability>)` at the return type's span, so "`R` cannot be a resource's
@@ -126,6 +130,7 @@ pub(crate) fn registered(item: &ItemFn, kind: &Kind, parts: Parts, host: Host<'_
         associated,
         beside,
         unique,
+        schema_types,
     } = parts;
     if let Host::Method(_) = host {
         states.push(quote!(::beam_mcp::tool::StateRequirement::of::<Self>()));
@@ -222,10 +227,25 @@ pub(crate) fn registered(item: &ItemFn, kind: &Kind, parts: Parts, host: Host<'_
             fn_name(&item.sig).to_uppercase()
         ),
     };
+    // A tool's schemas, built in the host's own `cargo test`: every refusal at once, each
+    // naming the tool and its Rust types, before any server starts.
+    let schema_check = schema_types.map(|types| {
+        let test = host.beside("__beam_mcp_schema_check", item);
+        quote! {
+            #[cfg(test)]
+            #[test]
+            #[allow(non_snake_case, reason = "named after the item, a method's type included")]
+            fn #test() {
+                ::beam_mcp::__private_v0_1::check_tool_schemas(&#def_path, #types);
+            }
+        }
+    });
     let outer = quote! {
         #outer_item
 
         #beside
+
+        #schema_check
 
         #[::beam_mcp::__private_v0_1::linkme::distributed_slice(#slice)]
         #[linkme(crate = ::beam_mcp::__private_v0_1::linkme)]

@@ -42,3 +42,24 @@ pub(crate) fn last_ident(ty: &Type) -> Option<String> {
         _ => None,
     }
 }
+
+/// A type as its author wrote it, for messages: `Vec<Option<Tree>>`, not the token stream's
+/// `Vec < Option < Tree > >`.
+pub(crate) fn written(ty: &Type) -> String {
+    let spaced = quote::ToTokens::to_token_stream(ty).to_string();
+    let mut out = String::with_capacity(spaced.len());
+    let mut chars = spaced.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' {
+            let next = chars.peek().copied();
+            let prev = out.chars().last();
+            let tight = matches!(next, Some('<' | '>' | ',' | ':' | ')' | ']'))
+                || matches!(prev, Some('<' | ':' | '(' | '[' | '&'));
+            if tight {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}

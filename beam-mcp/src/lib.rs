@@ -221,6 +221,21 @@ pub mod __private_v0_1 {
 
     pub use crate::dispatch::blocking;
 
+    /// The `#[cfg(test)]` check `#[tool]` emits for each tool: its schemas are built as
+    /// `build()` builds them, and a refusal fails the host's `cargo test`, naming the tool,
+    /// the Rust types its schema came from, and the refusal.
+    #[track_caller]
+    pub fn check_tool_schemas(def: &ToolDef, types: &str) {
+        if let Some(refusal) = crate::catalog::schema_refusal(def) {
+            panic!(
+                "tool {:?} ({types}) would be refused at build(): {refusal}\n\
+                 fix: change the type (or its #[schemars(..)] attributes) so that its schema uses \
+                 only what beam-mcp enforces (docs/wire.md, \"Argument schemas\")",
+                def.name
+            );
+        }
+    }
+
     /// Deserializes the validated arguments into the tool's typed parameters.
     pub fn decode_args<T: ::serde::de::DeserializeOwned>(
         arguments: ::serde_json::Value,

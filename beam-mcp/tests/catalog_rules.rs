@@ -227,3 +227,41 @@ fn a_required_client_capability_must_be_one() {
         "`telepathy` is not a client capability a tool can require; the capabilities are sampling, elicitation and roots"
     );
 }
+
+fn refused_schema() -> Value {
+    json!({ "type": "object", "properties": { "a": { "$dynamicRef": "#x" } } })
+}
+
+fn list_root() -> Value {
+    json!({ "type": "array" })
+}
+
+/// One build names every refused item at once, not the first one per start.
+#[test]
+fn every_refusal_of_one_build_is_reported_together() {
+    let tool = |name: &'static str, schema: fn() -> Value| {
+        echo::DEF.with_name(name).with_input_schema(schema)
+    };
+    let b = Server::builder()
+        .tool(tool("first", refused_schema))
+        .tool(echo::DEF)
+        .tool(tool("second", list_root))
+        .resource(template("app://{a}/x", &[]));
+    let message = refusal(b);
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(lines[0], "3 items were refused:", "{message}");
+    assert_eq!(
+        lines[1],
+        "- tool \"first\": the schema, property a uses $dynamicRef, which this server does not enforce; use $ref"
+    );
+    assert!(
+        lines[2]
+            .starts_with("- tool \"second\": the input schema's root must have type \"object\""),
+        "{message}"
+    );
+    assert!(
+        lines[3].starts_with("- ") && lines[3].contains("app://{a}/x"),
+        "{message}"
+    );
+    assert_eq!(lines.len(), 4, "{message}");
+}

@@ -11,6 +11,7 @@ mod conversation;
 mod logged;
 mod memory;
 mod oauth;
+mod schema_check;
 mod shapes;
 mod shutdown;
 mod stdio_weather;

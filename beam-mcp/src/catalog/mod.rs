@@ -16,6 +16,7 @@ pub(crate) use resources::{Readable, Resource, Template};
 #[cfg(feature = "http")]
 pub(crate) use tools::HeaderParameter;
 pub(crate) use tools::Tool;
+pub(crate) use tools::schema_refusal;
 
 use crate::connectome::{ItemCounter, NodeKind, Observer};
 use crate::prompt::PromptDef;
@@ -47,6 +48,34 @@ pub enum CatalogError {
         /// The missing state type.
         type_name: &'static str,
     },
+    /// More than one item was refused: each refusal, in the order of the tools, the resources
+    /// and the prompts, so that one build names every mistake.
+    #[error("{} items were refused:{}", .0.len(), list(.0))]
+    Many(Vec<CatalogError>),
+}
+
+/// Each refusal on a line of its own.
+fn list(errors: &[CatalogError]) -> String {
+    errors.iter().map(|e| format!("\n- {e}")).collect()
+}
+
+impl CatalogError {
+    /// The refusals one build found: one error, or [`Many`](Self::Many) of them.
+    pub(super) fn gathered(mut errors: Vec<CatalogError>) -> Result<(), CatalogError> {
+        match errors.len() {
+            0 => Ok(()),
+            1 => Err(errors.remove(0)),
+            _ => Err(CatalogError::Many(errors)),
+        }
+    }
+
+    /// The refusals inside this one (itself, or each of [`Many`](Self::Many)).
+    fn into_each(self) -> Vec<CatalogError> {
+        match self {
+            CatalogError::Many(each) => each,
+            one => vec![one],
+        }
+    }
 }
 
 /// Every item the server serves, each list sorted by its key.
@@ -70,9 +99,21 @@ pub(crate) struct Definitions {
 
 impl Catalog {
     pub(crate) fn build(defs: &Definitions, states: &StateMap) -> Result<Self, CatalogError> {
-        let mut tools = tools::build(&defs.tools, states)?;
-        let (mut resources, mut templates) = resources::build(&defs.resources, states)?;
-        let mut prompts = prompts::build(&defs.prompts, states)?;
+        // Every list is built before any refusal is returned: one build names every mistake.
+        let tools = tools::build(&defs.tools, states);
+        let resources = resources::build(&defs.resources, states);
+        let prompts = prompts::build(&defs.prompts, states);
+        let mut errors = Vec::new();
+        let mut keep = |e: CatalogError| errors.extend(e.into_each());
+        let tools = tools.map_err(&mut keep).ok();
+        let resources = resources.map_err(&mut keep).ok();
+        let prompts = prompts.map_err(&mut keep).ok();
+        CatalogError::gathered(errors)?;
+        let (Some(mut tools), Some((mut resources, mut templates)), Some(mut prompts)) =
+            (tools, resources, prompts)
+        else {
+            unreachable!("no refusal, so every list was built");
+        };
         if let Some(observer) = &defs.observer {
             let counter = |kind, key: &str| Some(ItemCounter::new(observer, kind, key));
             tools

@@ -26,10 +26,15 @@ pub(crate) struct Prompt {
 }
 
 pub(crate) fn build(defs: &[PromptDef], states: &StateMap) -> Result<Vec<Prompt>, CatalogError> {
-    let mut prompts = defs
-        .iter()
-        .map(|def| build_prompt(def, states))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut prompts = Vec::with_capacity(defs.len());
+    let mut refused = Vec::new();
+    for def in defs {
+        match build_prompt(def, states) {
+            Ok(prompt) => prompts.push(prompt),
+            Err(e) => refused.push(e),
+        }
+    }
+    CatalogError::gathered(refused)?;
     super::sort_unique(&mut prompts, |p| &p.name, "prompt name")?;
     Ok(prompts)
 }

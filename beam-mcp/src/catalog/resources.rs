@@ -52,9 +52,17 @@ pub(crate) fn build(
 ) -> Result<(Vec<Resource>, Vec<Template>), CatalogError> {
     let mut resources = Vec::new();
     let mut templates = Vec::new();
+    let mut refused = Vec::new();
     for def in defs {
-        super::check_states(|| format!("resource {:?}", def.uri), def.states, states)?;
-        let template = parse(def)?;
+        let checked = super::check_states(|| format!("resource {:?}", def.uri), def.states, states)
+            .and_then(|()| parse(def));
+        let template = match checked {
+            Ok(template) => template,
+            Err(e) => {
+                refused.push(e);
+                continue;
+            }
+        };
         let listing = listing(def, template.is_static());
         if template.is_static() {
             resources.push(Resource {
@@ -78,6 +86,7 @@ pub(crate) fn build(
             });
         }
     }
+    CatalogError::gathered(refused)?;
     super::sort_unique(&mut resources, |r| &r.uri, "resource URI")?;
     // Two templates of one shape match the same URIs, whatever their variables are called.
     let mut shapes: Vec<(String, &str)> = templates

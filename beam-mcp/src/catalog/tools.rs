@@ -61,12 +61,59 @@ pub(crate) struct Tool {
 }
 
 pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
-    let mut tools = defs
-        .iter()
-        .map(|def| build_tool(def, states))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut tools = Vec::with_capacity(defs.len());
+    let mut refused = Vec::new();
+    for def in defs {
+        match build_tool(def, states) {
+            Ok(tool) => tools.push(tool),
+            Err(e) => refused.push(e),
+        }
+    }
+    CatalogError::gathered(refused)?;
     super::sort_unique(&mut tools, |t| &t.name, "tool name")?;
     Ok(tools)
+}
+
+/// A tool's input schema as advertised (an object root) and compiled.
+fn input_schema(def: &ToolDef) -> Result<(Value, CompiledSchema), String> {
+    let mut schema = (def.input_schema)();
+    object_root(&mut schema)?;
+    let compiled = CompiledSchema::compile(&schema).map_err(|e| e.to_string())?;
+    Ok((schema, compiled))
+}
+
+/// A structured tool's output schema as advertised (a non-object root wrapped under `result`),
+/// compiled, and whether it was wrapped.
+fn output_schema(def: &ToolDef) -> Result<Option<(Value, CompiledSchema, bool)>, String> {
+    let Some(output_schema) = def.output_schema else {
+        return Ok(None);
+    };
+    let schema = (output_schema)();
+    let wrap = schema.get("type").and_then(Value::as_str) != Some("object");
+    let schema = if wrap {
+        let mut inner = schema;
+        // A recursive type's `$defs` go to the new root, where its `$ref`s point.
+        let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
+        let mut wrapped = serde_json::json!({
+            "type": "object",
+            "properties": { "result": inner },
+            "required": ["result"],
+        });
+        if let Some(defs) = defs {
+            wrapped["$defs"] = defs;
+        }
+        wrapped
+    } else {
+        schema
+    };
+    let compiled = CompiledSchema::compile(&schema).map_err(|e| format!("output: {e}"))?;
+    Ok(Some((schema, compiled, wrap)))
+}
+
+/// Why a tool's schemas would be refused at `build()`, if they would: what the `#[cfg(test)]`
+/// check `#[tool]` emits reports, so that `cargo test` names every such tool at once.
+pub(crate) fn schema_refusal(def: &ToolDef) -> Option<String> {
+    input_schema(def).and_then(|_| output_schema(def)).err()
 }
 
 fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
@@ -98,9 +145,7 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
         item: format!("tool {:?}", def.name),
         reason,
     };
-    let mut input_schema = (def.input_schema)();
-    object_root(&mut input_schema).map_err(schema_error)?;
-    let input = CompiledSchema::compile(&input_schema).map_err(|e| schema_error(e.to_string()))?;
+    let (input_schema, input) = input_schema(def).map_err(schema_error)?;
     let headers = header_parameters(&input_schema)?;
 
     let mut listing = Map::new();
@@ -110,32 +155,13 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
     }
     listing.insert("description".into(), Value::from(def.description));
     listing.insert("inputSchema".into(), input_schema);
-    let mut wrap_output = false;
-    let mut output = None;
-    if let Some(output_schema) = def.output_schema {
-        let schema = (output_schema)();
-        wrap_output = schema.get("type").and_then(Value::as_str) != Some("object");
-        let schema = if wrap_output {
-            let mut inner = schema;
-            // A recursive type's `$defs` go to the new root, where its `$ref`s point.
-            let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
-            let mut wrapped = serde_json::json!({
-                "type": "object",
-                "properties": { "result": inner },
-                "required": ["result"],
-            });
-            if let Some(defs) = defs {
-                wrapped["$defs"] = defs;
-            }
-            wrapped
-        } else {
-            schema
-        };
-        output = Some(
-            CompiledSchema::compile(&schema).map_err(|e| schema_error(format!("output: {e}")))?,
-        );
-        listing.insert("outputSchema".into(), schema);
-    }
+    let (output, wrap_output) = match output_schema(def).map_err(schema_error)? {
+        Some((schema, compiled, wrapped)) => {
+            listing.insert("outputSchema".into(), schema);
+            (Some(compiled), wrapped)
+        }
+        None => (None, false),
+    };
     if let Some(annotations) = def.annotations.to_value() {
         listing.insert("annotations".into(), annotations);
     }
