@@ -55,6 +55,7 @@ pub(crate) fn compile(schema: &Value) -> Result<Vec<Node>, SchemaError> {
         nodes: vec![Node::default()],
         at: HashMap::from([(address(schema), ROOT)]),
         work: vec![(schema, ROOT)],
+        shared: Vec::new(),
     };
     while let Some((value, slot)) = compiler.work.pop() {
         let queued = compiler.work.len();
@@ -65,6 +66,9 @@ pub(crate) fn compile(schema: &Value) -> Result<Vec<Node>, SchemaError> {
         // Reversed so the first subschema found is the next one checked: the first problem
         // reported is the first one met reading the schema top-down.
         compiler.work[queued..].reverse();
+    }
+    for id in compiler.shared {
+        compiler.nodes[id].shared = true;
     }
     Ok(compiler.nodes)
 }
@@ -247,6 +251,8 @@ struct Compiler<'s> {
     /// The node compiled (or to be) from each subschema, by address.
     at: HashMap<usize, NodeId>,
     work: Vec<(&'s Value, NodeId)>,
+    /// The nodes a `$ref` names.
+    shared: Vec<NodeId>,
 }
 
 impl<'s> Compiler<'s> {
@@ -291,7 +297,9 @@ impl<'s> Compiler<'s> {
                     ))
                 })?
         };
-        Ok(self.node_for(place))
+        let id = self.node_for(place);
+        self.shared.push(id);
+        Ok(id)
     }
 
     /// Compiles one subschema, queueing its subschemas.

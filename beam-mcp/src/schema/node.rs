@@ -204,6 +204,9 @@ pub(crate) struct Node {
     /// True when `unevaluatedProperties` or `unevaluatedItems` is here: what the other
     /// keywords evaluated must then be gathered.
     pub(crate) gathers: bool,
+    /// True when a `$ref` names this node: the one way a node is reached along several paths
+    /// (a recursive type's variants), so the one kind of node whose results are remembered.
+    pub(crate) shared: bool,
 }
 
 impl Node {

@@ -14,7 +14,7 @@
 //! the call.
 
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Map, Number, Value};
 
@@ -27,6 +27,10 @@ use super::{number, unique};
 /// The most evaluations nested inside one another.
 pub(crate) const MAX_DEPTH: usize = 320;
 
+/// How many `anyOf`/`oneOf` failures, nested in one another, name their closest alternative:
+/// each explanation evaluates the alternatives again, so the depth of explaining is bounded.
+const EXPLAINED: u8 = 3;
+
 /// Validates `value` against the schema whose root is `nodes[ROOT]`.
 pub(crate) fn validate(nodes: &[Node], value: &Value) -> Result<(), ValidationError> {
     let mut eval = Eval::new(nodes);
@@ -37,6 +41,38 @@ pub(crate) fn validate(nodes: &[Node], value: &Value) -> Result<(), ValidationEr
             || "arguments do not match the schema".to_owned(),
             |(message, _)| message,
         )))
+    }
+}
+
+/// Hashes a memo key (a node index and an address) in a few instructions: neither is chosen by
+/// a caller, so a keyed hash buys nothing here.
+#[derive(Default, Clone, Copy)]
+struct BuildPairHasher;
+
+impl std::hash::BuildHasher for BuildPairHasher {
+    type Hasher = PairHasher;
+    fn build_hasher(&self) -> PairHasher {
+        PairHasher(0)
+    }
+}
+
+/// The hasher of [`BuildPairHasher`]: each word folded in with a multiply.
+struct PairHasher(u64);
+
+impl std::hash::Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
@@ -74,6 +110,16 @@ struct Eval<'a> {
     error: Option<(String, usize)>,
     /// Subschemas passed so far: how far an alternative got, to name the closest.
     passed: usize,
+    /// Results of quiet evaluations of shared nodes without annotations, by node and value (its
+    /// address in the caller's document): alternatives that share a subschema (the variants of
+    /// a recursive enum) evaluate each part of the value once, not once per path to it, so the
+    /// cost stays linear in the value instead of exponential in its depth.
+    /// Made on first use: a schema with no shared node never pays for it.
+    memo: Option<HashMap<(NodeId, usize), bool, BuildPairHasher>>,
+    /// Set once the depth bound was met: results past it are not remembered.
+    too_deep: bool,
+    /// How many nested explanations of a failed `anyOf`/`oneOf` are still allowed.
+    explain: u8,
 }
 
 impl<'a> Eval<'a> {
@@ -85,6 +131,9 @@ impl<'a> Eval<'a> {
             quiet: 0,
             error: None,
             passed: 0,
+            memo: None,
+            too_deep: false,
+            explain: EXPLAINED,
         }
     }
 
@@ -109,13 +158,27 @@ impl<'a> Eval<'a> {
             return self.fail(Failure::False);
         }
         if self.depth >= MAX_DEPTH {
+            self.too_deep = true;
             return self.fail(Failure::TooDeep(MAX_DEPTH));
+        }
+        // Only quiet results without annotations are remembered: a reported failure needs its
+        // message, and annotations depend on more than the node and the value.
+        let key = (id, std::ptr::from_ref(value) as usize);
+        let remembers = node.shared && self.quiet > 0 && seen.is_none();
+        if remembers && let Some(&known) = self.memo.as_ref().and_then(|m| m.get(&key)) {
+            if known {
+                self.passed += 1;
+            }
+            return known;
         }
         self.depth += 1;
         let gathers = node.gathers || seen.is_some();
         let mut own = Seen::default();
         let ok = self.eval_node(node, value, gathers.then_some(&mut own));
         self.depth -= 1;
+        if remembers && !self.too_deep {
+            self.memo.get_or_insert_default().insert(key, ok);
+        }
         if ok {
             self.passed += 1;
             if let Some(seen) = seen {
@@ -510,11 +573,15 @@ impl<'a> Eval<'a> {
         if self.quiet > 0 || self.error.is_some() {
             return false;
         }
+        if self.explain == 0 {
+            return self.fail(Failure::NoneMatched(keyword, None));
+        }
         let mut closest: Option<((usize, usize), String)> = None;
         for &id in alternatives {
             let mut trial = Eval::new(self.nodes);
             trial.path.clone_from(&self.path);
             trial.depth = self.depth;
+            trial.explain = self.explain - 1;
             if !trial.eval(id, value, None)
                 && let Some((message, depth)) = trial.error
             {

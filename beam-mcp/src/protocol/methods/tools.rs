@@ -188,22 +188,10 @@ fn outcome(
     ran: Ran<Result<CallToolResult, ToolFault>>,
 ) -> Result<Value, ProtocolError> {
     match ran {
-        Ran::Done(Ok(result)) => {
-            let value = result.to_value();
-            if let Some(schema) = output
-                && !result.is_error()
-                && let Some(structured) = value.get("structuredContent")
-                && let Err(mismatch) = schema.validate(structured)
-            {
-                tracing::error!(tool = %tool_name, mismatch = %Logged(mismatch.message()), "structured content does not match the outputSchema");
-                return Ok(CallToolResult::error(format!(
-                    "{tool_name}: the tool's structured content does not match its outputSchema: {}",
-                    mismatch.message().replacen("arguments", "the content", 1)
-                ))
-                .to_value());
-            }
-            Ok(value)
-        }
+        Ran::Done(Ok(result)) => Ok(match output {
+            None => result.to_value(),
+            Some(schema) => checked(tool_name, schema, &result),
+        }),
         Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
             Ok(invalid_arguments(tool_name, &reason).to_value())
         }
@@ -220,6 +208,24 @@ fn outcome(
         // A call past its first round no longer asks by rounds.
         Ran::InputRequired => Err(ProtocolError::Internal),
     }
+}
+
+/// A result whose structured content is checked against the tool's `outputSchema`: a mismatch
+/// is answered as an `isError` result naming it (and logged), never sent.
+#[inline(never)]
+fn checked(tool_name: &str, schema: &CompiledSchema, result: &CallToolResult) -> Value {
+    if !result.is_error()
+        && let Some(structured) = result.structured()
+        && let Err(mismatch) = schema.validate(structured)
+    {
+        tracing::error!(tool = %tool_name, mismatch = %Logged(mismatch.message()), "structured content does not match the outputSchema");
+        return CallToolResult::error(format!(
+            "{tool_name}: the tool's structured content does not match its outputSchema: {}",
+            mismatch.message().replacen("arguments", "the content", 1)
+        ))
+        .to_value();
+    }
+    result.to_value()
 }
 
 /// The call waits: it becomes a task, answered now with the `CreateTaskResult`, and the rest

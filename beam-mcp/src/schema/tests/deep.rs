@@ -133,3 +133,37 @@ fn moderately_deep_schemas_work_through_the_public_api() {
         format!("arguments{} must be of type integer", "[0]".repeat(levels))
     );
 }
+
+/// A recursive enum (`oneOf` of variants sharing their recursive part, which is checked before
+/// the tag) is validated in time linear in the value: each part of the value is evaluated once
+/// per subschema, not once per path of alternatives to it. Without that, 40 levels of three
+/// recursive variants are 3^40 evaluations, and this test does not end.
+#[test]
+fn alternatives_sharing_a_recursive_part_cost_linear_time() {
+    let variant = |kind: &str| {
+        json!({"type": "object", "required": ["kind", "args"], "properties": {
+            "args": {"type": "array", "items": {"$ref": "#/$defs/e"}},
+            "kind": {"const": kind}}})
+    };
+    let schema = compile(json!({
+        "$defs": {"e": {"oneOf": [
+            variant("add"), variant("mul"), variant("neg"),
+            {"type": "object", "required": ["kind", "value"], "properties": {
+                "kind": {"const": "num"}, "value": {"type": "number"}}}
+        ]}},
+        "$ref": "#/$defs/e"
+    }));
+    let nested = |leaf: Value| {
+        let mut value = json!({"kind": "num", "value": leaf});
+        for _ in 0..40 {
+            value = json!({"kind": "neg", "args": [value]});
+        }
+        value
+    };
+    passes(&schema, nested(json!(1)));
+    let message = failure(&schema, nested(json!("one")));
+    assert!(
+        message.starts_with("arguments matches none of the oneOf alternatives; the closest fails with: args[0] matches none"),
+        "{message}"
+    );
+}
