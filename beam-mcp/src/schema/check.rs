@@ -131,9 +131,12 @@ impl<'s> Index<'s> {
                             .locate(&index.describe(value)),
                     );
                 }
-                index.uris.push(absolute.to_owned());
-                base = index.uris.len() - 1;
-                index.resources.insert(absolute.to_owned(), value);
+                // `"$id": "#"` (or the base itself) names no new resource.
+                if absolute != index.uris[base] {
+                    index.uris.push(absolute.to_owned());
+                    base = index.uris.len() - 1;
+                    index.resources.insert(absolute.to_owned(), value);
+                }
             }
             for key in ["$anchor", "$dynamicAnchor"] {
                 if let Some(anchor) = map.get(key) {

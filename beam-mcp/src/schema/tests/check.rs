@@ -381,3 +381,16 @@ fn the_first_problem_depth_first_is_reported() {
         format!("the schema, property a, property deep: {TYPE_NAMES}")
     );
 }
+
+#[test]
+fn an_id_that_names_the_base_itself_starts_no_resource() {
+    let schema = compile(json!({
+        "$defs": {"a": {"$id": "#", "type": "string"}},
+        "properties": {"x": {"$ref": "#/$defs/a"}}
+    }));
+    passes(&schema, json!({"x": "s"}));
+    assert_eq!(
+        failure(&schema, json!({"x": 1})),
+        "x must be of type string"
+    );
+}
