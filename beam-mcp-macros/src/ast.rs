@@ -1,5 +1,6 @@
 //! The typed model of a `#[tool]` function, with every refusal spanned on its culprit.
 
+use crate::borrowed::borrowed_argument;
 use crate::errors::Errors;
 use crate::extractor::Extractor;
 use crate::spelling::{last_ident, wrapper_inner};
@@ -245,7 +246,15 @@ fn parse_param(input: &mut FnArg, errors: &mut Errors) -> Option<Param> {
         return Some(Param::Extract(extractor));
     }
     if let Some(inner) = wrapper_inner(&typed.ty, "Args") {
+        if let Some((_, refusal)) = borrowed_argument(&inner, "tool argument") {
+            errors.spanned(&inner, refusal);
+            return None;
+        }
         return Some(Param::Args { inner });
+    }
+    if let Some((_, refusal)) = borrowed_argument(&typed.ty, "tool argument") {
+        errors.spanned(&typed.ty, refusal);
+        return None;
     }
     let doc = {
         let text = doc_text(&typed.attrs);

@@ -38,9 +38,10 @@ pub(crate) fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                     #[allow(dead_code)]
                     fn __elicit_fields() {
                         #(#checks)*
+                        ::beam_mcp::__private_v0_1::elicit_derives::<#name>();
                     }
                 };
-                impl ::beam_mcp::Elicit for #name {}
+                impl ::beam_mcp::__private_v0_1::DerivedElicit for #name {}
             })
         }
         Data::Enum(data) => {
@@ -70,6 +71,12 @@ pub(crate) fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                 ));
             }
             Ok(quote! {
+                const _: () = {
+                    #[allow(dead_code)]
+                    fn __elicit_choice() {
+                        ::beam_mcp::__private_v0_1::elicit_derives::<#name>();
+                    }
+                };
                 impl ::beam_mcp::ElicitField for #name {}
                 impl ::beam_mcp::ElicitChoice for #name {}
             })

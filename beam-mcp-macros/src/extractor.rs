@@ -8,6 +8,7 @@ use quote::quote_spanned;
 use syn::spanned::Spanned;
 use syn::{Ident, PatType, Type};
 
+use crate::borrowed;
 use crate::errors::Errors;
 use crate::spelling::{is_context, wrapper_inner};
 
@@ -46,6 +47,14 @@ impl Extractor {
                 header,
                 "an #[extract] parameter is not an argument, so it carries no #[header]",
             );
+        }
+        if let Some(refusal) = borrowed::extractor_by_reference(&typed.ty) {
+            errors.spanned(&typed.ty, refusal);
+            let Type::Reference(reference) = &*typed.ty else {
+                unreachable!("only a reference is refused")
+            };
+            // Taken as the extractor it names, so the refusal is the parameter's only fault.
+            *typed.ty = (*reference.elem).clone();
         }
         let ty = (*typed.ty).clone();
         let state = wrapper_inner(&ty, "State");

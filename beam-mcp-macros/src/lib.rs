@@ -10,6 +10,7 @@
 //! dispatch; `unique.rs` makes a repeated name a compile error across the whole crate.
 
 mod ast;
+mod borrowed;
 mod completion;
 mod elicit;
 mod errors;

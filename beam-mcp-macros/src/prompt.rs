@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Type};
 
 use crate::ast::{check_signature, plain_name};
+use crate::borrowed::borrowed_argument;
 use crate::completion;
 use crate::errors::Errors;
 use crate::extractor::Extractor;
@@ -82,6 +83,11 @@ impl PromptFn {
             )) else {
                 continue;
             };
+            if let Some((owned, refusal)) = borrowed_argument(&typed.ty, "prompt argument") {
+                // Taken as the owned type, so the refusal is the parameter's only fault.
+                errors.spanned(&typed.ty, refusal);
+                *typed.ty = owned;
+            }
             let Some(required) = string_kind(&typed.ty) else {
                 let message = Message::PromptArgumentNotString {
                     argument: ident.to_string(),

@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Type};
 
 use crate::ast::{check_signature, plain_name};
+use crate::borrowed::borrowed_argument;
 use crate::completion;
 use crate::errors::Errors;
 use crate::extractor::Extractor;
@@ -74,6 +75,11 @@ impl ResourceFn {
             )) else {
                 continue;
             };
+            if let Some((owned, refusal)) = borrowed_argument(&typed.ty, "template variable") {
+                // Taken as the owned type, so the refusal is the parameter's only fault.
+                errors.spanned(&typed.ty, refusal);
+                *typed.ty = owned;
+            }
             if let (Some(attr), Some(template)) = (&attr, &template) {
                 let name = ident.to_string();
                 if !template.variables().any(|v| v == name) {

@@ -221,6 +221,29 @@ pub mod __private_v0_1 {
 
     pub use crate::dispatch::blocking;
 
+    /// Implemented by `#[derive(Elicit)]` on a struct whose fields it checked: with serde's and
+    /// schemars' derives, the struct is then an [`Elicit`](crate::Elicit) form.
+    pub trait DerivedElicit {}
+
+    /// What a type deriving `Elicit` also needs: named by the derive, so that a missing derive
+    /// is one error at `Elicit` naming the fix (not one per bound, or one inside a form's
+    /// `JsonSchema`).
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` derives `Elicit`, but it must also derive `serde::Deserialize` and `schemars::JsonSchema`",
+        label = "a form and its choices are read with serde and described by schemars",
+        note = "write `#[derive(beam_mcp::Elicit, serde::Deserialize, schemars::JsonSchema)]` on `{Self}`"
+    )]
+    pub trait ElicitDerives {}
+
+    #[diagnostic::do_not_recommend]
+    impl<T: ::serde::de::DeserializeOwned + ::schemars::JsonSchema + Send + 'static> ElicitDerives
+        for T
+    {
+    }
+
+    /// Names `T: ElicitDerives` where `#[derive(Elicit)]` is written.
+    pub fn elicit_derives<T: ElicitDerives>() {}
+
     /// The `#[cfg(test)]` check `#[tool]` emits for each tool: its schemas are built as
     /// `build()` builds them, and a refusal fails the host's `cargo test`, naming the tool,
     /// the Rust types its schema came from, and the refusal.

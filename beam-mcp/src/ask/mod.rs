@@ -196,9 +196,37 @@ impl SamplingRequest {
 }
 
 /// A form the client can show: a struct of flat fields (strings, numbers, booleans, and enums
-/// of unit variants), each optional or not. Derive it with `#[derive(Elicit)]`, which refuses
-/// any other field type at compile time; the requested schema comes from `JsonSchema`.
+/// of unit variants), each optional or not. Derive it with `#[derive(Elicit)]` beside serde's
+/// and schemars' derives (`#[derive(Elicit, Deserialize, JsonSchema)]`): the derive refuses any
+/// other field type at compile time, and a missing derive in one short error naming it; the
+/// requested schema comes from `JsonSchema`.
+///
+/// Implemented for the types that derive it (and only those: the derive checks the fields).
+///
+/// ```
+/// #[derive(beam_mcp::Elicit, serde::Deserialize, schemars::JsonSchema)]
+/// struct Contact {
+///     email: String,
+/// }
+/// fn assert_form<T: beam_mcp::Elicit>() {}
+/// assert_form::<Contact>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a form the client can show",
+    label = "not a form",
+    note = "a form is a struct of flat fields with `#[derive(beam_mcp::Elicit, serde::Deserialize, schemars::JsonSchema)]`"
+)]
 pub trait Elicit: DeserializeOwned + schemars::JsonSchema + Send + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<T> Elicit for T where
+    T: crate::__private_v0_1::DerivedElicit
+        + DeserializeOwned
+        + schemars::JsonSchema
+        + Send
+        + 'static
+{
+}
 
 /// A type a form field can hold: implemented for strings, numbers and booleans, for `Option`
 /// of them, by `#[derive(Elicit)]` for an enum of unit variants (a choice), and for a `Vec` of
