@@ -268,7 +268,9 @@ fn tools_list_advertises_names_schemas_and_hints_sorted_by_name() {
     assert_eq!(add["annotations"], json!({ "idempotentHint": true }));
     assert_eq!(
         add["outputSchema"],
-        json!({ "type": "object", "properties": { "result": { "type": "integer", "format": "int64" } }, "required": ["result"] })
+        json!({ "type": "object", "properties": { "result": {
+            "type": "integer", "format": "int64", "minimum": i64::MIN, "maximum": i64::MAX
+        } }, "required": ["result"] })
     );
     let mirror = &listed["result"]["tools"][4];
     assert_eq!(mirror["title"], "Mirror");

@@ -39,7 +39,7 @@ pub(crate) fn validate(nodes: &[Node], value: &Value) -> Result<(), ValidationEr
     } else {
         Err(ValidationError::new(eval.error.map_or_else(
             || "arguments do not match the schema".to_owned(),
-            |(message, _)| message,
+            |(message, _, _)| message,
         )))
     }
 }
@@ -106,8 +106,9 @@ struct Eval<'a> {
     depth: usize,
     /// Above zero while alternatives are tried: failures there are not reported.
     quiet: usize,
-    /// The failure reported, and how deep in the value it was.
-    error: Option<(String, usize)>,
+    /// The failure reported, how deep in the value it was, and whether the value missed a
+    /// `const` or an `enum` there (in a tagged union, the mark of another variant's branch).
+    error: Option<(String, usize, bool)>,
     /// Subschemas passed so far: how far an alternative got, to name the closest.
     passed: usize,
     /// Results of quiet evaluations of shared nodes without annotations, by node and value (its
@@ -140,7 +141,12 @@ impl<'a> Eval<'a> {
     /// Records `failure` at the current path (the first one only, and not while quiet).
     fn fail(&mut self, failure: Failure<'_>) -> bool {
         if self.quiet == 0 && self.error.is_none() {
-            self.error = Some((failure.message(&self.path), self.path.len()));
+            let missed_constant = matches!(failure, Failure::Const(_) | Failure::Enum(_));
+            self.error = Some((
+                failure.message(&self.path),
+                self.path.len(),
+                missed_constant,
+            ));
         }
         false
     }
@@ -563,7 +569,8 @@ impl<'a> Eval<'a> {
     }
 
     /// `anyOf` or `oneOf` with no alternative matched: the failure names the one that came
-    /// closest (failed deepest in the value, then after passing the most), with its reason.
+    /// closest (failed elsewhere than at a `const` or `enum`, which marks another variant of a
+    /// tagged union; then deepest in the value; then after passing the most), with its reason.
     fn none_matched(
         &mut self,
         keyword: &'static str,
@@ -576,16 +583,16 @@ impl<'a> Eval<'a> {
         if self.explain == 0 {
             return self.fail(Failure::NoneMatched(keyword, None));
         }
-        let mut closest: Option<((usize, usize), String)> = None;
+        let mut closest: Option<((bool, usize, usize), String)> = None;
         for &id in alternatives {
             let mut trial = Eval::new(self.nodes);
             trial.path.clone_from(&self.path);
             trial.depth = self.depth;
             trial.explain = self.explain - 1;
             if !trial.eval(id, value, None)
-                && let Some((message, depth)) = trial.error
+                && let Some((message, depth, missed_constant)) = trial.error
             {
-                let rank = (depth, trial.passed);
+                let rank = (!missed_constant, depth, trial.passed);
                 if closest.as_ref().is_none_or(|(best, _)| rank > *best) {
                     closest = Some((rank, message));
                 }

@@ -7,6 +7,11 @@
 //! a caller may leave it out or send `null`, and serde reads both as `None`. An elicitation
 //! form (flat, primitive fields, as the spec restricts it) leaves `null` out.
 
+mod profile;
+
+pub(crate) use profile::Profiles;
+pub use profile::SchemaProfile;
+
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
@@ -62,6 +67,8 @@ fn normalize(value: &mut Value, optional_by_omission: bool) {
     while let Some(value) = work.pop() {
         let Value::Object(map) = value else { continue };
         collapse_const_alternatives(map);
+        bound_integer(map);
+        close_adjacent_unit_variants(map);
         if optional_by_omission {
             let required: Vec<String> = match map.get("required") {
                 Some(Value::Array(names)) => names
@@ -104,6 +111,96 @@ fn normalize(value: &mut Value, optional_by_omission: bool) {
                 _ => {}
             }
         }
+    }
+}
+
+/// An adjacently tagged enum (`#[serde(tag = "t", content = "c")]`) is `oneOf` objects of the
+/// tag (a `const`) and the content; schemars leaves a unit variant's content unsaid, and serde
+/// refuses any but `null` there. Such a branch gets `"c": {"type": "null"}`, found by shape:
+/// every branch holds the tag's `const`, and nothing but the tag and one content key.
+fn close_adjacent_unit_variants(map: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = map.get_mut("oneOf") else {
+        return;
+    };
+    let properties_of = |b: &Value| b.get("properties").and_then(Value::as_object).cloned();
+    let Some(first) = branches.first().and_then(properties_of) else {
+        return;
+    };
+    let tag = first
+        .iter()
+        .find_map(|(name, s)| s.get("const").map(|_| name.clone()));
+    let Some(tag) = tag else { return };
+    let mut content: Option<String> = None;
+    for branch in branches.iter() {
+        let Some(properties) = properties_of(branch) else {
+            return;
+        };
+        if properties.get(&tag).and_then(|s| s.get("const")).is_none() {
+            return;
+        }
+        for name in properties.keys().filter(|n| **n != tag) {
+            match &content {
+                Some(c) if c != name => return,
+                Some(_) => {}
+                None => content = Some(name.clone()),
+            }
+        }
+    }
+    let Some(content) = content else { return };
+    for branch in branches.iter_mut() {
+        if let Some(Value::Object(properties)) = branch.get_mut("properties") {
+            properties
+                .entry(content.clone())
+                .or_insert_with(|| serde_json::json!({ "type": "null" }));
+        }
+    }
+}
+
+/// An integer of a Rust type gets that type's range as `minimum` and `maximum` (schemars says
+/// only `format: "uint32"`, and `minimum: 0`): without them the schema would take `2^32` for a
+/// `u32`, which serde then refuses. A bound already tighter (`#[schemars(range(..))]`) stays.
+/// For `u64` and `usize` the low end only: no JSON integer the validator takes is above them.
+fn bound_integer(map: &mut Map<String, Value>) {
+    let is_integer = match map.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    let Some(format) = map
+        .get("format")
+        .and_then(Value::as_str)
+        .filter(|_| is_integer)
+    else {
+        return;
+    };
+    let (low, high): (Value, Value) = match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0.into(), u8::MAX.into()),
+        "uint16" => (0.into(), u16::MAX.into()),
+        "uint32" => (0.into(), u32::MAX.into()),
+        // The validator's `integer` ends at `u64::MAX` already: only the low end is said.
+        "uint64" | "uint" => (0.into(), Value::Null),
+        _ => return,
+    };
+    let tighter = |existing: Option<&Value>, bound: &Value, keep_larger: bool| {
+        let (Some(existing), Some(bound)) = (existing.and_then(Value::as_f64), bound.as_f64())
+        else {
+            return false;
+        };
+        if keep_larger {
+            existing >= bound
+        } else {
+            existing <= bound
+        }
+    };
+    if !tighter(map.get("minimum"), &low, true) {
+        map.insert("minimum".into(), low);
+    }
+    if !high.is_null() && !tighter(map.get("maximum"), &high, false) {
+        map.insert("maximum".into(), high);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Evaluation order: type → enum → const → shape, depth-first, first failure wins.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{compile, failure};
 
@@ -164,4 +164,25 @@ fn a_failure_deep_in_one_element_stops_before_later_elements() {
         failure(&schema, json!([{"n": 1}, {"n": 2}, {}])),
         "arguments[1].n must be <= 1"
     );
+}
+
+#[test]
+fn a_tagged_union_explains_the_variant_its_tag_names() {
+    // Every branch but the one whose tag matches fails first at the tag's `const`: the
+    // explanation is the matching branch's own failure, whichever branch comes first.
+    let branch = |unit: &str, degrees: Value| {
+        json!({"type": "object", "required": ["unit", "degrees"], "properties": {
+            "unit": {"const": unit}, "degrees": degrees}})
+    };
+    let schema = compile(json!({"oneOf": [
+        branch("celsius", json!({"type": "number"})),
+        branch("kelvin", json!({"type": "number", "minimum": 0})),
+    ]}));
+    let message = failure(&schema, json!({"unit": "kelvin", "degrees": -1}));
+    assert_eq!(
+        message,
+        "arguments matches none of the oneOf alternatives; the closest fails with: degrees must be >= 0"
+    );
+    let message = failure(&schema, json!({"unit": "rankine", "degrees": 1}));
+    assert!(message.ends_with("unit must be celsius"), "{message}");
 }
