@@ -13,6 +13,7 @@ use crate::live::{Live, LiveCatalog};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
 use crate::revision::{META_SERVER_INFO, Revision};
+use crate::schemagen::{Profiles, SchemaProfile};
 use crate::task::{Share as TaskShare, TaskLimits, Tasks};
 use crate::tool::{StateMap, ToolDef};
 
@@ -395,6 +396,49 @@ impl ServerBuilder {
         self
     }
 
+    /// The form of the tools' input schemas every client is shown and checked against
+    /// (default [`SchemaProfile::Portable`]), unless [`client_schema_profile`] names it.
+    /// Each form is derived once, when the catalog is built.
+    ///
+    /// [`client_schema_profile`]: Self::client_schema_profile
+    ///
+    /// ```
+    /// use beam_mcp::SchemaProfile;
+    /// let server = beam_mcp::Server::builder().schema_profile(SchemaProfile::Strict).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.definitions.profiles.default = profile;
+        self
+    }
+
+    /// The form of the tools' input schemas shown to the client whose `clientInfo.name` is
+    /// exactly `client_name` (from `initialize` at 2025-11-25, from each request's `_meta` at
+    /// 2026-07-28), and checked against for it. A name is a claim, not an identity: a client
+    /// may send any name, and every form is as safe as the next (the arguments always meet the
+    /// schema the client was shown, and then serde). A later call for the same name replaces
+    /// the earlier.
+    ///
+    /// ```
+    /// use beam_mcp::SchemaProfile;
+    /// let server = beam_mcp::Server::builder()
+    ///     .client_schema_profile("gemini-cli", SchemaProfile::Flat)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn client_schema_profile(
+        mut self,
+        client_name: impl Into<String>,
+        profile: SchemaProfile,
+    ) -> Self {
+        let name = client_name.into();
+        let by_client = &mut self.definitions.profiles.by_client;
+        by_client.retain(|(n, _)| *n != name);
+        by_client.push((name, profile));
+        self
+    }
+
     /// Items per page of a list (default 50).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
@@ -710,6 +754,7 @@ impl ServerBuilder {
         if let Some(observer) = &self.definitions.observer {
             observer.bind(&name);
         }
+        let schema_profiles = self.definitions.profiles.clone();
         let catalog = match self.live {
             Some(handle) => {
                 handle
@@ -740,6 +785,7 @@ impl ServerBuilder {
                 state_keys,
                 declared,
                 rate_limit: self.rate_limit,
+                schema_profiles,
             }),
         })
     }
@@ -783,6 +829,8 @@ pub(crate) struct Inner {
     pub(crate) declared: Option<Arc<Declared>>,
     /// The rate limit of `tools/call` and `completion/complete`, when the host set one.
     pub(crate) rate_limit: Option<Arc<dyn RateLimit>>,
+    /// Which form of the tools' input schemas each client is shown.
+    pub(crate) schema_profiles: Profiles,
 }
 
 /// Where requests find the catalog: fixed at build, or swapped by a live handle.

@@ -21,6 +21,7 @@ pub(crate) use tools::schema_refusal;
 use crate::connectome::{ItemCounter, NodeKind, Observer};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
+use crate::schemagen::Profiles;
 use crate::tool::{StateMap, StateRequirement, ToolDef};
 
 /// Why a catalog was refused when the server was built. Every refusal names the item.
@@ -95,12 +96,15 @@ pub(crate) struct Definitions {
     pub(crate) prompts: Vec<PromptDef>,
     /// Counts calls per item for the observed connectome.
     pub(crate) observer: Option<Observer>,
+    /// The client profiles: each tool's input schema is derived in every one some client is
+    /// shown.
+    pub(crate) profiles: Profiles,
 }
 
 impl Catalog {
     pub(crate) fn build(defs: &Definitions, states: &StateMap) -> Result<Self, CatalogError> {
         // Every list is built before any refusal is returned: one build names every mistake.
-        let tools = tools::build(&defs.tools, states);
+        let tools = tools::build(&defs.tools, states, &defs.profiles.derived());
         let resources = resources::build(&defs.resources, states);
         let prompts = prompts::build(&defs.prompts, states);
         let mut errors = Vec::new();

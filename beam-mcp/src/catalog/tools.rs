@@ -9,7 +9,7 @@ use beam_mcp_rules::valid_tool_name;
 use super::{CatalogError, Message};
 use crate::connectome::ItemCounter;
 use crate::schema::CompiledSchema;
-use crate::schemagen::object_root;
+use crate::schemagen::{SchemaProfile, object_root};
 use crate::tool::{StateMap, ToolDef, ToolHandler};
 
 /// The client capabilities a tool may require (the 2026-07-28 `ClientCapabilities` keys).
@@ -33,11 +33,22 @@ pub(crate) struct HeaderParameter {
     pub(crate) path: Vec<String>,
 }
 
+/// A tool's listing entry and input schema in one client profile other than `Portable`.
+pub(crate) struct ToolForm {
+    profile: SchemaProfile,
+    listing: Value,
+    input: CompiledSchema,
+}
+
 /// One tool as the server serves it.
 pub(crate) struct Tool {
     pub(crate) name: Arc<str>,
+    /// The listing entry in the portable profile.
     pub(crate) listing: Value,
+    /// The portable input schema, compiled.
     pub(crate) input: CompiledSchema,
+    /// The entry and the input schema in each other profile some client is shown.
+    forms: Box<[ToolForm]>,
     pub(crate) handler: ToolHandler,
     pub(crate) wrap_output: bool,
     /// The advertised `outputSchema`, compiled: what structured content is checked against.
@@ -60,11 +71,28 @@ pub(crate) struct Tool {
     pub(crate) observed: Option<ItemCounter>,
 }
 
-pub(crate) fn build(defs: &[ToolDef], states: &StateMap) -> Result<Vec<Tool>, CatalogError> {
+impl Tool {
+    /// The listing entry and the input schema a client shown `profile` gets: one pair, so what
+    /// it is shown is what its arguments are checked against.
+    pub(crate) fn form(&self, profile: SchemaProfile) -> (&Value, &CompiledSchema) {
+        if profile != SchemaProfile::Portable
+            && let Some(form) = self.forms.iter().find(|f| f.profile == profile)
+        {
+            return (&form.listing, &form.input);
+        }
+        (&self.listing, &self.input)
+    }
+}
+
+pub(crate) fn build(
+    defs: &[ToolDef],
+    states: &StateMap,
+    profiles: &[SchemaProfile],
+) -> Result<Vec<Tool>, CatalogError> {
     let mut tools = Vec::with_capacity(defs.len());
     let mut refused = Vec::new();
     for def in defs {
-        match build_tool(def, states) {
+        match build_tool(def, states, profiles) {
             Ok(tool) => tools.push(tool),
             Err(e) => refused.push(e),
         }
@@ -116,7 +144,11 @@ pub(crate) fn schema_refusal(def: &ToolDef) -> Option<String> {
     input_schema(def).and_then(|_| output_schema(def)).err()
 }
 
-fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
+fn build_tool(
+    def: &ToolDef,
+    states: &StateMap,
+    profiles: &[SchemaProfile],
+) -> Result<Tool, CatalogError> {
     if !valid_tool_name(def.name) {
         return Err(Message::InvalidToolName {
             name: def.name.into(),
@@ -171,10 +203,27 @@ fn build_tool(def: &ToolDef, states: &StateMap) -> Result<Tool, CatalogError> {
             serde_json::json!({ "taskSupport": def.task_support.as_str() }),
         );
     }
+    let forms = profiles
+        .iter()
+        .map(|&profile| {
+            let form = profile.form(&listing["inputSchema"]);
+            let input = CompiledSchema::compile(&profile.enforced(&form)).map_err(|e| {
+                schema_error(format!("the {profile:?} form of its input schema: {e}"))
+            })?;
+            let mut listing = listing.clone();
+            listing.insert("inputSchema".into(), form);
+            Ok(ToolForm {
+                profile,
+                listing: Value::Object(listing),
+                input,
+            })
+        })
+        .collect::<Result<_, CatalogError>>()?;
     Ok(Tool {
         name: Arc::from(def.name),
         listing: Value::Object(listing),
         input,
+        forms,
         handler: def.handler,
         wrap_output,
         output,

@@ -19,6 +19,7 @@ use crate::ask::{Round, RoundError};
 use crate::context::{Client, Outbox, Parts as ContextParts};
 use crate::context::{Context, LogLevel};
 use crate::json::{self, kind_name};
+use crate::schemagen::SchemaProfile;
 use crate::server::Server;
 
 /// How a request chose its revision.
@@ -71,6 +72,24 @@ pub(crate) struct Begun {
 }
 
 impl Request<'_> {
+    /// The form of the tools' input schemas this request's client is shown: by its
+    /// `clientInfo.name` (this request's at 2026-07-28, the session's at 2025-11-25).
+    pub(crate) fn schema_profile(&self, server: &Server) -> SchemaProfile {
+        let profiles = &server.inner.schema_profiles;
+        if profiles.is_uniform() {
+            return profiles.default;
+        }
+        let name_of = |info: Option<&Value>| {
+            profiles.for_client(info.and_then(|i| i.get("name")).and_then(Value::as_str))
+        };
+        if self.era.is_stateless() {
+            name_of(self.client_info.as_ref())
+        } else {
+            let hello = self.session.hello();
+            name_of(hello.as_ref().and_then(|h| h.info.as_ref()))
+        }
+    }
+
     /// The request's context. It gets a notification queue when the request asked for progress
     /// or logs, or its 2025-11-25 session sends logs to an item that can emit (`emits`: it
     /// takes a context); any other request takes a path with no per-request queue.
@@ -427,7 +446,7 @@ impl Server {
                 return Reply::Silent;
             }
             "tools/list" if self.has_capability("tools") => {
-                methods::list_tools(self, &request.params, era)
+                methods::list_tools(self, &request.params, era, request.schema_profile(self))
             }
             "tools/call" if self.has_capability("tools") => {
                 return methods::call_tool(self, request);

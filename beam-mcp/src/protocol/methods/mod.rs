@@ -131,7 +131,7 @@ fn after_cursor(
 pub(crate) struct ListSpec<'a, T> {
     pub(crate) items: &'a [T],
     pub(crate) key: fn(&T) -> &str,
-    pub(crate) listing: fn(&T) -> &Value,
+    pub(crate) listing: &'a dyn Fn(&T) -> &Value,
     /// The cursor's kind, which a cursor from another list does not carry.
     pub(crate) kind: &'static str,
     /// The result's member holding the page.

@@ -22,7 +22,7 @@ pub(crate) fn list_prompts(
     let spec = ListSpec {
         items: catalog.prompts(),
         key: |p: &Prompt| &p.name,
-        listing: |p: &Prompt| &p.listing,
+        listing: &|p: &Prompt| &p.listing,
         kind: "prompts",
         field: "prompts",
         cache: era.is_stateless().then_some(server.inner.prompts_cache),

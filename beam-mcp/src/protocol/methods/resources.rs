@@ -22,7 +22,7 @@ pub(crate) fn list_resources(
     let spec = ListSpec {
         items: catalog.resources(),
         key: |r: &Resource| &r.uri,
-        listing: |r: &Resource| &r.listing,
+        listing: &|r: &Resource| &r.listing,
         kind: "resources",
         field: "resources",
         cache: era.is_stateless().then_some(server.inner.resources_cache),
@@ -39,7 +39,7 @@ pub(crate) fn list_templates(
     let spec = ListSpec {
         items: catalog.templates(),
         key: |t: &Template| &t.source,
-        listing: |t: &Template| &t.listing,
+        listing: &|t: &Template| &t.listing,
         kind: "resource_templates",
         field: "resourceTemplates",
         cache: era.is_stateless().then_some(server.inner.resources_cache),

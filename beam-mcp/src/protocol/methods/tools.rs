@@ -15,6 +15,7 @@ use crate::protocol::Revision;
 use crate::protocol::core::{Era, Request};
 use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::schema::CompiledSchema;
+use crate::schemagen::SchemaProfile;
 use crate::server::Server;
 use crate::task::{self, Status, TaskSupport};
 use crate::tool::{CallToolResult, ToolContext, ToolFault};
@@ -23,12 +24,13 @@ pub(crate) fn list_tools(
     server: &Server,
     params: &Map<String, Value>,
     era: Era,
+    profile: SchemaProfile,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
     let spec = ListSpec {
         items: catalog.tools(),
         key: |t: &Tool| &t.name,
-        listing: |t: &Tool| &t.listing,
+        listing: &|t: &Tool| t.form(profile).0,
         kind: "tools",
         field: "tools",
         cache: era.is_stateless().then_some(server.inner.tools_cache),
@@ -84,7 +86,8 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     // `3.0` is an integer to the schema (2020-12): serde must read it as one too.
     crate::schema::whole_numbers_as_integers(&mut arguments);
     let checked = if arguments.is_object() {
-        tool.input.validate(&arguments).map_err(|e| e.to_string())
+        let (_, input) = tool.form(request.schema_profile(server));
+        input.validate(&arguments).map_err(|e| e.to_string())
     } else {
         Err("arguments must be an object".to_owned())
     };
