@@ -67,7 +67,17 @@ fn a_2026_07_28_client_discovers_lists_and_calls() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["book_trip", "forecast", "get_weather", "reading"]);
+    assert_eq!(
+        names,
+        [
+            "book_trip",
+            "convert",
+            "forecast",
+            "get_weather",
+            "reading",
+            "region_mean"
+        ]
+    );
     let c = ask(
         &mut s,
         rev,
@@ -90,6 +100,48 @@ fn a_2026_07_28_client_discovers_lists_and_calls() {
         bad["result"]["content"][0]["text"],
         "get_weather: invalid arguments: place must be of type string"
     );
+    // A tagged enum and a recursive tree: exact answers, and refusals naming the path before
+    // host code runs.
+    let calls = [
+        (
+            "convert",
+            json!({ "temperature": { "unit": "fahrenheit", "degrees": 212 } }),
+            false,
+            "100 °C = 212 °F = 373.15 K",
+        ),
+        (
+            "convert",
+            json!({ "temperature": { "unit": "kelvin", "degrees": -1 } }),
+            true,
+            "convert: invalid arguments: temperature matches none of the oneOf alternatives; the closest fails with: temperature.degrees must be >= 0",
+        ),
+        (
+            "region_mean",
+            json!({ "region": { "name": "Europe", "stations": ["Paris"], "regions": [
+                { "name": "North", "stations": ["Oslo"] },
+                { "name": "South", "regions": [{ "name": "Iberia", "stations": ["Lisbon"] }] }
+            ] } }),
+            false,
+            "Europe: 10.83 °C over 3 stations (Lisbon, Oslo, Paris) in 4 regions",
+        ),
+        (
+            "region_mean",
+            json!({ "region": { "name": "Europe", "regions": [{ "name": "North", "regions": [{ "stations": ["Oslo"] }] }] } }),
+            true,
+            "region_mean: invalid arguments: region.regions[0].regions[0]: missing required property: name",
+        ),
+    ];
+    for (id, (name, arguments, is_error, text)) in calls.into_iter().enumerate() {
+        let answer = ask(
+            &mut s,
+            rev,
+            json!({ "jsonrpc": "2.0", "id": 10 + id, "method": "tools/call",
+            "params": { "name": name, "arguments": arguments, "_meta": modern_meta() } }),
+        );
+        let failed = answer["result"]["isError"].as_bool().unwrap_or(false);
+        assert_eq!(failed, is_error, "{answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], text);
+    }
     assert!(s.finish().success());
 }
 
@@ -110,7 +162,7 @@ fn a_2025_11_25_client_initializes_lists_and_calls() {
         None,
         json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }),
     );
-    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 4);
+    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 6);
     let c = ask(
         &mut s,
         None,

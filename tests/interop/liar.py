@@ -23,6 +23,8 @@ that a client check pins (the answer keeps its shape, so only a value check can 
   resource     resources/read text "snow" becomes "sleet" (weather://station/Oslo)
   prompt       prompts/get text "a week" becomes "a weekend" (still contains the original)
   completion   completion/complete values gain "Ottawa" (still contain the original)
+  shapes       tools/call text: "373.15 K" becomes "373.16 K" (convert), "over 3 stations"
+               becomes "over 4 stations" (region_mean)
   booking      tools/call text: "window" becomes "aisle", "declined" becomes "postponed"
                (book_trip's answers)
   elicit-request  the message of an elicitation request: "Book a trip" becomes "Book a flight",
@@ -91,6 +93,11 @@ def old_version(result: dict[str, Any]) -> None:
     result["protocolVersion"] = "2025-06-18"
 
 
+def shapes(result: dict[str, Any]) -> None:
+    replace_text(result.get("content", []), "373.15 K", "373.16 K")
+    replace_text(result.get("content", []), "over 3 stations", "over 4 stations")
+
+
 def booking(result: dict[str, Any]) -> None:
     replace_text(result.get("content", []), "window", "aisle")
     replace_text(result.get("content", []), "declined", "postponed")
@@ -118,6 +125,7 @@ REWRITES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     "completion": ("completion/complete", completion),
     "old-version": ("initialize", old_version),
     "booking": ("tools/call", booking),
+    "shapes": ("tools/call", shapes),
     "elicit-request": ("tools/call", elicit_request),
 }
 LIES = (*REWRITES, "no-discover")

@@ -93,6 +93,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--prompt-args", default="{}", help="JSON object of string arguments for --prompt")
     p.add_argument("--complete", metavar="PROMPT:ARG:VALUE",
                    help="completion/complete for a prompt argument; fails unless some value is suggested")
+    p.add_argument("--also-call", action="append", default=[], metavar="JSON",
+                   help='{"tool": NAME, "args": {...}, "text"|"error": S}: one more call after the bad call, '
+                   "answered with exactly that text (a result) or that error text (isError: true); repeatable")
     p.add_argument("--progress-tool", metavar="NAME",
                    help="also call this tool with a progress callback; fails unless progress arrives and increases")
     p.add_argument("--progress-args", default="{}", help="JSON object: arguments for --progress-tool")
@@ -137,6 +140,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                 setattr(ns, name, json.loads(getattr(ns, name)))
             except json.JSONDecodeError as e:
                 p.error(f"--{name.replace('_', '-')} is not JSON: {e}")
+    calls = []
+    for raw in ns.also_call:
+        try:
+            call = json.loads(raw)
+        except json.JSONDecodeError as e:
+            p.error(f"--also-call is not JSON: {e}")
+        ok = isinstance(call, dict) and isinstance(call.get("tool"), str) and isinstance(call.get("args"), dict)
+        if not ok or isinstance(call.get("text"), str) == isinstance(call.get("error"), str):
+            p.error('--also-call takes {"tool": NAME, "args": {...}, and one of "text" or "error"}')
+        calls.append(call)
+    ns.also_call = calls
     if ns.expect_version is None and ns.revision != "auto":
         ns.expect_version = ns.revision
     return ns
@@ -289,6 +303,17 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 if ns.expect_bad_text is not None:
                     want = {"isError": True, "content": [{"type": "text", "text": ns.expect_bad_text}]}
                     check(errors, f"tools/call {ns.tool} (bad args)", want, bad_got)
+
+                for call in ns.also_call:
+                    label = f"tools/call {call['tool']} {compact(call['args'])}"
+                    step = label
+                    if call["tool"] not in summary["tools"]:
+                        errors.append(f"tool {call['tool']!r} not listed")
+                    got = await session.call_tool(call["tool"], call["args"])
+                    is_error = "error" in call
+                    want = {"isError": is_error, "content": [{"type": "text", "text": call.get("text", call.get("error"))}]}
+                    check(errors, label, want,
+                          {"isError": bool(got.is_error), "content": [norm_content(b) for b in content_json(got.content)]})
 
                 if ns.progress_tool:
                     step = f"tools/call {ns.progress_tool} (progress)"

@@ -138,6 +138,21 @@ text_args_no_progress=("${weather_args[@]}" "${catalog_args[@]}")
 structured_args=(--tool reading --args '{"place":"Lisbon"}'
     --expect-structured '{"celsius":21.0,"sky":"sunny"}' --expect-text '{"celsius":21.0,"sky":"sunny"}'
     --bad-args '{"place":42}' --expect-bad-text 'reading: invalid arguments: place must be of type string')
+# The Python and TypeScript text runs also call the tools whose arguments are a tagged enum
+# (`convert`) and a recursive tree (`region_mean`), each with a valid value (its exact answer) and
+# an invalid one (the exact refusal, naming the path, before host code runs).
+convert_good='{"temperature":{"unit":"fahrenheit","degrees":212}}'
+convert_bad='{"temperature":{"unit":"kelvin","degrees":-1}}'
+region_good='{"region":{"name":"Europe","stations":["Paris"],"regions":[{"name":"North","stations":["Oslo"]},{"name":"South","regions":[{"name":"Iberia","stations":["Lisbon"]}]}]}}'
+region_bad='{"region":{"name":"Europe","regions":[{"name":"North","regions":[{"stations":["Oslo"]}]}]}}'
+convert_bad_text='convert: invalid arguments: temperature matches none of the oneOf alternatives; the closest fails with: temperature.degrees must be >= 0'
+region_bad_text='region_mean: invalid arguments: region.regions[0].regions[0]: missing required property: name'
+shape_calls=(
+    --also-call '{"tool":"convert","args":'"$convert_good"',"text":"100 °C = 212 °F = 373.15 K"}'
+    --also-call '{"tool":"convert","args":'"$convert_bad"',"error":"'"$convert_bad_text"'"}'
+    --also-call '{"tool":"region_mean","args":'"$region_good"',"text":"Europe: 10.83 °C over 3 stations (Lisbon, Oslo, Paris) in 4 regions"}'
+    --also-call '{"tool":"region_mean","args":'"$region_bad"',"error":"'"$region_bad_text"'"}')
+sdk_text_args=("${text_args[@]}" "${shape_calls[@]}")
 # The Inspector CLI runs: the text runs less completion and progress (the CLI has neither).
 inspector_args=(--tool get_weather --args '{"place":"Paris"}' --expect-text 'Paris: 14.5 °C, cloudy'
     --bad-args '{"place":42}' --expect-bad-text 'get_weather: invalid arguments: place must be of type string'
@@ -171,18 +186,18 @@ all_clients() {
     if [ "$via" = http ]; then at=", http"; fi
     for rev in auto 2026-07-28 2025-11-25; do
         v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
-        run "python mcp, $rev$at, text" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${text_args[@]}" "$@"
+        run "python mcp, $rev$at, text" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${sdk_text_args[@]}" "$@"
         run "python mcp, $rev$at, structured" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${structured_args[@]}" "$@"
         run "python mcp, $rev$at, elicit" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${elicit_args[@]}" "$@"
-        run "ts client v2, $rev$at, text" timeout 120 node ts_client.mjs "${v[@]}" "${text_args[@]}" "$@"
+        run "ts client v2, $rev$at, text" timeout 120 node ts_client.mjs "${v[@]}" "${sdk_text_args[@]}" "$@"
         run "ts client v2, $rev$at, structured" timeout 120 node ts_client.mjs "${v[@]}" "${structured_args[@]}" "$@"
         run "ts client v2, $rev$at, elicit" timeout 120 node ts_client.mjs "${v[@]}" "${elicit_args[@]}" "$@"
     done
     if [ "$via" = stdio ]; then
         run "ts client v2, 2026-07-28, probe in place" \
-            timeout 120 node ts_client.mjs "${modern[@]}" --probe-in-place "${text_args[@]}" "$@"
+            timeout 120 node ts_client.mjs "${modern[@]}" --probe-in-place "${sdk_text_args[@]}" "$@"
     fi
-    run "ts sdk v1, 2025-11-25$at, text" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${text_args[@]}" "$@"
+    run "ts sdk v1, 2025-11-25$at, text" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${sdk_text_args[@]}" "$@"
     run "ts sdk v1, 2025-11-25$at, structured" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${structured_args[@]}" "$@"
     run "ts sdk v1, 2025-11-25$at, elicit" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${elicit_args[@]}" "$@"
     # rmcp: 2025-11-25 is its default `serve()` (initialize; `_meta.progressToken` on every
@@ -255,27 +270,29 @@ all_clients http --url "$listening"
 # to 2025-11-25), a 2025-11-25 client an initialize result that says 2025-06-18. The structured
 # run lies about structuredContent and the version. The elicit run lies about the form's message
 # and both answers. Each client must name every lie as a mismatch.
-text_lies=(--lie tool-text --lie bad-call --lie resource --lie prompt --lie completion)
+text_lies=(--lie tool-text --lie bad-call --lie resource --lie prompt --lie completion --lie shapes)
 liar=(python3 "$here/liar.py" "${text_lies[@]}")
 text_checks="protocolVersion|tools/call get_weather content|tools/call get_weather (bad args)"
 text_checks+="|resources/read weather://station/Oslo|prompts/get plan_trip"
 inspector_checks="$text_checks" # the Inspector CLI has no completion method
 text_checks+="|completion/complete plan_trip:place:O"
+# The Python and TypeScript clients also check the calls to `convert` and `region_mean`.
+sdk_text_checks="$text_checks|tools/call convert $convert_good|tools/call region_mean $region_good"
 structured_liar=(python3 "$here/liar.py" --lie structured --lie old-version)
 structured_checks="protocolVersion|tools/call reading structuredContent"
 elicit_liar=(python3 "$here/liar.py" --lie elicit-request --lie booking)
 elicit_checks="tools/call book_trip elicitation (accept)|tools/call book_trip content (accept)"
 elicit_checks+="|tools/call book_trip elicitation (decline)|tools/call book_trip content (decline)"
-negative "python mcp, auto, text" "$text_checks" \
-    timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${text_args[@]}" -- "${liar[@]}" --lie no-discover -- "$server"
+negative "python mcp, auto, text" "$sdk_text_checks" \
+    timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${sdk_text_args[@]}" -- "${liar[@]}" --lie no-discover -- "$server"
 negative "python mcp, 2025-11-25, structured" "$structured_checks" \
     timeout 120 .venv/bin/python py_client.py "${legacy[@]}" "${structured_args[@]}" -- "${structured_liar[@]}" -- "$server"
-negative "ts client v2, auto, text" "$text_checks" \
-    timeout 120 node ts_client.mjs "${auto[@]}" "${text_args[@]}" -- "${liar[@]}" --lie no-discover -- "$server"
+negative "ts client v2, auto, text" "$sdk_text_checks" \
+    timeout 120 node ts_client.mjs "${auto[@]}" "${sdk_text_args[@]}" -- "${liar[@]}" --lie no-discover -- "$server"
 negative "ts client v2, 2025-11-25, structured" "$structured_checks" \
     timeout 120 node ts_client.mjs "${legacy[@]}" "${structured_args[@]}" -- "${structured_liar[@]}" -- "$server"
-negative "ts sdk v1, 2025-11-25, text" "$text_checks" \
-    timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${text_args[@]}" -- "${liar[@]}" --lie old-version -- "$server"
+negative "ts sdk v1, 2025-11-25, text" "$sdk_text_checks" \
+    timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${sdk_text_args[@]}" -- "${liar[@]}" --lie old-version -- "$server"
 negative "ts sdk v1, 2025-11-25, structured" "$structured_checks" \
     timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${structured_args[@]}" -- "${structured_liar[@]}" -- "$server"
 negative "rmcp, auto, text" "$text_checks" \
@@ -295,12 +312,12 @@ start "$work/liar-legacy.log" python3 "$here/liar.py" "${text_lies[@]}" --lie ol
 liar_legacy="$listening"
 start "$work/liar-elicit.log" "${elicit_liar[@]}" --http "$url"
 liar_elicit="$listening"
-negative "python mcp, auto, http, text" "$text_checks" \
-    timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${text_args[@]}" --url "$liar_auto"
-negative "ts client v2, auto, http, text" "$text_checks" \
-    timeout 120 node ts_client.mjs "${auto[@]}" "${text_args[@]}" --url "$liar_auto"
-negative "ts sdk v1, 2025-11-25, http, text" "$text_checks" \
-    timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${text_args[@]}" --url "$liar_legacy"
+negative "python mcp, auto, http, text" "$sdk_text_checks" \
+    timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${sdk_text_args[@]}" --url "$liar_auto"
+negative "ts client v2, auto, http, text" "$sdk_text_checks" \
+    timeout 120 node ts_client.mjs "${auto[@]}" "${sdk_text_args[@]}" --url "$liar_auto"
+negative "ts sdk v1, 2025-11-25, http, text" "$sdk_text_checks" \
+    timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${sdk_text_args[@]}" --url "$liar_legacy"
 negative "rmcp, auto, http, text" "$text_checks" \
     timeout 120 "$rmcp_client" "${auto[@]}" "${text_args[@]}" --url "$liar_auto"
 negative "rust-mcp-sdk 1.x, 2025-11-25, http, text" "$text_checks" \

@@ -108,6 +108,7 @@ const { values: opt, positionals } = parseArgs({
         prompt: { type: 'string' },
         'prompt-args': { type: 'string', default: '{}' },
         complete: { type: 'string' },
+        'also-call': { type: 'string', multiple: true, default: [] },
         'progress-tool': { type: 'string' },
         'progress-args': { type: 'string', default: '{}' },
         'elicit-tool': { type: 'string' },
@@ -130,6 +131,7 @@ if (opt.help) {
             '  [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]\n' +
             '  [--expect-text S] [--expect-structured JSON] [--expect-bad-text S] [--expect-read {"URI": CONTENTS}]\n' +
             '  [--expect-prompt MESSAGES] [--expect-completion VALUES]\n' +
+            '  [--also-call \'{"tool": NAME, "args": JSON, "text"|"error": S}\' ...]\n' +
             '  [--progress-tool NAME [--progress-args JSON]]\n' +
             '  [--elicit-tool NAME [--elicit-args JSON] [--elicit-content JSON] [--expect-elicit-request JSON]\n' +
             '   [--expect-elicit-text S] [--expect-decline-text S]]\n' +
@@ -159,6 +161,21 @@ const promptArgs = parseObj('prompt-args');
 const progressArgs = parseObj('progress-args');
 const elicitArgs = parseObj('elicit-args');
 const elicitContent = parseObj('elicit-content');
+// Each --also-call: one more call after the bad call, answered with exactly `text` (a result) or
+// exactly `error` (a result with isError: true).
+const alsoCalls = opt['also-call'].map(raw => {
+    let call;
+    try {
+        call = JSON.parse(raw);
+    } catch (e) {
+        usage(`--also-call is not JSON: ${e.message}`);
+    }
+    const ok = call && typeof call.tool === 'string' && call.args && typeof call.args === 'object';
+    if (!ok || (typeof call.text === 'string') === (typeof call.error === 'string')) {
+        usage('--also-call takes {"tool": NAME, "args": {...}, and one of "text" or "error"}');
+    }
+    return call;
+});
 const parseJson = name => {
     if (opt[name] === undefined) return undefined;
     try {
@@ -360,6 +377,16 @@ async function main() {
         }
         if (expectBad !== undefined) {
             check(`tools/call ${opt.tool} (bad args)`, { isError: true, content: [{ type: 'text', text: expectBad }] }, badGot);
+        }
+
+        for (const call of alsoCalls) {
+            const label = `tools/call ${call.tool} ${JSON.stringify(call.args)}`;
+            step = label;
+            if (!summary.tools.includes(call.tool)) errors.push(`tool '${call.tool}' not listed`);
+            const got = await callTool({ name: call.tool, arguments: call.args }, reqOpts);
+            const isError = call.error !== undefined;
+            check(label, { isError, content: [{ type: 'text', text: call.text ?? call.error }] },
+                { isError: got.isError === true, content: (got.content ?? []).map(normContent) });
         }
 
         if (opt['progress-tool']) {

@@ -17,7 +17,15 @@ fn declares_the_examples_catalog() {
     let declared = weather().scan().unwrap();
     assert_eq!(
         declared.keys(ItemKind::Tool),
-        ["book_trip", "forecast", "get_weather", "reading"].into()
+        [
+            "book_trip",
+            "convert",
+            "forecast",
+            "get_weather",
+            "reading",
+            "region_mean"
+        ]
+        .into()
     );
     assert_eq!(
         declared.keys(ItemKind::Resource),

@@ -141,6 +141,94 @@ fn forecast(
     Ok(lines)
 }
 
+/// A temperature, tagged by its unit: `{"unit": "fahrenheit", "degrees": 212}`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "unit", rename_all = "lowercase")]
+enum Temperature {
+    /// Degrees Celsius.
+    Celsius { degrees: f64 },
+    /// Degrees Fahrenheit.
+    Fahrenheit { degrees: f64 },
+    /// Kelvin, from absolute zero.
+    Kelvin {
+        #[schemars(range(min = 0))]
+        degrees: f64,
+    },
+}
+
+/// Convert a temperature between Celsius, Fahrenheit and Kelvin.
+#[beam_mcp::tool(read_only, idempotent)]
+fn convert(
+    /// The temperature to convert, e.g. {"unit": "celsius", "degrees": 21}.
+    temperature: Temperature,
+) -> String {
+    let celsius = match temperature {
+        Temperature::Celsius { degrees } => degrees,
+        Temperature::Fahrenheit { degrees } => (degrees - 32.0) * 5.0 / 9.0,
+        Temperature::Kelvin { degrees } => degrees - 273.15,
+    };
+    // Two decimals, without trailing zeros: 373.15, not 373.1500000000001.
+    let shown = |x: f64| (x * 100.0).round() / 100.0;
+    format!(
+        "{} °C = {} °F = {} K",
+        shown(celsius),
+        shown(celsius * 9.0 / 5.0 + 32.0),
+        shown(celsius + 273.15)
+    )
+}
+
+/// A region: the stations in it and the regions within it, as deep as you like.
+#[derive(Deserialize, JsonSchema)]
+struct Region {
+    /// The region's name.
+    name: String,
+    /// Station names in this region itself.
+    #[serde(default)]
+    stations: Vec<String>,
+    /// The regions within this one.
+    #[serde(default)]
+    regions: Vec<Region>,
+}
+
+impl Region {
+    /// Every station name of the region and the regions within it, and how many regions
+    /// there are (this one included).
+    fn walk<'a>(&'a self, names: &mut Vec<&'a str>) -> usize {
+        names.extend(self.stations.iter().map(String::as_str));
+        1 + self.regions.iter().map(|r| r.walk(names)).sum::<usize>()
+    }
+}
+
+/// The mean temperature over every station of a region and the regions within it.
+#[beam_mcp::tool(read_only, idempotent)]
+fn region_mean(
+    /// The region, e.g. {"name": "Europe", "regions": [{"name": "North", "stations": ["Oslo"]}]}.
+    region: Region,
+    State(stations): State<Stations>,
+) -> Result<String, ToolError> {
+    let mut names = Vec::new();
+    let regions = region.walk(&mut names);
+    let mut total = 0.0;
+    for name in &names {
+        let reading = stations
+            .0
+            .get(name)
+            .ok_or_else(|| ToolError::new(format!("no station for {name}")))?;
+        total += reading.celsius;
+    }
+    if names.is_empty() {
+        return Err(ToolError::new(format!("{} has no stations", region.name)));
+    }
+    names.sort_unstable();
+    let count = names.len();
+    let mean = (total / count as f64 * 100.0).round() / 100.0;
+    Ok(format!(
+        "{}: {mean} °C over {count} stations ({}) in {regions} regions",
+        region.name,
+        names.join(", ")
+    ))
+}
+
 // The form `book_trip` shows the user: flat fields only (strings, numbers, booleans, unit
 // enums). A field's doc comment is its description in the form; a doc comment here would be the
 // form's.
@@ -301,7 +389,7 @@ mod tests {
             .collect();
         let linked = Advertised::of(&server, Revision::V2026_07_28).unwrap();
         assert_eq!(items, advertised_ids(&linked));
-        assert_eq!(items.len(), 8, "{items:?}");
+        assert_eq!(items.len(), 10, "{items:?}");
     }
 
     #[test]
