@@ -174,6 +174,14 @@ fn cases() -> Vec<Case> {
             ),
         ),
         (
+            "shape_extend",
+            vec![(json!({"step": {"minutes": 10}}), "Step { minutes: 10 }")],
+            (
+                json!({"step": {"minutes": 7}}),
+                "step.minutes must be a multiple of 5",
+            ),
+        ),
+        (
             "shape_command",
             vec![
                 (
@@ -211,6 +219,11 @@ fn every_serde_shape_is_advertised_self_contained_reaches_host_code_and_is_refus
             "{tool} {invalid}: {text}"
         );
     }
+    // What schemars' `extend` adds is advertised: the assertion and the annotation.
+    let minutes =
+        &tools["shape_extend"]["inputSchema"]["properties"]["step"]["properties"]["minutes"];
+    assert_eq!(minutes["multipleOf"], 5, "{minutes}");
+    assert_eq!(minutes["x-unit"], "minutes", "{minutes}");
     // Recursive types keep `$defs` (nothing else can express them); the rest is inlined.
     for (tool, defs) in [
         ("shape_tree", Some("Tree")),
