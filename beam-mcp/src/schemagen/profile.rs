@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 /// | `Flat` | model providers that take the OpenAPI 3.0 subset (Gemini's `FunctionDeclaration.parameters`) | no `type` arrays (`nullable: true`), no `const` (a one-value `enum`), `anyOf` for `oneOf`, no `additionalProperties: false`, no annotations but `title`, `description` and `default`, formats only `int32`, `int64`, `float`, `double`, `date-time` |
 /// | `Strict` | strict structured outputs (OpenAI `strict: true`) | every object closed (`additionalProperties: false`) with every property required (an `Option` is sent as `null`, a defaulted field always sent); `anyOf` for `oneOf`; a one-value `enum` for `const`; the string formats OpenAI lists and no other annotation but `description` |
 ///
+/// Every form keeps `x-mcp-header`, the one `x-` key that is protocol rather than description.
 /// What a dialect cannot say keeps its portable form, and the docs say so (`docs/wire.md`,
 /// "Client profiles"): a recursive type keeps `$defs` and `$ref`, a map its
 /// `additionalProperties`, a tuple its `prefixItems`.
@@ -197,7 +198,9 @@ fn common_rewrites(map: &mut Map<String, Value>) {
     }
 }
 
-/// Keeps only the annotations in `kept` (and `x-` keys never), and a `format` in `formats`.
+/// Keeps only the annotations in `kept`, and a `format` in `formats`. Of the `x-` keys only
+/// `x-mcp-header` stays: it is protocol, not description (over HTTP at 2026-07-28 a client must
+/// mirror that argument in its `Mcp-Param-*` header, and is refused without it).
 fn keep_annotations(map: &mut Map<String, Value>, kept: &[&str], formats: &[&str]) {
     const ANNOTATIONS: [&str; 9] = [
         "title",
@@ -212,7 +215,7 @@ fn keep_annotations(map: &mut Map<String, Value>, kept: &[&str], formats: &[&str
     ];
     map.retain(|key, value| {
         if key.starts_with("x-") {
-            return false;
+            return key == "x-mcp-header";
         }
         if key == "format" {
             return value.as_str().is_some_and(|f| formats.contains(&f));
@@ -373,8 +376,20 @@ mod tests {
     }
 
     #[test]
+    fn a_header_mirror_stays_in_every_form() {
+        let portable = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region", "x-note": "gone"}}});
+        for profile in [SchemaProfile::Flat, SchemaProfile::Strict] {
+            let region = &profile.form(&portable)["properties"]["region"];
+            assert_eq!(region["x-mcp-header"], "Region", "{profile:?}");
+            assert!(region.get("x-note").is_none(), "{profile:?}");
+        }
+    }
+
+    #[test]
     fn one_of_becomes_any_of_and_const_a_one_value_enum() {
-        let portable = json!({"oneOf": [{"const": "a"}, {"const": "b"}], "type": "string"});
+        let portable = json!({"oneOf": [{"const": "a"}, {"const": "b"}], "type": "string",
+            "x-other": 1});
         for profile in [SchemaProfile::Flat, SchemaProfile::Strict] {
             let form = profile.form(&portable);
             assert_eq!(
