@@ -221,9 +221,7 @@ pub mod __private_v0_1 {
 
     pub use crate::dispatch::blocking;
 
-    /// Implemented by `#[derive(Elicit)]` on a struct whose fields it checked: with serde's and
-    /// schemars' derives, the struct is then an [`Elicit`](crate::Elicit) form.
-    pub trait DerivedElicit {}
+    pub use crate::ask::DerivedElicit;
 
     /// What a type deriving `Elicit` also needs: named by the derive, so that a missing derive
     /// is one error at `Elicit` naming the fix (not one per bound, or one inside a form's

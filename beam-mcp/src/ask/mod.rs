@@ -220,13 +220,15 @@ pub trait Elicit: DeserializeOwned + schemars::JsonSchema + Send + 'static {}
 
 #[diagnostic::do_not_recommend]
 impl<T> Elicit for T where
-    T: crate::__private_v0_1::DerivedElicit
-        + DeserializeOwned
-        + schemars::JsonSchema
-        + Send
-        + 'static
+    T: DerivedElicit + DeserializeOwned + schemars::JsonSchema + Send + 'static
 {
 }
+
+/// Implemented by `#[derive(Elicit)]` on a struct whose fields it checked: with serde's and
+/// schemars' derives, the struct is then an [`Elicit`] form. Not a public API: the derive
+/// reaches it through the macros' support module.
+#[doc(hidden)]
+pub trait DerivedElicit {}
 
 /// A type a form field can hold: implemented for strings, numbers and booleans, for `Option`
 /// of them, by `#[derive(Elicit)]` for an enum of unit variants (a choice), and for a `Vec` of
