@@ -117,7 +117,9 @@ fn normalize(value: &mut Value, optional_by_omission: bool) {
 /// An adjacently tagged enum (`#[serde(tag = "t", content = "c")]`) is `oneOf` objects of the
 /// tag (a `const`) and the content; schemars leaves a unit variant's content unsaid, and serde
 /// refuses any but `null` there. Such a branch gets `"c": {"type": "null"}`, found by shape:
-/// every branch holds the tag's `const`, and nothing but the tag and one content key.
+/// every branch holds the tag's `const`, and nothing but the tag and one content key. An
+/// internally tagged enum of that very shape (every struct variant's one field named alike)
+/// gets the rule too: stricter than serde, which would ignore the field on a unit variant.
 fn close_adjacent_unit_variants(map: &mut Map<String, Value>) {
     let Some(Value::Array(branches)) = map.get_mut("oneOf") else {
         return;
