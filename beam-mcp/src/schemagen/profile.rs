@@ -142,23 +142,39 @@ impl SchemaProfile {
     }
 }
 
+/// How deep [`each_schema`] descends: a generated schema is a few levels deep, and a
+/// hand-written one (`ToolDef::with_input_schema`) deeper than this is left as written below
+/// it, rather than recursing until the stack runs out at `build()`.
+const MAX_FORM_DEPTH: usize = 256;
+
 /// Calls `visit` on every subschema of `schema`, each after its own subschemas (so a rewrite
 /// of a node sees its children already rewritten, and is not walked again).
 fn each_schema(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
+    each_schema_at(schema, visit, 0);
+}
+
+fn each_schema_at(
+    schema: &mut Value,
+    visit: &mut dyn FnMut(&mut Map<String, Value>),
+    depth: usize,
+) {
+    if depth > MAX_FORM_DEPTH {
+        return;
+    }
     let Value::Object(map) = schema else { return };
     for (key, sub) in map.iter_mut() {
         match key.as_str() {
             "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
                 if let Value::Object(named) = sub {
                     for sub in named.values_mut() {
-                        each_schema(sub, visit);
+                        each_schema_at(sub, visit, depth + 1);
                     }
                 }
             }
             "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
                 if let Value::Array(list) = sub {
                     for sub in list.iter_mut() {
-                        each_schema(sub, visit);
+                        each_schema_at(sub, visit, depth + 1);
                     }
                 }
             }
@@ -172,7 +188,7 @@ fn each_schema(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>
             | "additionalProperties"
             | "unevaluatedProperties"
             | "unevaluatedItems" => {
-                each_schema(sub, visit);
+                each_schema_at(sub, visit, depth + 1);
             }
             _ => {}
         }
@@ -373,6 +389,30 @@ mod tests {
             strict["properties"]["scores"]["additionalProperties"],
             json!({"type": "integer"})
         );
+    }
+
+    #[test]
+    fn a_hand_written_schema_deeper_than_the_walk_is_left_as_written_below_it() {
+        let mut schema = json!({"type": "string", "x-note": "deepest"});
+        for _ in 0..300 {
+            schema = json!({ "items": schema });
+        }
+        let form = SchemaProfile::Strict.form(&schema);
+        let mut node = &form;
+        let mut depth = 0;
+        while let Some(next) = node.get("items") {
+            node = next;
+            depth += 1;
+        }
+        assert_eq!(depth, 300);
+        assert_eq!(node["x-note"], "deepest", "below the walk, as written");
+        // Above the bound the walk ran: an annotation there is gone.
+        let mut shallow = json!({"type": "string", "x-note": "gone"});
+        for _ in 0..10 {
+            shallow = json!({ "items": shallow });
+        }
+        let form = SchemaProfile::Strict.form(&shallow);
+        assert!(!form.to_string().contains("x-note"), "{form}");
     }
 
     #[test]
