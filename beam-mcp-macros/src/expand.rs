@@ -154,6 +154,10 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         definition.extend(quote!(.with_output_schema(#schema)));
     }
     definition.extend(quote!(.with_client_capabilities(&[#(#requires),*])));
+    let tags = &model.attr.tags;
+    if !tags.is_empty() {
+        definition.extend(quote!(.with_tags(&[#(#tags),*])));
+    }
     let kind = Kind {
         word: "tool",
         def: quote!(::beam_mcp::ToolDef),

@@ -187,6 +187,10 @@ impl PromptFn {
             .with_arguments(&[#(#arguments),*])
             .with_completions(#completions)
         });
+        let tags = &self.attr.tags;
+        if !tags.is_empty() {
+            definition.extend(quote!(.with_tags(&[#(#tags),*])));
+        }
         let kind = Kind {
             word: "prompt",
             def: quote!(::beam_mcp::prompt::PromptDef),

@@ -193,6 +193,10 @@ impl ResourceFn {
             .with_parameters(&[#(#parameters),*])
             .with_completions(#completions)
         });
+        let tags = &self.attr.tags;
+        if !tags.is_empty() {
+            definition.extend(quote!(.with_tags(&[#(#tags),*])));
+        }
         let kind = Kind {
             word: "resource",
             def: quote!(::beam_mcp::resource::ResourceDef),

@@ -61,6 +61,7 @@ pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use limit::{RateLimit, TokenBucket};
 pub use live::{LiveCatalog, LiveError};
+pub use protocol::middleware;
 pub use schemagen::{SchemaProfile, schema_for};
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use task::TaskSupport;

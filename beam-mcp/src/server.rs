@@ -149,6 +149,7 @@ pub struct ServerBuilder {
     connectome_resources: bool,
     connectome_tool: bool,
     rate_limit: Option<Arc<dyn RateLimit>>,
+    middleware: Vec<Arc<dyn crate::middleware::Middleware>>,
     tasks: TaskSettings,
 }
 
@@ -566,6 +567,31 @@ impl ServerBuilder {
         self
     }
 
+    /// Adds a [`Middleware`](crate::middleware::Middleware) around every request, inside the
+    /// ones added before it: the first added sees each request first and its outcome last.
+    /// The order is the same on every transport and at both revisions. A server with none
+    /// takes the core's path at no cost.
+    ///
+    /// ```
+    /// use beam_mcp::middleware;
+    ///
+    /// let server = beam_mcp::Server::builder()
+    ///     .middleware(middleware::from_fn(|call, next| async move {
+    ///         let started = std::time::Instant::now();
+    ///         let method = call.method().to_owned();
+    ///         let outcome = next.run(call).await;
+    ///         tracing::info!(%method, elapsed_us = started.elapsed().as_micros() as u64, "answered");
+    ///         outcome
+    ///     }))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn middleware(mut self, middleware: impl crate::middleware::Middleware) -> Self {
+        self.middleware.push(Arc::new(middleware));
+        self
+    }
+
     /// The most tasks kept at once, running or ended within their 5 minutes of readability
     /// (default 1000); past it a call that would become a task is `-32603` "Too many tasks:
     /// try again later". One principal keeps at most a quarter of them unless
@@ -785,6 +811,7 @@ impl ServerBuilder {
                 state_keys,
                 declared,
                 rate_limit: self.rate_limit,
+                middleware: (!self.middleware.is_empty()).then(|| self.middleware.into()),
                 schema_profiles,
             }),
         })
@@ -829,6 +856,8 @@ pub(crate) struct Inner {
     pub(crate) declared: Option<Arc<Declared>>,
     /// The rate limit of `tools/call` and `completion/complete`, when the host set one.
     pub(crate) rate_limit: Option<Arc<dyn RateLimit>>,
+    /// The host's middleware, outermost first; `None` when there is none.
+    pub(crate) middleware: Option<crate::protocol::middleware::Chain>,
     /// Which form of the tools' input schemas each client is shown.
     pub(crate) schema_profiles: Profiles,
 }

@@ -10,6 +10,7 @@ mod connectome;
 mod conversation;
 mod logged;
 mod memory;
+mod middleware;
 mod oauth;
 mod schema_check;
 mod shapes;

@@ -274,7 +274,13 @@ pub(crate) fn check_sent(revision: &str, method: Option<&str>, message: &Value) 
 impl ServerProcess {
     /// Starts `program` with piped stdin/stdout (stderr inherited, so its logs show on failure).
     pub fn spawn(program: &Path) -> ServerProcess {
+        Self::spawn_with_env(program, &[])
+    }
+
+    /// [`spawn`](Self::spawn), with these variables set in its environment.
+    pub fn spawn_with_env(program: &Path, env: &[(&str, &str)]) -> ServerProcess {
         let mut child = Command::new(program)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -446,7 +452,13 @@ impl HttpServerProcess {
     /// Starts `program --http 127.0.0.1:0` and reads the address from its
     /// `beam_mcp: listening on http://ADDR/mcp` line on stderr.
     pub fn spawn(program: &Path) -> HttpServerProcess {
+        Self::spawn_with_env(program, &[])
+    }
+
+    /// [`spawn`](Self::spawn), with these variables set in its environment.
+    pub fn spawn_with_env(program: &Path, env: &[(&str, &str)]) -> HttpServerProcess {
         let mut child = Command::new(program)
+            .envs(env.iter().copied())
             .args(["--http", "127.0.0.1:0"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())

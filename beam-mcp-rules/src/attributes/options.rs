@@ -41,6 +41,8 @@ pub struct ToolAttr {
     pub time_limit_ms: Option<syn::LitInt>,
     /// `task = "optional"`: whether a call may become a task (the `TaskSupport` variant).
     pub task: Option<syn::Ident>,
+    /// `tags = ["admin", ...]`: labels for the host's middleware and listing filters.
+    pub tags: Vec<LitStr>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -67,6 +69,8 @@ pub struct ResourceAttr {
     pub mime_type: Option<LitStr>,
     /// `complete(variable = function)`, in the order written.
     pub complete: Vec<Completer>,
+    /// `tags = ["admin", ...]`: labels for the host's middleware and listing filters.
+    pub tags: Vec<LitStr>,
 }
 
 /// The options of `#[prompt(...)]`.
@@ -89,6 +93,8 @@ pub struct PromptAttr {
     pub description: Option<LitStr>,
     /// `complete(argument = function)`, in the order written.
     pub complete: Vec<Completer>,
+    /// `tags = ["admin", ...]`: labels for the host's middleware and listing filters.
+    pub tags: Vec<LitStr>,
 }
 
 /// `complete(argument = path::to::completer)`.
@@ -110,10 +116,9 @@ pub struct Completer {
     pub function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\"";
-const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function)";
-const PROMPT_OPTIONS: &str =
-    "name = \"...\", title = \"...\", description = \"...\", complete(argument = function)";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...]";
+const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...]";
+const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...]";
 
 impl ToolAttr {
     /// The options from the attribute's tokens (inside the parentheses), or the first mistake,
@@ -139,6 +144,7 @@ impl ToolAttr {
                 "requires" => requires(&meta, &mut attr.requires)?,
                 "time_limit_ms" => set(&mut attr.time_limit_ms, milliseconds(&meta)?, &meta)?,
                 "task" => set(&mut attr.task, task_support(&meta)?, &meta)?,
+                "tags" => tags(&meta, &mut attr.tags)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -178,6 +184,7 @@ impl ResourceAttr {
             description: None,
             mime_type: None,
             complete: Vec::new(),
+            tags: Vec::new(),
         };
         for meta in metas {
             match key(&meta).as_str() {
@@ -186,6 +193,7 @@ impl ResourceAttr {
                 "description" => set(&mut attr.description, string_value(&meta)?, &meta)?,
                 "mime_type" => set(&mut attr.mime_type, string_value(&meta)?, &meta)?,
                 "complete" => completers(&meta, &mut attr.complete)?,
+                "tags" => tags(&meta, &mut attr.tags)?,
                 _ => return Err(unknown(&meta, "resource", RESOURCE_OPTIONS)),
             }
         }
@@ -210,6 +218,7 @@ impl PromptAttr {
                 "title" => set(&mut attr.title, string_value(&meta)?, &meta)?,
                 "description" => set(&mut attr.description, string_value(&meta)?, &meta)?,
                 "complete" => completers(&meta, &mut attr.complete)?,
+                "tags" => tags(&meta, &mut attr.tags)?,
                 _ => return Err(unknown(&meta, "prompt", PROMPT_OPTIONS)),
             }
         }
@@ -347,6 +356,46 @@ fn completers(meta: &Meta, out: &mut Vec<Completer>) -> syn::Result<()> {
 }
 
 /// `requires(sampling, roots)`: each a client capability, once.
+/// `tags = ["admin", "billing"]`: each a non-empty string, once; the option given once.
+fn tags(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
+    const HOW: &str = "write the item's tags as tags = [\"admin\", ...]";
+    if !out.is_empty() {
+        return Err(syn::Error::new_spanned(
+            meta,
+            "this option is given twice; keep one",
+        ));
+    }
+    let Meta::NameValue(MetaNameValue {
+        value: Expr::Array(array),
+        ..
+    }) = meta
+    else {
+        return Err(syn::Error::new_spanned(meta, HOW));
+    };
+    for element in &array.elems {
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(tag), ..
+        }) = element
+        else {
+            return Err(syn::Error::new_spanned(element, HOW));
+        };
+        if tag.value().is_empty() {
+            return Err(syn::Error::new_spanned(tag, "a tag is not empty"));
+        }
+        if out.iter().any(|t| t.value() == tag.value()) {
+            return Err(syn::Error::new_spanned(
+                tag,
+                "this tag is given twice; keep one",
+            ));
+        }
+        out.push(tag.clone());
+    }
+    if out.is_empty() {
+        return Err(syn::Error::new_spanned(meta, HOW));
+    }
+    Ok(())
+}
+
 fn requires(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
     let Meta::List(list) = meta else {
         return Err(syn::Error::new_spanned(

@@ -19,6 +19,8 @@ pub(crate) struct Prompt {
     pub(crate) arguments: CompiledSchema,
     pub(crate) handler: PromptHandler,
     pub(crate) takes_context: bool,
+    /// The host's labels (never advertised).
+    pub(crate) tags: &'static [&'static str],
     pub(crate) completions: &'static [CompletionDef],
     pub(crate) argument_names: Vec<&'static str>,
     /// Its counter in the observed connectome, when the server has an observer.
@@ -117,6 +119,7 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
         arguments,
         handler: def.handler,
         takes_context: def.takes_context,
+        tags: def.tags,
         completions: def.completions,
         argument_names: def.arguments.iter().map(|a| a.name).collect(),
         observed: None,

@@ -18,6 +18,8 @@ pub(crate) struct Resource {
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) reader: ResourceReader,
     pub(crate) takes_context: bool,
+    /// The host's labels (never advertised).
+    pub(crate) tags: &'static [&'static str],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
 }
@@ -30,6 +32,8 @@ pub(crate) struct Template {
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) reader: ResourceReader,
     pub(crate) takes_context: bool,
+    /// The host's labels (never advertised).
+    pub(crate) tags: &'static [&'static str],
     pub(crate) completions: &'static [CompletionDef],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
@@ -42,6 +46,11 @@ pub(crate) struct Readable<'c, 'u> {
     pub(crate) takes_context: bool,
     pub(crate) mime_type: Option<&'static str>,
     pub(crate) variables: Vec<(&'c str, &'u str)>,
+    /// The resource's URI, or the template's source.
+    pub(crate) key: &'c Arc<str>,
+    /// Whether a template matched.
+    pub(crate) is_template: bool,
+    pub(crate) tags: &'static [&'static str],
     /// The counter of the resource or template read.
     pub(crate) observed: Option<&'c ItemCounter>,
 }
@@ -71,6 +80,7 @@ pub(crate) fn build(
                 mime_type: def.mime_type,
                 reader: def.reader,
                 takes_context: def.takes_context,
+                tags: def.tags,
                 observed: None,
             });
         } else {
@@ -81,6 +91,7 @@ pub(crate) fn build(
                 mime_type: def.mime_type,
                 reader: def.reader,
                 takes_context: def.takes_context,
+                tags: def.tags,
                 completions: def.completions,
                 observed: None,
             });
@@ -181,6 +192,9 @@ pub(crate) fn readable<'c, 'u>(
             takes_context: resource.takes_context,
             mime_type: resource.mime_type,
             variables: Vec::new(),
+            key: &resource.uri,
+            is_template: false,
+            tags: resource.tags,
             observed: resource.observed.as_ref(),
         });
     }
@@ -190,6 +204,9 @@ pub(crate) fn readable<'c, 'u>(
             takes_context: t.takes_context,
             mime_type: t.mime_type,
             variables,
+            key: &t.source,
+            is_template: true,
+            tags: t.tags,
             observed: t.observed.as_ref(),
         })
     })

@@ -63,6 +63,8 @@ pub(crate) struct Tool {
     pub(crate) headers: Vec<HeaderParameter>,
     /// The handler may send notifications through its request context.
     pub(crate) takes_context: bool,
+    /// The host's labels (never advertised).
+    pub(crate) tags: &'static [&'static str],
     /// This tool's own time limit.
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Whether a call may become a task.
@@ -230,6 +232,7 @@ fn build_tool(
         headers,
         client_capabilities: def.client_capabilities,
         takes_context: def.takes_context,
+        tags: def.tags,
         time_limit: def.time_limit,
         task_support: def.task_support,
         observed: None,

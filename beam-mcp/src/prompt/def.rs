@@ -134,6 +134,9 @@ pub struct PromptDef {
     pub arguments: &'static [PromptArgument],
     /// Renders it.
     pub handler: PromptHandler,
+    /// Labels for the host's own rules (`#[tool(tags = ["admin"])]`): middleware and listing
+    /// filters read them; they are not advertised (the spec has no field for them).
+    pub tags: &'static [&'static str],
     /// True when the function takes a [`Context`](crate::Context) and so may send
     /// notifications; see [`ToolDef::takes_context`](crate::ToolDef::takes_context).
     pub takes_context: bool,
@@ -181,6 +184,7 @@ impl PromptDef {
             arguments: &[],
             handler,
             takes_context: false,
+            tags: &[],
             completions: &[],
             states: &[],
             module_path: "",
@@ -197,6 +201,9 @@ impl PromptDef {
 
         /// Renders it.
         with_handler(handler: PromptHandler) => handler;
+
+        /// Labels middleware and listing filters read; never advertised.
+        with_tags(tags: &'static [&'static str]) => tags;
 
         /// Whether the handler may send notifications through its request context.
         with_context(takes_context: bool) => takes_context;

@@ -63,15 +63,46 @@ pub(crate) struct Request<'a> {
     pub(crate) log_level: Option<LogLevel>,
     /// The multi-round-trip round, for the methods that may ask the client (2026-07-28).
     pub(crate) round: Option<Round>,
+    /// The context begun before the host's middleware ran (its round opened then, on the
+    /// params as sent): the method takes it rather than beginning its own.
+    /// Boxed: the request is moved along every method's path, and this is rarely there.
+    pub(crate) begun: Option<Box<Begun>>,
 }
 
 /// A request's context (which its exchange shares), registered with its session.
 pub(crate) struct Begun {
     pub(crate) context: Context,
-    registration: Option<Registration>,
+    pub(crate) registration: Option<Registration>,
 }
 
-impl Request<'_> {
+impl<'a> Request<'a> {
+    /// A request that passed the envelope checks, with what its `_meta` said.
+    #[inline(always)]
+    fn new(
+        id: Value,
+        method: &'a str,
+        params: Map<String, Value>,
+        meta: Meta,
+        session: &'a Session,
+        door: &'a dyn Door,
+    ) -> Self {
+        Request {
+            id,
+            method,
+            params,
+            era: meta.era,
+            session,
+            door,
+            meta: meta.rest,
+            client_capabilities: meta.client_capabilities,
+            client_info: meta.client_info,
+            progress_token: meta.progress_token,
+            log_level: meta.log_level,
+            round: None,
+            begun: None,
+        }
+    }
+
     /// The form of the tools' input schemas this request's client is shown: by its
     /// `clientInfo.name` (this request's at 2026-07-28, the session's at 2025-11-25).
     pub(crate) fn schema_profile(&self, server: &Server) -> SchemaProfile {
@@ -127,6 +158,9 @@ impl Request<'_> {
         server: &Server,
         may_ask: bool,
     ) -> Result<(), ProtocolError> {
+        if self.begun.is_some() {
+            return Ok(());
+        }
         let carries =
             self.params.contains_key("requestState") || self.params.contains_key("inputResponses");
         if self.era.is_stateless() && (may_ask || carries) {
@@ -151,7 +185,10 @@ impl Request<'_> {
         self.begin_with(server, true)
     }
 
-    fn begin_with(&mut self, server: &Server, streams: bool) -> Begun {
+    pub(crate) fn begin_with(&mut self, server: &Server, streams: bool) -> Begun {
+        if let Some(begun) = self.begun.take() {
+            return *begun;
+        }
         let outbox = streams.then(|| Arc::new(Outbox::new(server.inner.limits.notification_queue)));
         let client_requests =
             (!self.era.is_stateless() && outbox.is_some() && self.session.hello().is_some())
@@ -305,21 +342,17 @@ impl Server {
             Ok(meta) => meta,
             Err(error) => return ready_error(Some(id), error, None),
         };
-        let request = Request {
-            id,
-            method: &method,
-            params,
-            era: meta.era,
+        // `exit` ends the connection and is never answered: no rule runs around it.
+        if let Some(chain) = &self.inner.middleware
+            && method != "exit"
+        {
+            let request = Request::new(id, &method, params, meta, session, door);
+            return self.around(session, request, chain);
+        }
+        self.route(
             session,
-            door,
-            meta: meta.rest,
-            client_capabilities: meta.client_capabilities,
-            client_info: meta.client_info,
-            progress_token: meta.progress_token,
-            log_level: meta.log_level,
-            round: None,
-        };
-        self.request(session, request)
+            Request::new(id, &method, params, meta, session, door),
+        )
     }
 
     /// Reads and removes `params._meta`, deciding the request's revision (DIGEST §0): it is
@@ -422,7 +455,9 @@ impl Server {
         Reply::Silent
     }
 
-    fn request(&self, session: &Session, request: Request<'_>) -> Reply {
+    /// The method table: a request that passed the envelope checks (and the host's
+    /// middleware, if any) to its method.
+    pub(crate) fn route(&self, session: &Session, request: Request<'_>) -> Reply {
         let era = request.era;
         let stateless = era.is_stateless();
         let outcome = match request.method {

@@ -303,6 +303,10 @@ pub enum ProtocolError {
         /// How long the caller should wait, in milliseconds (rounded up).
         retry_after_ms: u64,
     },
+    /// A host rule ([`Middleware`](crate::middleware::Middleware)) refused the request, with
+    /// its own code, message and data.
+    #[error("{0}")]
+    Refused(Box<Refusal>),
 }
 
 impl ProtocolError {
@@ -390,6 +394,7 @@ impl ProtocolError {
             Self::MethodNotFound(_) => -32601,
             Self::UnsupportedVersion { .. } => -32022,
             Self::Internal => -32603,
+            Self::Refused(refusal) => i64::from(refusal.code),
         }
     }
 
@@ -428,6 +433,7 @@ impl ProtocolError {
             }
             Self::UnknownTask(id) => Some(json!({ "taskId": cut(id) })),
             Self::RateLimited { retry_after_ms } => Some(json!({ "retryAfterMs": retry_after_ms })),
+            Self::Refused(refusal) => refusal.data.clone(),
             Self::MissingClientCapability(names) => {
                 let required: serde_json::Map<String, Value> =
                     names.iter().map(|name| (name.clone(), json!({}))).collect();
@@ -446,6 +452,91 @@ impl ProtocolError {
             error.insert("data".into(), data);
         }
         Value::Object(error)
+    }
+}
+
+/// A request refused by a host rule: a JSON-RPC error with the host's code and message, and
+/// over HTTP the status the host chose (200 unless it says otherwise, as for every JSON-RPC
+/// error the spec does not give a status: see `docs/wire.md`).
+///
+/// ```
+/// use beam_mcp::middleware::Refusal;
+/// use beam_mcp::protocol::ProtocolError;
+///
+/// let refusal = Refusal::new(-31403, "not on weekends").with_status(403);
+/// let error = ProtocolError::from(refusal);
+/// assert_eq!(error.code(), -31403);
+/// assert_eq!(error.to_string(), "not on weekends");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub(crate) code: i32,
+    pub(crate) message: String,
+    pub(crate) data: Option<Value>,
+    pub(crate) status: u16,
+}
+
+impl Refusal {
+    /// A refusal with a JSON-RPC error code and a message for the caller. The spec asks
+    /// application codes to lie outside `-32768..=-32000`; the core's own codes are there.
+    pub fn new(code: i32, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Refusal {
+            code,
+            message: caller_text(&message).to_owned(),
+            data: None,
+            status: 200,
+        }
+    }
+
+    /// Invalid params (`-32602`): the request's params break a host rule.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Self::new(-32602, message)
+    }
+
+    /// The error's `data` member.
+    #[must_use]
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// The HTTP status the refusal travels with (a value outside 200..=599 is taken as 200).
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = if (200..=599).contains(&status) {
+            status
+        } else {
+            200
+        };
+        self
+    }
+
+    /// The JSON-RPC error code.
+    pub fn code(&self) -> i32 {
+        self.code
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<Refusal> for ProtocolError {
+    fn from(refusal: Refusal) -> Self {
+        ProtocolError::Refused(Box::new(refusal))
     }
 }
 

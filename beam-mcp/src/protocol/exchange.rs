@@ -182,6 +182,13 @@ impl Exchange {
         }
     }
 
+    /// The host work alone, for a chain of middleware that shares this exchange's context (the
+    /// exchange is spent, and dropping it cancels nothing).
+    pub(crate) fn into_work(mut self) -> Option<PendingResponse> {
+        self.finished = true;
+        self.work.take()
+    }
+
     /// Waits for the response, discarding notifications.
     pub async fn response(mut self) -> Option<Response> {
         while let Some(message) = self.next().await {

@@ -1,12 +1,14 @@
 //! The protocol core: JSON-RPC envelope rules, the era of each request, the method table,
 //! and the per-revision result shapes. Pure: transports own bytes and connections.
 
+mod around;
 mod core;
 pub(crate) mod cursor;
 pub(crate) mod door;
 mod error;
 mod exchange;
 mod methods;
+pub mod middleware;
 mod response;
 pub(crate) mod session;
 

@@ -53,6 +53,11 @@ impl Response {
         self.body.as_ref()
     }
 
+    /// The result, or the error, taken.
+    pub(crate) fn into_body(self) -> Result<Value, ProtocolError> {
+        self.body
+    }
+
     /// The response as a JSON value (keys sorted).
     pub fn to_value(&self) -> Value {
         let mut out = Map::new();

@@ -20,15 +20,24 @@ use crate::live::{Filter, Listener, Live, Subscription};
 /// assert!(!session.is_initialized());
 /// assert!(!session.is_closed());
 /// ```
-#[derive(Default)]
+///
+/// A `Session` is a handle: clones share one connection's state (a request held by middleware
+/// keeps its clone while it runs).
+#[derive(Default, Clone)]
 pub struct Session {
+    state: Arc<SessionState>,
+    principal: Option<PrincipalBox>,
+}
+
+/// What the clones of one [`Session`] share.
+#[derive(Default)]
+struct SessionState {
     initialized: AtomicBool,
     closed: AtomicBool,
     /// 0: every level (the 2025-11-25 default until `logging/setLevel`); else level + 1.
     log_level: AtomicU8,
     /// What the first `initialize` said of the client (a session negotiates once).
     client: OnceLock<Arc<Hello>>,
-    principal: Option<PrincipalBox>,
     in_flight: Option<InFlight>,
     /// Set when the connection ends: its listen streams end with their result.
     ending: Arc<CancelFlag>,
@@ -50,6 +59,7 @@ impl std::fmt::Debug for Session {
     }
 }
 
+#[derive(Clone)]
 struct PrincipalBox(Principal);
 
 impl std::fmt::Debug for PrincipalBox {
@@ -67,18 +77,21 @@ impl Session {
     /// A fresh connection: it tracks its running requests for `notifications/cancelled`.
     pub fn new() -> Self {
         Session {
-            in_flight: Some(InFlight::default()),
-            ..Self::default()
+            state: Arc::new(SessionState {
+                in_flight: Some(InFlight::default()),
+                ..SessionState::default()
+            }),
+            principal: None,
         }
     }
 
     /// The connection ends: its `subscriptions/listen` streams end with their result.
     pub fn end(&self) {
-        self.ending.cancel();
+        self.state.ending.cancel();
     }
 
     pub(crate) fn ending(&self) -> Arc<CancelFlag> {
-        Arc::clone(&self.ending)
+        Arc::clone(&self.state.ending)
     }
 
     /// The queue of unsolicited notifications (a 2025-11-25 session of a live server), which
@@ -88,7 +101,7 @@ impl Session {
         allow(dead_code, reason = "used by the stdio transport")
     )]
     pub(crate) fn unsolicited(&self) -> Arc<Outbox> {
-        Arc::clone(&self.unsolicited)
+        Arc::clone(&self.state.unsolicited)
     }
 
     /// After `initialize` on a live server: list changes and subscribed resource updates are
@@ -100,13 +113,13 @@ impl Session {
             resources: true,
             uris: Vec::new(),
         };
-        let listener = Listener::new(filter, Arc::clone(&self.unsolicited), None);
-        *lock(&self.follower) = Some(live.subscribe(listener));
+        let listener = Listener::new(filter, Arc::clone(&self.state.unsolicited), None);
+        *lock(&self.state.follower) = Some(live.subscribe(listener));
     }
 
     /// Adds (or removes) a resource subscription.
     pub(crate) fn subscribe(&self, uri: &str, on: bool) -> Result<(), Unsubscribable> {
-        let follower = lock(&self.follower);
+        let follower = lock(&self.state.follower);
         let Some(subscription) = follower.as_ref() else {
             return Err(Unsubscribable::NotInitialized);
         };
@@ -154,29 +167,29 @@ impl Session {
 
     /// True once `notifications/initialized` (or `initialize`) was seen.
     pub fn is_initialized(&self) -> bool {
-        self.initialized.load(Ordering::Relaxed)
+        self.state.initialized.load(Ordering::Relaxed)
     }
 
     /// True after `shutdown` or `exit`: the transport stops reading.
     pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Relaxed)
+        self.state.closed.load(Ordering::Relaxed)
     }
 
     /// How many requests of this connection are still running.
     pub fn running(&self) -> usize {
-        self.in_flight.as_ref().map_or(0, |m| lock(m).len())
+        self.state.in_flight.as_ref().map_or(0, |m| lock(m).len())
     }
 
     pub(crate) fn mark_initialized(&self) {
-        self.initialized.store(true, Ordering::Relaxed);
+        self.state.initialized.store(true, Ordering::Relaxed);
     }
 
     pub(crate) fn close(&self) {
-        self.closed.store(true, Ordering::Relaxed);
+        self.state.closed.store(true, Ordering::Relaxed);
     }
 
     pub(crate) fn client_requests(&self) -> &Arc<ClientRequests> {
-        &self.client_requests
+        &self.state.client_requests
     }
 
     pub(crate) fn principal(&self) -> Option<Principal> {
@@ -185,16 +198,16 @@ impl Session {
 
     pub(crate) fn set_hello(&self, hello: Hello) {
         // A second `initialize` in one session does not renegotiate what the first settled.
-        let _ = self.client.set(Arc::new(hello));
+        let _ = self.state.client.set(Arc::new(hello));
     }
 
     pub(crate) fn hello(&self) -> Option<Arc<Hello>> {
-        self.client.get().cloned()
+        self.state.client.get().cloned()
     }
 
     /// The lowest level a legacy request of this session is sent logs at.
     pub(crate) fn log_level(&self) -> LogLevel {
-        match self.log_level.load(Ordering::Relaxed) {
+        match self.state.log_level.load(Ordering::Relaxed) {
             0 => LogLevel::Debug,
             n => LogLevel::ALL[usize::from(n - 1).min(7)],
         }
@@ -202,12 +215,14 @@ impl Session {
 
     pub(crate) fn set_log_level(&self, level: LogLevel) {
         let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
-        self.log_level.store(index as u8 + 1, Ordering::Relaxed);
+        self.state
+            .log_level
+            .store(index as u8 + 1, Ordering::Relaxed);
     }
 
     /// Registers a running request under its id; the registration ends when dropped.
     pub(crate) fn register(&self, id: &Value, context: &Context) -> Option<Registration> {
-        let map = self.in_flight.as_ref()?;
+        let map = self.state.in_flight.as_ref()?;
         lock(map).push((id.clone(), context.clone()));
         Some(Registration {
             map: Arc::clone(map),
@@ -218,7 +233,7 @@ impl Session {
     /// Cancels the running requests with this id (`1` and `"1"` differ); an unknown or
     /// finished id is ignored.
     pub(crate) fn cancel(&self, id: &Value) -> bool {
-        let Some(map) = &self.in_flight else {
+        let Some(map) = &self.state.in_flight else {
             return false;
         };
         let mut found = false;
@@ -235,7 +250,7 @@ impl Session {
         allow(dead_code, reason = "used by the stdio transport")
     )]
     pub(crate) fn cancel_all(&self) {
-        if let Some(map) = &self.in_flight {
+        if let Some(map) = &self.state.in_flight {
             for (_, context) in lock(map).iter() {
                 context.cancel();
             }

@@ -93,6 +93,9 @@ pub struct ResourceDef {
     pub parameters: &'static [&'static str],
     /// Reads it.
     pub reader: ResourceReader,
+    /// Labels for the host's own rules (`#[tool(tags = ["admin"])]`): middleware and listing
+    /// filters read them; they are not advertised (the spec has no field for them).
+    pub tags: &'static [&'static str],
     /// True when the function takes a [`Context`](crate::Context) and so may send
     /// notifications; see [`ToolDef::takes_context`](crate::ToolDef::takes_context).
     pub takes_context: bool,
@@ -136,6 +139,7 @@ impl ResourceDef {
             parameters: &[],
             reader,
             takes_context: false,
+            tags: &[],
             completions: &[],
             states: &[],
             module_path: "",
@@ -158,6 +162,9 @@ impl ResourceDef {
 
         /// Reads it.
         with_reader(reader: ResourceReader) => reader;
+
+        /// Labels middleware and listing filters read; never advertised.
+        with_tags(tags: &'static [&'static str]) => tags;
 
         /// Whether the reader may send notifications through its request context.
         with_context(takes_context: bool) => takes_context;

@@ -145,6 +145,9 @@ pub struct ToolDef {
     /// The client capabilities a call needs (`sampling`, `elicitation`, `roots`): a
     /// 2026-07-28 call from a client that does not declare them is refused with `-32021`.
     pub client_capabilities: &'static [&'static str],
+    /// Labels for the host's own rules (`#[tool(tags = ["admin"])]`): middleware and listing
+    /// filters read them; they are not advertised (the spec has no field for them).
+    pub tags: &'static [&'static str],
     /// True when the handler may send notifications (progress, logs) through its request
     /// context; `#[tool]` sets it when the function takes a [`Context`](crate::Context). The
     /// server advertises `logging` exactly when some item does, and a request gets a
@@ -201,6 +204,7 @@ impl ToolDef {
             states: &[],
             client_capabilities: &[],
             takes_context: false,
+            tags: &[],
             time_limit: None,
             task_support: crate::task::TaskSupport::Forbidden,
             module_path: "",
@@ -235,6 +239,9 @@ impl ToolDef {
 
         /// The client capabilities a call needs.
         with_client_capabilities(client_capabilities: &'static [&'static str]) => client_capabilities;
+
+        /// Labels middleware and listing filters read; never advertised.
+        with_tags(tags: &'static [&'static str]) => tags;
 
         /// Whether the handler may send notifications through its request context.
         with_context(takes_context: bool) => takes_context;

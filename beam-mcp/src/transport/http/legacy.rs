@@ -18,11 +18,12 @@ use super::events::{EventStore, ResumeError, StoredEvent};
 use super::load::{Places, busy};
 use super::sessions::{Entry, Sessions};
 use super::sse::{self, Event};
-use super::{Endpoint, empty, json_response, reply};
+use super::status::{self, Wire};
+use super::{Endpoint, empty, reply};
 use crate::Server;
 use crate::context::{CancelFlag, Principal};
 use crate::protocol::door::Door;
-use crate::protocol::{Exchange, ProtocolError, Reply, Response, Revision, Session};
+use crate::protocol::{Exchange, ProtocolError, Reply, Revision, Session};
 
 const SESSION_ID: &str = "mcp-session-id";
 const VERSION: &str = "mcp-protocol-version";
@@ -249,7 +250,7 @@ async fn deliver(
     }
     let exchange = match answered {
         Reply::Silent => return empty(202),
-        Reply::Ready(response) => return respond(&response),
+        Reply::Ready(response) => return status::respond(&response, Wire::Sessions),
         Reply::Pending(exchange) => exchange,
     };
     let (places, key) = places;
@@ -273,26 +274,11 @@ async fn deliver(
         }
     } else {
         let response = match exchange.response().await {
-            Some(response) => respond(&response),
+            Some(response) => status::respond(&response, Wire::Sessions),
             None => reply(500, None, ProtocolError::Internal, false),
         };
         slot.hold_until_sent(response)
     }
-}
-
-fn respond(response: &Response) -> HttpResponse {
-    // A refused envelope (not JSON, not a request) is the HTTP request's fault: 400. A
-    // request's JSON-RPC answer, error or not, is 200: clients read errors from the body.
-    let refused = response
-        .body()
-        .err()
-        .is_some_and(|e| matches!(e.code(), -32700 | -32600));
-    let status = if refused || response.id().is_none() {
-        400
-    } else {
-        200
-    };
-    json_response(status, response, false)
 }
 
 /// A POST's event stream on a session: a priming event, then each message with an id

@@ -45,6 +45,7 @@ mod sessions;
 mod signals;
 mod sse;
 mod stall;
+mod status;
 
 use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -70,6 +71,7 @@ pub use stall::WriteDeadline;
 
 use legacy::Legacy;
 use sessions::{SessionLimits, Sessions};
+use status::Wire;
 
 use crate::Server;
 use crate::context::{CancelFlag, Principal};
@@ -1027,7 +1029,7 @@ async fn answer(
     let id = message.get("id").cloned();
     let exchange = match server.handle_value_through(&session, message, &rules) {
         Reply::Silent => return empty(202),
-        Reply::Ready(response) => return respond(&response),
+        Reply::Ready(response) => return status::respond(&response, Wire::Stateless),
         Reply::Pending(exchange) => exchange,
     };
     let slot = match places {
@@ -1049,64 +1051,12 @@ async fn answer(
     } else {
         // Dropped with the connection if the client goes away: that cancels the call.
         match exchange.response().await {
-            Some(response) => respond(&response),
+            Some(response) => status::respond(&response, Wire::Stateless),
             None => reply(500, None, ProtocolError::Internal, false),
         }
     };
     // An answer, streamed or not, holds its place until its last byte is written.
     slot.hold_until_sent(response)
-}
-
-/// The status a core response travels with: the one table from outcome to status.
-///
-/// 400 only where the spec says MUST (DIGEST, "Status code summary"): the envelope, the
-/// `_meta` a 2026-07-28 request must carry, the header rules, a missing client capability and an
-/// unsupported version. Every other JSON-RPC error (an unknown tool, a resource not found, a
-/// bad cursor, `-32603`) is 200 with the error in the body, as the reference server answers:
-/// a client that reads a 400 as a transport failure (rust-mcp-sdk does) would otherwise lose
-/// the error. `-32601` is 404, and a rate limit 429.
-fn status_of(response: &Response) -> u16 {
-    match response.body() {
-        Ok(_) => 200,
-        Err(error) => match error {
-            ProtocolError::MethodNotFound(_) => 404,
-            // The caller's rate limit (`RateLimit`): HTTP's own word for it, with Retry-After.
-            ProtocolError::RateLimited { .. } => 429,
-            ProtocolError::Json(_)
-            | ProtocolError::Batch
-            | ProtocolError::NotAnObject(_)
-            | ProtocolError::TooLarge
-            | ProtocolError::InvalidRequest
-            | ProtocolError::EmptyBody
-            | ProtocolError::TopLevelMeta
-            | ProtocolError::ParamsNotObject
-            | ProtocolError::MetaNotObject
-            | ProtocolError::MetaLacksVersion
-            | ProtocolError::MetaLacksCapabilities
-            | ProtocolError::MetaRequired
-            | ProtocolError::HeaderMismatch(_)
-            | ProtocolError::MissingClientCapability(_)
-            | ProtocolError::MissingExtension(_)
-            | ProtocolError::UnsupportedVersion { .. } => 400,
-            _ => 200,
-        },
-    }
-}
-
-fn respond(response: &Response) -> HttpResponse {
-    let mut out = json_response(status_of(response), response, false);
-    if let Err(error) = response.body() {
-        let wait = error
-            .data()
-            .and_then(|d| d.get("retryAfterMs").and_then(Value::as_u64));
-        if let Some(ms) = wait.filter(|_| error.code() == -31429) {
-            // Whole seconds, rounded up: Retry-After has no finer unit.
-            let seconds = ms.div_ceil(1000).max(1);
-            out.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-        }
-    }
-    out
 }
 
 fn reply(status: u16, id: Option<Value>, error: ProtocolError, close: bool) -> HttpResponse {

@@ -1,0 +1,199 @@
+//! The core's side of the middleware seam. Before the chain: the item a request names, its
+//! round (on the params as sent), the transport's rule for a tool, and the request's context,
+//! so the exchange a transport writes exists before any middleware runs. After it: the method,
+//! as the chain's last step, sharing that context.
+
+use serde_json::{Map, Value};
+
+use super::core::{Begun, Era, Request};
+use super::door::Bare;
+use super::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
+use super::{ProtocolError, Reply, Session};
+use crate::catalog::Catalog;
+use crate::context::Context;
+use crate::server::Server;
+
+/// The methods whose host code may ask the client, and so open a round before anything else.
+const ASKING: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
+impl Server {
+    /// A request through the host's middleware, then its method.
+    // Never inlined into the door: a server without middleware must not pay for its code.
+    #[inline(never)]
+    pub(crate) fn around(
+        &self,
+        session: &Session,
+        mut request: Request<'_>,
+        chain: &Chain,
+    ) -> Reply {
+        let id = request.id.clone();
+        let era = request.era;
+        let catalog = self.catalog();
+        let (item, takes_context) = match named(&catalog, request.method, &request.params) {
+            Some((item, takes_context)) => (Some(item), takes_context),
+            None => (None, false),
+        };
+        // The state binds the params as sent, so the round opens before middleware may change
+        // them; the transport's header rule holds against what the client sent, too.
+        if ASKING.contains(&request.method)
+            && let Err(error) = request.open_round(self, takes_context)
+        {
+            return Reply::Ready(self.respond(id, era, Err(error)));
+        }
+        if request.method == "tools/call"
+            && let Some(Value::String(name)) = request.params.get("name")
+            && let Some(tool) = catalog.tool(name)
+            && let Err(error) = request
+                .door
+                .check_tool(tool, request.params.get("arguments"))
+        {
+            return Reply::Ready(self.respond(id, era, Err(error)));
+        }
+        let client_name = client_name(&request, session);
+        let meta = request.meta.clone();
+        // Beginning takes these into the context; the method still reads them.
+        let info = request.client_info.clone();
+        let capabilities = request.client_capabilities.clone();
+        let begun = match request.method {
+            method if ASKING.contains(&method) => request.begin(self, takes_context),
+            "completion/complete" => request.begin(self, false),
+            "subscriptions/listen" if era.is_stateless() && self.live().is_some() => {
+                request.begin_stream(self)
+            }
+            _ => request.begin_with(self, false),
+        };
+        request.client_info = info;
+        request.client_capabilities = capabilities;
+        let call = Call {
+            id: id.clone(),
+            method: request.method.to_owned(),
+            params: std::mem::take(&mut request.params),
+            revision: era.revision(),
+            item,
+            principal: session.principal(),
+            client_name,
+            meta,
+            catalog,
+        };
+        let end = Box::new(Method {
+            server: self.clone(),
+            session: session.clone(),
+            era,
+            client_info: request.client_info.take(),
+            client_capabilities: request.client_capabilities.take(),
+            log_level: request.log_level,
+            context: begun.context.clone(),
+        });
+        let next = Next {
+            chain: std::sync::Arc::clone(chain),
+            index: 0,
+            end,
+        };
+        let server = self.clone();
+        let work = Box::pin(async move {
+            let outcome = next.run(call).await;
+            server.respond(id, era, outcome)
+        });
+        self.pending(begun, work)
+    }
+}
+
+/// The client's name, as [`Request::schema_profile`] reads it.
+fn client_name(request: &Request<'_>, session: &Session) -> Option<String> {
+    let name_of = |info: Option<&Value>| {
+        info.and_then(|i| i.get("name"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    if request.era.is_stateless() {
+        name_of(request.client_info.as_ref())
+    } else {
+        let hello = session.hello();
+        name_of(hello.as_ref().and_then(|h| h.info.as_ref()))
+    }
+}
+
+/// The item a `tools/call`, `resources/read` or `prompts/get` names, and whether it takes a
+/// context.
+fn named(catalog: &Catalog, method: &str, params: &Map<String, Value>) -> Option<(Item, bool)> {
+    let text = |key| params.get(key).and_then(Value::as_str);
+    match method {
+        "tools/call" => {
+            let tool = catalog.tool(text("name")?)?;
+            Some((Item::of_tool(tool), tool.takes_context))
+        }
+        "prompts/get" => {
+            let prompt = catalog.prompt(text("name")?)?;
+            Some((Item::of_prompt(prompt), prompt.takes_context))
+        }
+        "resources/read" => {
+            let readable = catalog.readable(text("uri")?)?;
+            let kind = if readable.is_template {
+                ItemKind::Template
+            } else {
+                ItemKind::Resource
+            };
+            let item = Item {
+                kind,
+                name: std::sync::Arc::clone(readable.key),
+                tags: readable.tags,
+                annotations: None,
+            };
+            Some((item, readable.takes_context))
+        }
+        _ => None,
+    }
+}
+
+/// The method at the end of the chain.
+struct Method {
+    server: Server,
+    session: Session,
+    era: Era,
+    client_info: Option<Value>,
+    client_capabilities: Option<Map<String, Value>>,
+    log_level: Option<crate::context::LogLevel>,
+    /// The context begun before the chain (its registration stays with the exchange).
+    context: Context,
+}
+
+impl Endpoint for Method {
+    fn run(self: Box<Self>, call: Call) -> BoxFuture<'static, Outcome> {
+        let Method {
+            server,
+            session,
+            era,
+            client_info,
+            client_capabilities,
+            log_level,
+            context,
+        } = *self;
+        let request = Request {
+            id: call.id,
+            method: &call.method,
+            params: call.params,
+            era,
+            session: &session,
+            // The transport's rules ran before the chain.
+            door: &Bare,
+            meta: Map::new(),
+            client_capabilities,
+            client_info,
+            progress_token: None,
+            log_level,
+            round: None,
+            begun: Some(Box::new(Begun {
+                context,
+                registration: None,
+            })),
+        };
+        match server.route(&session, request) {
+            Reply::Silent => Box::pin(std::future::ready(Ok(Value::Object(Map::new())))),
+            Reply::Ready(response) => Box::pin(std::future::ready(response.into_body())),
+            Reply::Pending(exchange) => match exchange.into_work() {
+                Some(work) => Box::pin(async move { work.await.into_body() }),
+                None => Box::pin(std::future::ready(Err(ProtocolError::Internal))),
+            },
+        }
+    }
+}
