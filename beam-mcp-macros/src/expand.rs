@@ -158,6 +158,10 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     if !tags.is_empty() {
         definition.extend(quote!(.with_tags(&[#(#tags),*])));
     }
+    let scopes = &model.attr.scopes;
+    if !scopes.is_empty() {
+        definition.extend(quote!(.with_scopes(&[#(#scopes),*])));
+    }
     let kind = Kind {
         word: "tool",
         def: quote!(::beam_mcp::ToolDef),

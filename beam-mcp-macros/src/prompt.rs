@@ -191,6 +191,10 @@ impl PromptFn {
         if !tags.is_empty() {
             definition.extend(quote!(.with_tags(&[#(#tags),*])));
         }
+        let scopes = &self.attr.scopes;
+        if !scopes.is_empty() {
+            definition.extend(quote!(.with_scopes(&[#(#scopes),*])));
+        }
         let kind = Kind {
             word: "prompt",
             def: quote!(::beam_mcp::prompt::PromptDef),

@@ -197,6 +197,10 @@ impl ResourceFn {
         if !tags.is_empty() {
             definition.extend(quote!(.with_tags(&[#(#tags),*])));
         }
+        let scopes = &self.attr.scopes;
+        if !scopes.is_empty() {
+            definition.extend(quote!(.with_scopes(&[#(#scopes),*])));
+        }
         let kind = Kind {
             word: "resource",
             def: quote!(::beam_mcp::resource::ResourceDef),

@@ -870,6 +870,29 @@ pub(crate) enum CatalogCell {
 }
 
 impl Server {
+    /// The scopes the catalog's items declare, each once, in catalog order.
+    #[cfg_attr(
+        not(feature = "oauth"),
+        allow(dead_code, reason = "published by the OAuth resource server")
+    )]
+    pub(crate) fn item_scopes(&self) -> Vec<String> {
+        let catalog = self.catalog();
+        let declared = catalog
+            .tools()
+            .iter()
+            .flat_map(|t| t.scopes)
+            .chain(catalog.resources().iter().flat_map(|r| r.scopes))
+            .chain(catalog.templates().iter().flat_map(|t| t.scopes))
+            .chain(catalog.prompts().iter().flat_map(|p| p.scopes));
+        let mut scopes: Vec<String> = Vec::new();
+        for scope in declared {
+            if !scopes.iter().any(|s| s == scope) {
+                scopes.push((*scope).to_owned());
+            }
+        }
+        scopes
+    }
+
     /// The catalog as it is now; a request keeps the one it started with.
     pub(crate) fn catalog(&self) -> Arc<Catalog> {
         match &self.inner.catalog {

@@ -13,6 +13,7 @@ mod memory;
 mod middleware;
 mod oauth;
 mod schema_check;
+mod scopes;
 mod shapes;
 mod shutdown;
 mod stdio_weather;

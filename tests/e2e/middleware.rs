@@ -1,7 +1,8 @@
 //! The host's middleware, end to end: the fixture with `BEAM_FIXTURE_MIDDLEWARE=1` over real
 //! pipes and a real socket, at both revisions. Its middleware marks `echo`'s arguments on the
 //! way in and its result on the way out (two of them, so the order shows), panics when `_meta`
-//! asks, refuses items tagged "admin" (-31403, HTTP 403) and hides them from lists.
+//! asks, refuses items tagged "admin" (-31403, HTTP 403) and hides them from lists, and
+//! checks items' scopes against a principal no caller has.
 
 use serde_json::{Value, json};
 
@@ -206,6 +207,19 @@ fn holds(wire: &mut dyn Wire, modern: bool, refusal_status: u16) {
     let (prompt_status, prompt) = wire.ask("prompts/get", json!({"name": "audit"}), none.clone());
     assert_eq!(prompt["error"]["code"], -31403, "{prompt}");
     assert_eq!((status, prompt_status), (refusal_status, refusal_status));
+
+    // A scope the caller lacks: refused naming it, an ordinary JSON-RPC error (no OAuth here).
+    let (status, secret) = wire.ask("tools/call", json!({"name": "secret"}), none.clone());
+    assert_eq!(status, 200, "{secret}");
+    assert_eq!(secret["error"]["code"], -31403, "{secret}");
+    assert_eq!(
+        secret["error"]["message"],
+        "Insufficient scope: fixture:secret"
+    );
+    assert_eq!(
+        secret["error"]["data"],
+        json!({"requiredScopes": ["fixture:secret"]})
+    );
 
     // A tag filter: the admin items are hidden from the lists, and a list that differs by
     // caller is private to caches (2026-07-28).

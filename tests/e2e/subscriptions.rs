@@ -181,12 +181,16 @@ fn stdio_a_2025_session_hears_list_changes_and_its_resource_updates() {
         let (before, _) = until(&mut s, &call["id"]);
         notes.extend(before);
     }
-    // A session's notifications and the answers to calls travel separately: a change may be
-    // told after the answer of the call that made it (under load, after a later answer too).
-    // The unsubscribe's answer comes after both were queued, so read up to it.
+    // A session's notifications and the answers to calls travel separately (the answers from
+    // the read loop, the notifications from the session's forwarder): a change may be told
+    // after the answer of the call that made it, under load after later answers too. So read
+    // up to the unsubscribe's answer, then on until both changes were told.
     s.send(&json!({ "jsonrpc": "2.0", "id": 8, "method": "resources/unsubscribe", "params": { "uri": "fixture://watched" } }));
     let (late, unsub) = until(&mut s, &json!(8));
     notes.extend(late);
+    while notes.len() < 2 {
+        notes.push(s.recv().expect("the changes are told before EOF"));
+    }
     for n in &notes {
         spec()
             .check("2025-11-25", "JSONRPCNotification", n)

@@ -13,6 +13,7 @@ const CASES: &[&str] = &[
     "tool_hint_not_a_bool",
     "tool_option_twice",
     "tool_requires_unknown_capability",
+    "tool_scope_not_a_token",
     "tool_tag_twice",
     "tool_tags_not_a_list",
     "tool_task_unknown",

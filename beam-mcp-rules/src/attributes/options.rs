@@ -43,6 +43,8 @@ pub struct ToolAttr {
     pub task: Option<syn::Ident>,
     /// `tags = ["admin", ...]`: labels for the host's middleware and listing filters.
     pub tags: Vec<LitStr>,
+    /// `scopes = ["notes:write", ...]`: the OAuth scopes a caller needs (RFC 6749 scope tokens).
+    pub scopes: Vec<LitStr>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -71,6 +73,8 @@ pub struct ResourceAttr {
     pub complete: Vec<Completer>,
     /// `tags = ["admin", ...]`: labels for the host's middleware and listing filters.
     pub tags: Vec<LitStr>,
+    /// `scopes = ["notes:write", ...]`: the OAuth scopes a caller needs (RFC 6749 scope tokens).
+    pub scopes: Vec<LitStr>,
 }
 
 /// The options of `#[prompt(...)]`.
@@ -95,6 +99,8 @@ pub struct PromptAttr {
     pub complete: Vec<Completer>,
     /// `tags = ["admin", ...]`: labels for the host's middleware and listing filters.
     pub tags: Vec<LitStr>,
+    /// `scopes = ["notes:write", ...]`: the OAuth scopes a caller needs (RFC 6749 scope tokens).
+    pub scopes: Vec<LitStr>,
 }
 
 /// `complete(argument = path::to::completer)`.
@@ -116,9 +122,9 @@ pub struct Completer {
     pub function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...]";
-const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...]";
-const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...]";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...]";
+const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...]";
+const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...], scopes = [\"...\", ...]";
 
 impl ToolAttr {
     /// The options from the attribute's tokens (inside the parentheses), or the first mistake,
@@ -145,6 +151,7 @@ impl ToolAttr {
                 "time_limit_ms" => set(&mut attr.time_limit_ms, milliseconds(&meta)?, &meta)?,
                 "task" => set(&mut attr.task, task_support(&meta)?, &meta)?,
                 "tags" => tags(&meta, &mut attr.tags)?,
+                "scopes" => scopes(&meta, &mut attr.scopes)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -185,6 +192,7 @@ impl ResourceAttr {
             mime_type: None,
             complete: Vec::new(),
             tags: Vec::new(),
+            scopes: Vec::new(),
         };
         for meta in metas {
             match key(&meta).as_str() {
@@ -194,6 +202,7 @@ impl ResourceAttr {
                 "mime_type" => set(&mut attr.mime_type, string_value(&meta)?, &meta)?,
                 "complete" => completers(&meta, &mut attr.complete)?,
                 "tags" => tags(&meta, &mut attr.tags)?,
+                "scopes" => scopes(&meta, &mut attr.scopes)?,
                 _ => return Err(unknown(&meta, "resource", RESOURCE_OPTIONS)),
             }
         }
@@ -219,6 +228,7 @@ impl PromptAttr {
                 "description" => set(&mut attr.description, string_value(&meta)?, &meta)?,
                 "complete" => completers(&meta, &mut attr.complete)?,
                 "tags" => tags(&meta, &mut attr.tags)?,
+                "scopes" => scopes(&meta, &mut attr.scopes)?,
                 _ => return Err(unknown(&meta, "prompt", PROMPT_OPTIONS)),
             }
         }
@@ -358,7 +368,43 @@ fn completers(meta: &Meta, out: &mut Vec<Completer>) -> syn::Result<()> {
 /// `requires(sampling, roots)`: each a client capability, once.
 /// `tags = ["admin", "billing"]`: each a non-empty string, once; the option given once.
 fn tags(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
-    const HOW: &str = "write the item's tags as tags = [\"admin\", ...]";
+    let how = "write the item's tags as tags = [\"admin\", ...]";
+    strings(meta, out, how, |tag| {
+        if tag.is_empty() {
+            Err("a tag is not empty")
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// `scopes = ["notes:write"]`: each an RFC 6749 scope token, once; the option given once.
+fn scopes(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
+    let how = "write the scopes a caller needs as scopes = [\"notes:write\", ...]";
+    strings(meta, out, how, |scope| {
+        // RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E.
+        let token = !scope.is_empty()
+            && scope
+                .bytes()
+                .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b));
+        if token {
+            Ok(())
+        } else {
+            Err(
+                "a scope is an RFC 6749 scope token: printable ASCII without space, quote or backslash",
+            )
+        }
+    })
+}
+
+/// A list option of string literals, each accepted by `check`, none twice; the option given
+/// once.
+fn strings(
+    meta: &Meta,
+    out: &mut Vec<LitStr>,
+    how: &str,
+    check: impl Fn(&str) -> Result<(), &'static str>,
+) -> syn::Result<()> {
     if !out.is_empty() {
         return Err(syn::Error::new_spanned(
             meta,
@@ -370,28 +416,27 @@ fn tags(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {
         ..
     }) = meta
     else {
-        return Err(syn::Error::new_spanned(meta, HOW));
+        return Err(syn::Error::new_spanned(meta, how));
     };
     for element in &array.elems {
         let Expr::Lit(ExprLit {
-            lit: Lit::Str(tag), ..
+            lit: Lit::Str(word),
+            ..
         }) = element
         else {
-            return Err(syn::Error::new_spanned(element, HOW));
+            return Err(syn::Error::new_spanned(element, how));
         };
-        if tag.value().is_empty() {
-            return Err(syn::Error::new_spanned(tag, "a tag is not empty"));
-        }
-        if out.iter().any(|t| t.value() == tag.value()) {
+        check(&word.value()).map_err(|why| syn::Error::new_spanned(word, why))?;
+        if out.iter().any(|t| t.value() == word.value()) {
             return Err(syn::Error::new_spanned(
-                tag,
-                "this tag is given twice; keep one",
+                word,
+                "this value is given twice; keep one",
             ));
         }
-        out.push(tag.clone());
+        out.push(word.clone());
     }
     if out.is_empty() {
-        return Err(syn::Error::new_spanned(meta, HOW));
+        return Err(syn::Error::new_spanned(meta, how));
     }
     Ok(())
 }

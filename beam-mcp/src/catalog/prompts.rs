@@ -21,6 +21,8 @@ pub(crate) struct Prompt {
     pub(crate) takes_context: bool,
     /// The host's labels (never advertised).
     pub(crate) tags: &'static [&'static str],
+    /// The scopes a caller needs.
+    pub(crate) scopes: &'static [&'static str],
     pub(crate) completions: &'static [CompletionDef],
     pub(crate) argument_names: Vec<&'static str>,
     /// Its counter in the observed connectome, when the server has an observer.
@@ -120,6 +122,7 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
         handler: def.handler,
         takes_context: def.takes_context,
         tags: def.tags,
+        scopes: def.scopes,
         completions: def.completions,
         argument_names: def.arguments.iter().map(|a| a.name).collect(),
         observed: None,

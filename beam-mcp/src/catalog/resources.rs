@@ -20,6 +20,8 @@ pub(crate) struct Resource {
     pub(crate) takes_context: bool,
     /// The host's labels (never advertised).
     pub(crate) tags: &'static [&'static str],
+    /// The scopes a caller needs.
+    pub(crate) scopes: &'static [&'static str],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
 }
@@ -34,6 +36,8 @@ pub(crate) struct Template {
     pub(crate) takes_context: bool,
     /// The host's labels (never advertised).
     pub(crate) tags: &'static [&'static str],
+    /// The scopes a caller needs.
+    pub(crate) scopes: &'static [&'static str],
     pub(crate) completions: &'static [CompletionDef],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
@@ -51,6 +55,8 @@ pub(crate) struct Readable<'c, 'u> {
     /// Whether a template matched.
     pub(crate) is_template: bool,
     pub(crate) tags: &'static [&'static str],
+    /// The scopes a caller needs.
+    pub(crate) scopes: &'static [&'static str],
     /// The counter of the resource or template read.
     pub(crate) observed: Option<&'c ItemCounter>,
 }
@@ -81,6 +87,7 @@ pub(crate) fn build(
                 reader: def.reader,
                 takes_context: def.takes_context,
                 tags: def.tags,
+                scopes: def.scopes,
                 observed: None,
             });
         } else {
@@ -92,6 +99,7 @@ pub(crate) fn build(
                 reader: def.reader,
                 takes_context: def.takes_context,
                 tags: def.tags,
+                scopes: def.scopes,
                 completions: def.completions,
                 observed: None,
             });
@@ -195,6 +203,7 @@ pub(crate) fn readable<'c, 'u>(
             key: &resource.uri,
             is_template: false,
             tags: resource.tags,
+            scopes: resource.scopes,
             observed: resource.observed.as_ref(),
         });
     }
@@ -207,6 +216,7 @@ pub(crate) fn readable<'c, 'u>(
             key: &t.source,
             is_template: true,
             tags: t.tags,
+            scopes: t.scopes,
             observed: t.observed.as_ref(),
         })
     })

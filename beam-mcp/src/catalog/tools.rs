@@ -65,6 +65,8 @@ pub(crate) struct Tool {
     pub(crate) takes_context: bool,
     /// The host's labels (never advertised).
     pub(crate) tags: &'static [&'static str],
+    /// The scopes a caller needs.
+    pub(crate) scopes: &'static [&'static str],
     /// This tool's own time limit.
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Whether a call may become a task.
@@ -233,6 +235,7 @@ fn build_tool(
         client_capabilities: def.client_capabilities,
         takes_context: def.takes_context,
         tags: def.tags,
+        scopes: def.scopes,
         time_limit: def.time_limit,
         task_support: def.task_support,
         observed: None,

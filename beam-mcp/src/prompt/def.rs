@@ -137,6 +137,9 @@ pub struct PromptDef {
     /// Labels for the host's own rules (`#[tool(tags = ["admin"])]`): middleware and listing
     /// filters read them; they are not advertised (the spec has no field for them).
     pub tags: &'static [&'static str],
+    /// The OAuth scopes a caller needs (`#[tool(scopes = ["notes:write"])]`), enforced by the
+    /// [`scopes`](crate::middleware::scopes) middleware and published in RFC 9728 metadata.
+    pub scopes: &'static [&'static str],
     /// True when the function takes a [`Context`](crate::Context) and so may send
     /// notifications; see [`ToolDef::takes_context`](crate::ToolDef::takes_context).
     pub takes_context: bool,
@@ -185,6 +188,7 @@ impl PromptDef {
             handler,
             takes_context: false,
             tags: &[],
+            scopes: &[],
             completions: &[],
             states: &[],
             module_path: "",
@@ -204,6 +208,9 @@ impl PromptDef {
 
         /// Labels middleware and listing filters read; never advertised.
         with_tags(tags: &'static [&'static str]) => tags;
+
+        /// The scopes a caller needs.
+        with_scopes(scopes: &'static [&'static str]) => scopes;
 
         /// Whether the handler may send notifications through its request context.
         with_context(takes_context: bool) => takes_context;

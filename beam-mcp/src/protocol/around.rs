@@ -137,6 +137,7 @@ fn named(catalog: &Catalog, method: &str, params: &Map<String, Value>) -> Option
                 kind,
                 name: std::sync::Arc::clone(readable.key),
                 tags: readable.tags,
+                scopes: readable.scopes,
                 annotations: None,
             };
             Some((item, readable.takes_context))

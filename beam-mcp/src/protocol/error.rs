@@ -474,6 +474,7 @@ pub struct Refusal {
     pub(crate) message: String,
     pub(crate) data: Option<Value>,
     pub(crate) status: u16,
+    pub(crate) challenge: Option<String>,
 }
 
 impl Refusal {
@@ -486,6 +487,7 @@ impl Refusal {
             message: caller_text(&message).to_owned(),
             data: None,
             status: 200,
+            challenge: None,
         }
     }
 
@@ -510,6 +512,20 @@ impl Refusal {
             200
         };
         self
+    }
+
+    /// The `WWW-Authenticate` challenge an HTTP answer carries (a 401 or 403 of an OAuth
+    /// resource server, RFC 6750 §3), for example
+    /// `Bearer error="insufficient_scope", scope="notes:write"`.
+    #[must_use]
+    pub fn with_challenge(mut self, challenge: impl Into<String>) -> Self {
+        self.challenge = Some(challenge.into());
+        self
+    }
+
+    /// The `WWW-Authenticate` challenge, if any.
+    pub fn challenge(&self) -> Option<&str> {
+        self.challenge.as_deref()
     }
 
     /// The JSON-RPC error code.

@@ -165,6 +165,19 @@ impl Session {
         self
     }
 
+    /// This session, for one request made as `principal` (the same caller, by the session's
+    /// binding, with what its current credentials say).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn acting_as(&self, principal: Principal) -> Session {
+        Session {
+            state: Arc::clone(&self.state),
+            principal: Some(PrincipalBox(principal)),
+        }
+    }
+
     /// True once `notifications/initialized` (or `initialize`) was seen.
     pub fn is_initialized(&self) -> bool {
         self.state.initialized.load(Ordering::Relaxed)

@@ -148,6 +148,9 @@ pub struct ToolDef {
     /// Labels for the host's own rules (`#[tool(tags = ["admin"])]`): middleware and listing
     /// filters read them; they are not advertised (the spec has no field for them).
     pub tags: &'static [&'static str],
+    /// The OAuth scopes a caller needs (`#[tool(scopes = ["notes:write"])]`), enforced by the
+    /// [`scopes`](crate::middleware::scopes) middleware and published in RFC 9728 metadata.
+    pub scopes: &'static [&'static str],
     /// True when the handler may send notifications (progress, logs) through its request
     /// context; `#[tool]` sets it when the function takes a [`Context`](crate::Context). The
     /// server advertises `logging` exactly when some item does, and a request gets a
@@ -205,6 +208,7 @@ impl ToolDef {
             client_capabilities: &[],
             takes_context: false,
             tags: &[],
+            scopes: &[],
             time_limit: None,
             task_support: crate::task::TaskSupport::Forbidden,
             module_path: "",
@@ -242,6 +246,9 @@ impl ToolDef {
 
         /// Labels middleware and listing filters read; never advertised.
         with_tags(tags: &'static [&'static str]) => tags;
+
+        /// The scopes a caller needs.
+        with_scopes(scopes: &'static [&'static str]) => scopes;
 
         /// Whether the handler may send notifications through its request context.
         with_context(takes_context: bool) => takes_context;

@@ -1,13 +1,13 @@
-// Tags on every kind of item reach its definition, where middleware reads them.
+// Tags and scopes on every kind of item reach its definition, where middleware reads them.
 
 /// Wipes the store.
-#[beam_mcp::tool(tags = ["admin", "danger"])]
+#[beam_mcp::tool(tags = ["admin", "danger"], scopes = ["store:wipe"])]
 async fn wipe() -> String {
     String::new()
 }
 
 /// The audit log.
-#[beam_mcp::resource("app://audit", tags = ["admin"])]
+#[beam_mcp::resource("app://audit", tags = ["admin"], scopes = ["audit:read"])]
 fn audit_log() -> String {
     String::new()
 }
@@ -24,14 +24,17 @@ fn main() {
         .find(|t| t.name == "wipe")
         .unwrap();
     assert_eq!(tool.tags, ["admin", "danger"]);
+    assert_eq!(tool.scopes, ["store:wipe"]);
     let resource = beam_mcp::__private_v0_1::RESOURCES
         .iter()
         .find(|r| r.uri == "app://audit")
         .unwrap();
     assert_eq!(resource.tags, ["admin"]);
+    assert_eq!(resource.scopes, ["audit:read"]);
     let prompt = beam_mcp::__private_v0_1::PROMPTS
         .iter()
         .find(|p| p.name == "review")
         .unwrap();
     assert_eq!(prompt.tags, ["admin"]);
+    assert!(prompt.scopes.is_empty());
 }

@@ -155,8 +155,12 @@ pub(super) async fn post(
             } else {
                 usize::MAX
             };
+            // The session is this caller's (issuer and subject), but what this request may do is
+            // what its own token says: a refreshed token's scopes (stepped up or narrowed) hold
+            // from its first request.
+            let session = entry.session.acting_as(principal);
             let handled = entry.admit(bound, || {
-                server.handle_value_through(&entry.session, message, &LegacyRules)
+                server.handle_value_through(&session, message, &LegacyRules)
             });
             let Some(handled) = handled else {
                 let mut refused = reply(503, id, ProtocolError::SessionBusy, false);
@@ -270,7 +274,7 @@ async fn deliver(
                 exchange.occupy(slot);
                 stream(Arc::clone(entry), Arc::clone(store), exchange)
             }
-            _ => slot.hold_until_sent(sse::response(exchange).await),
+            _ => slot.hold_until_sent(sse::response(exchange, Wire::Sessions).await),
         }
     } else {
         let response = match exchange.response().await {

@@ -610,7 +610,12 @@ impl HttpBuilder {
     }
 
     /// Checks the configuration.
-    pub fn build(self) -> Result<Http, HttpError> {
+    pub fn build(mut self) -> Result<Http, HttpError> {
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = self.oauth.take() {
+            let scopes = self.server.item_scopes();
+            self.oauth = Some(oauth.with_item_scopes(scopes));
+        }
         #[cfg(feature = "oauth")]
         if let Some(oauth) = &self.oauth {
             oauth.check()?;
@@ -1047,7 +1052,7 @@ async fn answer(
         Err(refused) => return refused,
     };
     let response = if exchange.streams() {
-        sse::response(exchange).await
+        sse::response(exchange, Wire::Stateless).await
     } else {
         // Dropped with the connection if the client goes away: that cancels the call.
         match exchange.response().await {

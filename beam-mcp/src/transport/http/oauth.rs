@@ -94,6 +94,12 @@ impl OAuthPrincipal {
     }
 }
 
+impl crate::middleware::Scoped for OAuthPrincipal {
+    fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+}
+
 impl std::hash::Hash for OAuthPrincipal {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.issuer.hash(state);
@@ -142,6 +148,8 @@ struct Config {
     issuer: Option<String>,
     authorization_servers: Vec<String>,
     scopes: Vec<String>,
+    /// The scopes the catalog's items declare: published, required only by those items.
+    item_scopes: Vec<String>,
     keys: Vec<Key>,
 }
 
@@ -342,8 +350,14 @@ impl OAuth {
             "authorization_servers": servers,
             "bearer_methods_supported": ["header"],
         });
-        if !c.scopes.is_empty() {
-            doc["scopes_supported"] = json!(c.scopes);
+        let mut supported: Vec<&str> = c.scopes.iter().map(String::as_str).collect();
+        for scope in &c.item_scopes {
+            if !supported.contains(&scope.as_str()) {
+                supported.push(scope);
+            }
+        }
+        if !supported.is_empty() {
+            doc["scopes_supported"] = json!(supported);
         }
         doc
     }
@@ -372,6 +386,42 @@ impl OAuth {
         } else {
             router.route(&format!("{WELL_KNOWN}{path}"), axum::routing::get(handler))
         }
+    }
+
+    /// The per-item scopes middleware for this resource server: an item's missing scope is
+    /// answered 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…",
+    /// resource_metadata="…"`, the scope naming this server's own scopes and the item's, so a
+    /// client can step up its token. Register it on the server this endpoint serves; the
+    /// scopes the catalog's items declare are published in `scopes_supported`.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, OAuth, Origins};
+    ///
+    /// let oauth = OAuth::resource("https://mcp.example.com/mcp")
+    ///     .issuer("https://auth.example.com")
+    ///     .scopes(["mcp:tools"])
+    ///     .hmac_secret(b"an hmac secret of at least 32 bytes")
+    ///     .unwrap();
+    /// let server = beam_mcp::Server::builder()
+    ///     .middleware(oauth.step_up())
+    ///     .build()
+    ///     .unwrap();
+    /// let endpoint = Http::builder(server)
+    ///     .oauth(oauth)
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn step_up(&self) -> crate::middleware::Scopes<OAuthPrincipal> {
+        crate::middleware::scopes::<OAuthPrincipal>()
+            .bearer_challenge(self.metadata_url(), self.inner.scopes.iter().cloned())
+    }
+
+    /// The same configuration, publishing the scopes the catalog's items declare.
+    pub(super) fn with_item_scopes(mut self, scopes: Vec<String>) -> Self {
+        self.config().item_scopes = scopes;
+        self
     }
 
     /// The `authorize` step: the validated token's principal, or a refusal with its

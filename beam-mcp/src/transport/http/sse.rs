@@ -12,6 +12,7 @@ use axum::response::Response as HttpResponse;
 use http_body::Frame;
 use tokio::sync::mpsc;
 
+use super::status::{self, Wire};
 use crate::protocol::{Exchange, Outbound};
 
 /// Events buffered between the exchange and the connection.
@@ -51,9 +52,16 @@ impl Event {
 /// second small write, which a client's delayed ACK held up by 40 ms wherever Nagle's algorithm
 /// is on (a host's own server, say). A client that goes away meanwhile drops this future, and
 /// with it the exchange.
-pub(super) async fn response(mut exchange: Exchange) -> HttpResponse {
+///
+/// A response that comes first and alone with a status of its own (a refusal: 403 for a
+/// missing scope, 429 for a rate limit, ...) is answered as JSON with that status: a stream's
+/// status is 200, and a client stepping up its token reads the 403.
+pub(super) async fn response(mut exchange: Exchange, wire: Wire) -> HttpResponse {
     let (tx, rx) = mpsc::channel::<Bytes>(BUFFER);
     let (first, last) = match tokio::time::timeout(KEEP_ALIVE, exchange.next()).await {
+        Ok(Some(Outbound::Response(response))) if status::status_of(&response, wire) != 200 => {
+            return status::respond(&response, wire);
+        }
         Ok(Some(message)) => (encode(&message), matches!(message, Outbound::Response(_))),
         // No message at all (the request was cancelled as it started): an empty stream.
         Ok(None) => return stream_response(rx),

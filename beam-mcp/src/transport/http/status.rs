@@ -66,9 +66,16 @@ pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
     }
 }
 
-/// `response` as an HTTP response, with `Retry-After` on a 2026-07-28 rate limit.
+/// `response` as an HTTP response, with `Retry-After` on a 2026-07-28 rate limit and a host
+/// refusal's `WWW-Authenticate` challenge.
 pub(super) fn respond(response: &Response, wire: Wire) -> HttpResponse {
     let mut out = json_response(status_of(response, wire), response, false);
+    if let Err(ProtocolError::Refused(refusal)) = response.body()
+        && let Some(challenge) = refusal.challenge()
+        && let Ok(value) = HeaderValue::from_str(challenge)
+    {
+        out.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+    }
     if wire == Wire::Stateless
         && let Err(error) = response.body()
     {

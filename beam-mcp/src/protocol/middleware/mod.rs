@@ -17,10 +17,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+mod scopes;
+
 pub use super::error::Refusal;
 use super::{ProtocolError, Revision};
 use crate::catalog::{Catalog, Prompt, Tool};
 use crate::context::Principal;
+pub use scopes::{INSUFFICIENT_SCOPE, Scoped, Scopes, scopes};
 
 /// What a request ends as: its result, or the error it is answered with.
 pub type Outcome = Result<Value, ProtocolError>;
@@ -192,6 +195,7 @@ pub struct Item {
     pub(crate) kind: ItemKind,
     pub(crate) name: Arc<str>,
     pub(crate) tags: &'static [&'static str],
+    pub(crate) scopes: &'static [&'static str],
     pub(crate) annotations: Option<Value>,
 }
 
@@ -211,6 +215,11 @@ impl Item {
         self.tags
     }
 
+    /// The OAuth scopes a caller needs (`#[tool(scopes = [..])]`).
+    pub fn scopes(&self) -> &[&'static str] {
+        self.scopes
+    }
+
     /// Whether it carries `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
         self.tags.contains(&tag)
@@ -228,6 +237,7 @@ impl Item {
             kind: ItemKind::Tool,
             name: Arc::clone(&tool.name),
             tags: tool.tags,
+            scopes: tool.scopes,
             annotations: tool.listing.get("annotations").cloned(),
         }
     }
@@ -237,16 +247,18 @@ impl Item {
             kind: ItemKind::Prompt,
             name: Arc::clone(&prompt.name),
             tags: prompt.tags,
+            scopes: prompt.scopes,
             annotations: None,
         }
     }
 
     /// The listed item of `kind` called `name` (a URI or template source for resources).
     fn listed(catalog: &Catalog, kind: ItemKind, name: &str) -> Option<Item> {
-        let item = |name: &Arc<str>, tags| Item {
+        let item = |name: &Arc<str>, tags, scopes| Item {
             kind,
             name: Arc::clone(name),
             tags,
+            scopes,
             annotations: None,
         };
         match kind {
@@ -256,12 +268,12 @@ impl Item {
                 .resources()
                 .iter()
                 .find(|r| &*r.uri == name)
-                .map(|r| item(&r.uri, r.tags)),
+                .map(|r| item(&r.uri, r.tags, r.scopes)),
             ItemKind::Template => catalog
                 .templates()
                 .iter()
                 .find(|t| &*t.source == name)
-                .map(|t| item(&t.source, t.tags)),
+                .map(|t| item(&t.source, t.tags, t.scopes)),
         }
     }
 }
