@@ -27,18 +27,21 @@ mod setters;
 
 mod advertised;
 pub mod ask;
+mod caller_text;
 mod catalog;
 mod clock;
 pub mod completion;
 pub mod connectome;
 mod context;
 mod dispatch;
+mod error;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod json;
 pub mod limit;
 mod live;
+pub mod middleware;
 mod panic;
 pub mod prompt;
 pub mod protocol;
@@ -61,7 +64,6 @@ pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use limit::{RateLimit, TokenBucket};
 pub use live::{LiveCatalog, LiveError};
-pub use protocol::middleware;
 pub use schemagen::{SchemaProfile, schema_for};
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use task::TaskSupport;

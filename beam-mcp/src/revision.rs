@@ -51,6 +51,22 @@ impl Revision {
         }
     }
 
+    /// True when `name` is a version of the legacy, `initialize`-negotiated era (2024-11-05 to
+    /// 2025-11-25), served or not: the era a header naming it asks for (DIGEST §0, step 2).
+    ///
+    /// ```
+    /// use beam_mcp::protocol::Revision;
+    /// assert!(Revision::is_legacy_era("2025-06-18"));
+    /// assert!(!Revision::is_legacy_era("2026-07-28"));
+    /// assert!(!Revision::is_legacy_era("2099-01-01"));
+    /// ```
+    pub fn is_legacy_era(name: &str) -> bool {
+        matches!(
+            name,
+            "2024-11-05" | "2025-03-26" | "2025-06-18" | "2025-11-25"
+        )
+    }
+
     /// True for the stateless revision (results carry `resultType` and serverInfo `_meta`).
     pub const fn is_stateless(self) -> bool {
         matches!(self, Revision::V2026_07_28)

@@ -857,7 +857,7 @@ pub(crate) struct Inner {
     /// The rate limit of `tools/call` and `completion/complete`, when the host set one.
     pub(crate) rate_limit: Option<Arc<dyn RateLimit>>,
     /// The host's middleware, outermost first; `None` when there is none.
-    pub(crate) middleware: Option<crate::protocol::middleware::Chain>,
+    pub(crate) middleware: Option<crate::middleware::Chain>,
     /// Which form of the tools' input schemas each client is shown.
     pub(crate) schema_profiles: Profiles,
 }

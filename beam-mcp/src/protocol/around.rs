@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 
 use super::core::{Begun, Era, Request};
 use super::door::Bare;
-use super::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
 use super::{ProtocolError, Reply, Session};
 use crate::catalog::Catalog;
 use crate::context::Context;
+use crate::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
 use crate::server::Server;
 
 /// The methods whose host code may ask the client, and so open a round before anything else.

@@ -8,8 +8,7 @@ use std::fmt::Write as _;
 use serde_json::{Number, Value};
 
 use super::node::JsonType;
-use crate::protocol::CALLER_TEXT_BYTES;
-use crate::protocol::caller_text;
+use crate::caller_text::{CALLER_TEXT_BYTES, caller_text};
 
 /// One step from the arguments down to a nested value.
 #[derive(Debug, Clone, Copy)]

@@ -14,7 +14,7 @@ pub const INSUFFICIENT_SCOPE: i32 = -31403;
 
 /// A caller's identity that knows its scopes: what the [`scopes`] middleware asks.
 ///
-/// [`OAuthPrincipal`](crate::transport::http::OAuthPrincipal) implements it (feature `oauth`);
+/// `transport::http::OAuthPrincipal` implements it (feature `oauth`);
 /// a host's own principal (from `authorize`, or [`Session::with_principal`]) implements it to
 /// be checked the same way.
 ///
@@ -42,7 +42,7 @@ pub trait Scoped: Send + Sync + 'static {
 ///
 /// A `tools/call`, `resources/read` or `prompts/get` of an item with scopes is refused unless
 /// the caller's principal is a `P` with every one of them: a JSON-RPC error `-31403`
-/// "Insufficient scope: <the missing scopes>" with `data.requiredScopes`. With
+/// "Insufficient scope: " and the missing scopes, with `data.requiredScopes`. With
 /// [`bearer_challenge`](Scopes::bearer_challenge) (an OAuth resource server, which
 /// `OAuth::step_up` sets), the HTTP answer is 403 with `WWW-Authenticate: Bearer
 /// error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scopes to ask for.

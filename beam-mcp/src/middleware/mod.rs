@@ -19,10 +19,11 @@ use serde_json::{Map, Value};
 
 mod scopes;
 
-pub use super::error::Refusal;
-use super::{ProtocolError, Revision};
 use crate::catalog::{Catalog, Prompt, Tool};
 use crate::context::Principal;
+use crate::error::ProtocolError;
+pub use crate::error::Refusal;
+use crate::revision::Revision;
 pub use scopes::{INSUFFICIENT_SCOPE, Scoped, Scopes, scopes};
 
 /// What a request ends as: its result, or the error it is answered with.
@@ -482,7 +483,7 @@ impl Next {
             Err(panic) => Err(panic),
         };
         caught.unwrap_or_else(|panic| {
-            tracing::error!(%method, panic = %super::Logged(&panic), "middleware panicked");
+            tracing::error!(%method, panic = %crate::caller_text::Logged(&panic), "middleware panicked");
             if item_call {
                 // As a tool's own panic: an error result that says nothing of the panic.
                 Ok(crate::tool::CallToolResult::error(

@@ -1,60 +1,20 @@
 //! Every error a caller can see, each mapped to exactly one JSON-RPC code in one place.
 //!
 //! Caller text (a tool name, a URI, a method, a key) never goes into `message`: it travels
-//! once, in `data`, cut to [`CALLER_TEXT_BYTES`]. So an error reply stays small whatever the
+//! once, in `data`, cut to [`CALLER_TEXT_BYTES`](crate::protocol::CALLER_TEXT_BYTES). So an error reply stays small whatever the
 //! caller sent (a 1 MiB URI is answered in well under 2 KiB).
 
 use serde_json::{Value, json};
 
-use super::Revision;
+use crate::caller_text::caller_text;
 use crate::json::JsonError;
-
-/// The most bytes of caller text an error carries back, in `data`.
-///
-/// Longer text is cut at the last UTF-8 character boundary at or before this many bytes.
-///
-/// ```
-/// use beam_mcp::protocol::{CALLER_TEXT_BYTES, ProtocolError};
-/// let e = ProtocolError::UnknownTool("x".repeat(1 << 20));
-/// let data = e.data().unwrap();
-/// assert_eq!(data["name"].as_str().unwrap().len(), CALLER_TEXT_BYTES);
-/// ```
-pub const CALLER_TEXT_BYTES: usize = 256;
-
-/// `text` cut to at most [`CALLER_TEXT_BYTES`] bytes, on a character boundary.
-pub(crate) fn caller_text(text: &str) -> &str {
-    if text.len() <= CALLER_TEXT_BYTES {
-        return text;
-    }
-    let mut end = CALLER_TEXT_BYTES;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-/// Text a caller chose, or host text that may hold it (a panic message, a fault's reason), as a
-/// log line shows it: cut like an error's `data` (to [`CALLER_TEXT_BYTES`], then how long it
-/// was) and escaped (`\n`, quotes, control characters), so that it can neither forge a line nor
-/// run one to a mebibyte. Every such string reaches the log through it.
-pub(crate) struct Logged<'a>(pub(crate) &'a str);
-
-impl std::fmt::Display for Logged<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let cut = caller_text(self.0);
-        write!(f, "{}", cut.escape_debug())?;
-        if cut.len() < self.0.len() {
-            write!(f, "… ({} bytes)", self.0.len())?;
-        }
-        Ok(())
-    }
-}
+use crate::revision::Revision;
 
 /// A protocol-level refusal: a JSON-RPC error object the core answers with.
 ///
 /// The wording of each message is part of the wire contract (see `docs/wire.md`). A message
 /// is fixed text; what the caller sent is in [`data`](Self::data), cut to
-/// [`CALLER_TEXT_BYTES`].
+/// [`CALLER_TEXT_BYTES`](crate::protocol::CALLER_TEXT_BYTES).
 ///
 /// ```
 /// use beam_mcp::protocol::ProtocolError;
@@ -399,7 +359,7 @@ impl ProtocolError {
     }
 
     /// The `data` member of the error object, if this error carries one. Caller text (and a
-    /// host's reason) is cut to [`CALLER_TEXT_BYTES`].
+    /// host's reason) is cut to [`CALLER_TEXT_BYTES`](crate::protocol::CALLER_TEXT_BYTES).
     pub fn data(&self) -> Option<Value> {
         let cut = caller_text;
         match self {
@@ -568,6 +528,7 @@ impl From<crate::limit::Retry> for ProtocolError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::caller_text::CALLER_TEXT_BYTES;
 
     /// Every error built from caller text, given 1 MiB of it.
     fn with_caller_text(text: &str) -> Vec<ProtocolError> {
