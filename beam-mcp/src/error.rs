@@ -38,15 +38,6 @@ pub enum ProtocolError {
     /// A message handed to the core longer than the bound.
     #[error("Request body exceeds 1048576 bytes")]
     TooLarge,
-    /// A stdio line longer than the bound.
-    #[error("Request line exceeds 1048576 bytes")]
-    LineTooLong,
-    /// A `Content-Length` frame longer than the bound.
-    #[error("Request frame exceeds 1048576 bytes")]
-    FrameTooLong,
-    /// A `Content-Length` header whose value is not a length.
-    #[error("Parse error: invalid_content_length")]
-    InvalidContentLength,
     /// Not a JSON-RPC 2.0 request (wrong `jsonrpc`, no string `method`, a bad `id`, ...).
     #[error("Invalid Request")]
     InvalidRequest,
@@ -153,33 +144,6 @@ pub enum ProtocolError {
     /// The request needs client capabilities its `clientCapabilities` lacks.
     #[error("Missing required client capability: {}", .0.join(", "))]
     MissingClientCapability(Vec<String>),
-    /// An `Origin` the HTTP endpoint does not allow.
-    #[error("Origin not allowed")]
-    OriginNotAllowed,
-    /// A `Host` the HTTP endpoint does not serve (DNS-rebinding protection).
-    #[error("Host not allowed")]
-    HostNotAllowed,
-    /// An HTTP method other than POST.
-    #[error("Method not allowed; use POST")]
-    HttpMethodNotAllowed(String),
-    /// A request body framed by `transfer-encoding` rather than a declared length.
-    #[error("Request body must declare its length: transfer-encoding is refused")]
-    TransferEncodingRefused,
-    /// The host's `authorize` or `authorize_body` refused the request; why goes to the log.
-    #[error("Forbidden")]
-    Forbidden,
-    /// The whole body did not arrive within the read deadline.
-    #[error("Request body not received within {0} ms")]
-    BodyTimeout(u64),
-    /// The body could not be read from the connection (the detail goes to the log).
-    #[error("Could not read request body")]
-    BodyUnreadable,
-    /// The host's `authorize` asked the caller to authenticate (HTTP 401).
-    #[error("Unauthorized")]
-    Unauthorized,
-    /// An HTTP request with an empty body.
-    #[error("Parse error: empty body")]
-    EmptyBody,
     /// A fault on the server's side; the details go to the log, never to the caller.
     #[error("Internal error")]
     Internal,
@@ -201,38 +165,6 @@ pub enum ProtocolError {
     /// `inputResponses` that is not an object.
     #[error("Invalid params: inputResponses must be an object")]
     InputResponsesNotObject,
-    /// A 2025-11-25 method that needs a session, on an HTTP endpoint that keeps none.
-    #[error(
-        "Invalid Request: {0} needs a session, and this endpoint keeps none (stateless legacy mode)"
-    )]
-    NeedsSession(String),
-    /// `initialize` over HTTP at the session bound (503, with `Retry-After`).
-    #[error("Too many sessions: try again later")]
-    SessionsFull,
-    /// A request that would run host code on an HTTP endpoint whose places for requests being
-    /// processed are all taken, or this caller's share of them (503, with `Retry-After`).
-    #[error("Too many requests in flight: try again later")]
-    InFlightFull,
-    /// This caller holds its share of the endpoint's listen streams (`subscriptions/listen`,
-    /// 2025-11-25 GET streams) open (503, with `Retry-After`).
-    #[error("Too many streams open: try again later")]
-    StreamsFull,
-    /// A 2025-11-25 HTTP request after `initialize` without `Mcp-Session-Id`.
-    #[error("Bad Request: Mcp-Session-Id header is required")]
-    SessionIdMissing,
-    /// An `Mcp-Session-Id` that names no session of this caller (ended, expired, or never
-    /// issued): the client initializes again.
-    #[error("Session not found")]
-    SessionNotFound,
-    /// A GET whose `Accept` does not take `text/event-stream`.
-    #[error("Not Acceptable: a GET stream is text/event-stream")]
-    NotAcceptable,
-    /// A 2025-11-25 session already running as many requests as a connection may.
-    #[error("Too many requests running in this session: try again later")]
-    SessionBusy,
-    /// A `Last-Event-ID` that cannot be resumed (why is the second field).
-    #[error("Last-Event-ID {1}")]
-    LastEventId(String, &'static str),
     /// A call (or a `tasks/*` request) that needs an extension this request's
     /// `clientCapabilities` do not declare (`-32021`).
     #[error("Missing required client capability: extensions.{0}")]
@@ -291,26 +223,7 @@ impl ProtocolError {
     /// The JSON-RPC error code at 2026-07-28 (see [`code_at`](Self::code_at)).
     pub fn code(&self) -> i64 {
         match self {
-            Self::Json(JsonError::Syntax)
-            | Self::InvalidContentLength
-            | Self::BodyUnreadable
-            | Self::EmptyBody => -32700,
-            Self::OriginNotAllowed
-            | Self::HostNotAllowed
-            | Self::HttpMethodNotAllowed(_)
-            | Self::TransferEncodingRefused
-            | Self::Forbidden
-            | Self::Unauthorized
-            | Self::BodyTimeout(_)
-            | Self::NeedsSession(_)
-            | Self::SessionsFull
-            | Self::InFlightFull
-            | Self::StreamsFull
-            | Self::SessionIdMissing
-            | Self::SessionNotFound
-            | Self::NotAcceptable
-            | Self::SessionBusy
-            | Self::LastEventId(..) => -32600,
+            Self::Json(JsonError::Syntax) => -32700,
             Self::HeaderMismatch(_) => -32020,
             Self::MissingClientCapability(_) | Self::MissingExtension(_) => -32021,
             Self::TasksFull => -32603,
@@ -321,8 +234,6 @@ impl ProtocolError {
             | Self::Batch
             | Self::NotAnObject(_)
             | Self::TooLarge
-            | Self::LineTooLong
-            | Self::FrameTooLong
             | Self::InvalidRequest => -32600,
             Self::TopLevelMeta
             | Self::ParamsNotObject
@@ -369,7 +280,6 @@ impl ProtocolError {
                 requested,
             } => Some(json!({ "supported": supported, "requested": cut(requested) })),
             Self::MethodNotFound(method) => Some(json!({ "method": cut(method) })),
-            Self::HttpMethodNotAllowed(method) => Some(json!({ "method": cut(method) })),
             Self::UnknownTool(name) | Self::UnknownPrompt(name) => {
                 Some(json!({ "name": cut(name) }))
             }
@@ -385,7 +295,6 @@ impl ProtocolError {
                 Some(json!({ "item": cut(item), "argument": cut(argument) }))
             }
             Self::LogLevel(level) => Some(json!({ "level": cut(level) })),
-            Self::LastEventId(id, _) => Some(json!({ "lastEventId": cut(id) })),
             Self::MissingExtension(name) => {
                 let mut extensions = serde_json::Map::new();
                 extensions.insert((*name).to_owned(), json!({}));
@@ -559,9 +468,7 @@ mod tests {
                 item: s(),
                 argument: s(),
             },
-            ProtocolError::HttpMethodNotAllowed(s()),
             ProtocolError::LogLevel(s()),
-            ProtocolError::LastEventId(s(), "is not an event id of this server"),
             ProtocolError::UnknownTask(s()),
         ]
     }

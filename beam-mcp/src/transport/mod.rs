@@ -1,7 +1,11 @@
 //! Transports own bytes and connections; they never decide protocol semantics.
 
 #[cfg(feature = "stdio")]
+mod framing;
+#[cfg(feature = "stdio")]
 mod pipes;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod refusal;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 

@@ -31,8 +31,9 @@ use tokio::io::{
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
+use super::framing::FrameError;
 use crate::json::MAX_MESSAGE_BYTES;
-use crate::protocol::{Exchange, Outbound, ProtocolError, Reply, Response, Session};
+use crate::protocol::{Exchange, Outbound, Reply, Session};
 use crate::{Server, ServerBuilder};
 
 /// The largest `Content-Length` body that is read and dropped after its refusal (4 MiB): past
@@ -60,10 +61,16 @@ pub const MAX_FRAME_DRAIN: u64 = 4 * MAX_MESSAGE_BYTES as u64;
 #[derive(Debug, PartialEq)]
 enum Frame {
     Message(Vec<u8>),
-    Refused(ProtocolError),
+    Refused(FrameError),
     /// Answered, then the input ends: the stream cannot be followed past it.
-    Fatal(ProtocolError),
+    Fatal(FrameError),
     Eof,
+}
+
+/// One line for the writer: a request's message, or the reader's own refusal of a frame.
+enum Line {
+    Out(Outbound),
+    Refusal(Vec<u8>),
 }
 
 /// Serves `server` on `input`/`output` until EOF, `shutdown` or `exit`.
@@ -99,7 +106,7 @@ where
     let session = Session::new();
     let limits = server.inner.limits;
     let mut reader = Frames::new(BufReader::with_capacity(64 * 1024, input));
-    let (tx, rx) = mpsc::channel::<Outbound>(limits.write_queue);
+    let (tx, rx) = mpsc::channel::<Line>(limits.write_queue);
     let slots = Arc::new(Semaphore::new(limits.in_flight));
     // Requests waiting for a slot, not started: as many as may run at once.
     let (park, parked) = mpsc::channel::<Exchange>(limits.in_flight);
@@ -116,21 +123,21 @@ where
             let mut fatal = false;
             let answer = match reader.next().await? {
                 Frame::Eof => break,
-                Frame::Refused(error) => Some(Response::error(None, error, None)),
+                Frame::Refused(error) => Some(Line::Refusal(error.response())),
                 Frame::Fatal(error) => {
                     fatal = true;
-                    Some(Response::error(None, error, None))
+                    Some(Line::Refusal(error.response()))
                 }
                 Frame::Message(bytes) => match server.handle(&session, &bytes) {
                     Reply::Silent => None,
-                    Reply::Ready(response) => Some(response),
+                    Reply::Ready(response) => Some(Line::Out(Outbound::Response(response))),
                     Reply::Pending(mut exchange) => {
                         let nothing_parked = park.capacity() == park.max_capacity();
                         match Arc::clone(&slots).try_acquire_owned() {
                             // Host code that answers at once (no await that waits) is written
                             // from here: no task, no hand-off between threads.
                             Ok(slot) if nothing_parked => match exchange.answer_now() {
-                                Some(response) => Some(response),
+                                Some(response) => Some(Line::Out(Outbound::Response(response))),
                                 None => {
                                     tokio::spawn(forward(exchange, tx.clone(), slot));
                                     None
@@ -150,8 +157,8 @@ where
                     }
                 },
             };
-            if let Some(response) = answer
-                && tx.send(Outbound::Response(response)).await.is_err()
+            if let Some(line) = answer
+                && tx.send(line).await.is_err()
             {
                 break;
             }
@@ -221,7 +228,7 @@ impl Drop for Ending<'_> {
 async fn dispatch(
     mut parked: mpsc::Receiver<Exchange>,
     slots: Arc<Semaphore>,
-    tx: mpsc::Sender<Outbound>,
+    tx: mpsc::Sender<Line>,
 ) {
     while let Some(exchange) = parked.recv().await {
         let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
@@ -232,19 +239,23 @@ async fn dispatch(
 }
 
 /// Writes one request's messages in order, holding its slot until the last is queued.
-async fn forward(mut exchange: Exchange, tx: mpsc::Sender<Outbound>, _slot: OwnedSemaphorePermit) {
+async fn forward(mut exchange: Exchange, tx: mpsc::Sender<Line>, _slot: OwnedSemaphorePermit) {
     while let Some(message) = exchange.next().await {
-        if tx.send(message).await.is_err() {
+        if tx.send(Line::Out(message)).await.is_err() {
             return;
         }
     }
 }
 
 /// Writes the session's unsolicited notifications as they come.
-async fn forward_unsolicited(outbox: Arc<crate::context::Outbox>, tx: mpsc::Sender<Outbound>) {
+async fn forward_unsolicited(outbox: Arc<crate::context::Outbox>, tx: mpsc::Sender<Line>) {
     loop {
         while let Some(message) = outbox.pop() {
-            if tx.send(Outbound::Notification(message)).await.is_err() {
+            if tx
+                .send(Line::Out(Outbound::Notification(message)))
+                .await
+                .is_err()
+            {
                 return;
             }
         }
@@ -254,7 +265,7 @@ async fn forward_unsolicited(outbox: Arc<crate::context::Outbox>, tx: mpsc::Send
 
 /// Writes each message as one line, flushing when no more are waiting.
 async fn write_messages<W: AsyncWrite + Unpin>(
-    mut rx: mpsc::Receiver<Outbound>,
+    mut rx: mpsc::Receiver<Line>,
     output: W,
 ) -> io::Result<()> {
     let mut output = tokio::io::BufWriter::with_capacity(64 * 1024, output);
@@ -263,7 +274,10 @@ async fn write_messages<W: AsyncWrite + Unpin>(
         let mut next = Some(message);
         while let Some(message) = next {
             line.clear();
-            message.write_to(&mut line);
+            match message {
+                Line::Out(message) => message.write_to(&mut line),
+                Line::Refusal(bytes) => line.extend_from_slice(&bytes),
+            }
             line.push(b'\n');
             output.write_all(&line).await?;
             next = rx.try_recv().ok();
@@ -304,7 +318,7 @@ impl<R: AsyncBufRead + Unpin> Frames<R> {
             let mut line = Vec::new();
             match read_line(&mut self.reader, &mut line).await? {
                 LineRead::Eof => return Ok(Frame::Eof),
-                LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
+                LineRead::TooLong => return Ok(Frame::Refused(FrameError::LineTooLong)),
                 LineRead::Line => {}
             }
             if is_blank(&line) {
@@ -325,7 +339,7 @@ impl<R: AsyncBufRead + Unpin> Frames<R> {
             let mut header = Vec::new();
             match read_line(reader, &mut header).await? {
                 LineRead::Eof => return Ok(Frame::Eof),
-                LineRead::TooLong => return Ok(Frame::Refused(ProtocolError::LineTooLong)),
+                LineRead::TooLong => return Ok(Frame::Refused(FrameError::LineTooLong)),
                 LineRead::Line if is_blank(&header) => break,
                 LineRead::Line => {
                     if starts_with_ignore_case(&header, b"content-length:") {
@@ -335,14 +349,14 @@ impl<R: AsyncBufRead + Unpin> Frames<R> {
             }
         }
         let Some(length) = length else {
-            return Ok(Frame::Refused(ProtocolError::InvalidContentLength));
+            return Ok(Frame::Refused(FrameError::InvalidContentLength));
         };
         if length > MAX_FRAME_DRAIN {
-            return Ok(Frame::Fatal(ProtocolError::FrameTooLong));
+            return Ok(Frame::Fatal(FrameError::FrameTooLong));
         }
         if length > MAX_MESSAGE_BYTES as u64 {
             self.skip = length;
-            return Ok(Frame::Refused(ProtocolError::FrameTooLong));
+            return Ok(Frame::Refused(FrameError::FrameTooLong));
         }
         let mut body = Vec::with_capacity(length as usize);
         let read = reader.take(length).read_to_end(&mut body).await?;
@@ -591,7 +605,7 @@ mod tests {
         let got = frames(&input).await;
         assert_eq!(got.len(), 3);
         assert!(matches!(&got[0], Frame::Message(m) if m.len() == MAX_MESSAGE_BYTES));
-        assert_eq!(got[1], Frame::Refused(ProtocolError::LineTooLong));
+        assert_eq!(got[1], Frame::Refused(FrameError::LineTooLong));
         assert_eq!(got[2], Frame::Message(b"{}".to_vec()));
     }
 
@@ -611,7 +625,7 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                Frame::Refused(ProtocolError::InvalidContentLength),
+                Frame::Refused(FrameError::InvalidContentLength),
                 Frame::Message(b"{}".to_vec())
             ]
         );
@@ -623,7 +637,7 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                Frame::Refused(ProtocolError::FrameTooLong),
+                Frame::Refused(FrameError::FrameTooLong),
                 Frame::Message(b"{}".to_vec())
             ]
         );
@@ -640,10 +654,10 @@ mod tests {
     #[tokio::test]
     async fn a_frame_past_the_drain_bound_is_fatal_at_once() {
         let got = frames(b"Content-Length: 18446744073709551615\r\n\r\n{}\n").await;
-        assert_eq!(got, vec![Frame::Fatal(ProtocolError::FrameTooLong)]);
+        assert_eq!(got, vec![Frame::Fatal(FrameError::FrameTooLong)]);
         let over = format!("Content-Length: {}\r\n\r\n", MAX_FRAME_DRAIN + 1);
         let got = frames(over.as_bytes()).await;
-        assert_eq!(got, vec![Frame::Fatal(ProtocolError::FrameTooLong)]);
+        assert_eq!(got, vec![Frame::Fatal(FrameError::FrameTooLong)]);
     }
 
     #[tokio::test]
@@ -654,7 +668,7 @@ mod tests {
         assert_eq!(
             frames(&input).await,
             vec![
-                Frame::Refused(ProtocolError::FrameTooLong),
+                Frame::Refused(FrameError::FrameTooLong),
                 Frame::Message(b"{}".to_vec())
             ]
         );

@@ -5,6 +5,7 @@ use std::time::Duration;
 use axum::body::Body;
 use http_body_util::BodyExt;
 
+use super::refusal::HttpRefusal;
 use crate::json::MAX_MESSAGE_BYTES;
 use crate::protocol::ProtocolError;
 
@@ -19,13 +20,13 @@ pub(crate) enum BodyError {
 }
 
 impl BodyError {
-    pub(crate) fn status_and_error(self, deadline: Duration) -> (u16, ProtocolError) {
+    pub(crate) fn status_and_error(self, deadline: Duration) -> (u16, HttpRefusal) {
         match self {
-            BodyError::TooLarge => (413, ProtocolError::TooLarge),
-            BodyError::Timeout => (408, ProtocolError::BodyTimeout(deadline.as_millis() as u64)),
+            BodyError::TooLarge => (413, ProtocolError::TooLarge.into()),
+            BodyError::Timeout => (408, HttpRefusal::BodyTimeout(deadline.as_millis() as u64)),
             BodyError::Unreadable(detail) => {
                 tracing::info!(%detail, "the request body could not be read");
-                (400, ProtocolError::BodyUnreadable)
+                (400, HttpRefusal::BodyUnreadable)
             }
         }
     }

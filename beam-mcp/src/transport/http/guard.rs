@@ -5,6 +5,7 @@
 use axum::http::request::Parts;
 use axum::http::{Method, header};
 
+use super::refusal::HttpRefusal;
 use crate::protocol::ProtocolError;
 
 /// Which `Origin` values are served. An absent `Origin` (a non-browser client) always passes.
@@ -105,16 +106,16 @@ fn is_loopback_authority(authority: &str) -> bool {
 /// A refusal issued before the body was read.
 pub(crate) struct Early {
     pub(crate) status: u16,
-    pub(crate) error: ProtocolError,
+    pub(crate) error: HttpRefusal,
     /// Set on 405: the methods the endpoint answers.
     pub(crate) allow: bool,
 }
 
 impl Early {
-    fn new(status: u16, error: ProtocolError) -> Self {
+    fn new(status: u16, error: impl Into<HttpRefusal>) -> Self {
         Early {
             status,
-            error,
+            error: error.into(),
             allow: false,
         }
     }
@@ -136,7 +137,7 @@ pub(crate) fn check(
             return Err(Early::new(400, error));
         };
         if !origins.allows(origin.trim()) {
-            return Err(Early::new(403, ProtocolError::OriginNotAllowed));
+            return Err(Early::new(403, HttpRefusal::OriginNotAllowed));
         }
     }
     check_host(parts, hosts)?;
@@ -146,13 +147,13 @@ pub(crate) fn check(
     if parts.method != Method::POST && !session_method {
         let mut early = Early::new(
             405,
-            ProtocolError::HttpMethodNotAllowed(parts.method.to_string()),
+            HttpRefusal::HttpMethodNotAllowed(parts.method.to_string()),
         );
         early.allow = true;
         return Err(early);
     }
     if parts.headers.contains_key(header::TRANSFER_ENCODING) {
-        return Err(Early::new(411, ProtocolError::TransferEncodingRefused));
+        return Err(Early::new(411, HttpRefusal::TransferEncodingRefused));
     }
     Ok(())
 }
@@ -166,7 +167,7 @@ fn check_host(parts: &Parts, hosts: &Hosts) -> Result<(), Early> {
     if let Some(authority) = parts.uri.authority()
         && !hosts.allows(authority.as_str())
     {
-        return Err(Early::new(403, ProtocolError::HostNotAllowed));
+        return Err(Early::new(403, HttpRefusal::HostNotAllowed));
     }
     let headers = &parts.headers;
     let mut seen = false;
@@ -174,12 +175,12 @@ fn check_host(parts: &Parts, hosts: &Hosts) -> Result<(), Early> {
         seen = true;
         let host = std::str::from_utf8(value.as_bytes()).unwrap_or("");
         if !hosts.allows(host.trim()) {
-            return Err(Early::new(403, ProtocolError::HostNotAllowed));
+            return Err(Early::new(403, HttpRefusal::HostNotAllowed));
         }
     }
     // Without a Host there is nothing to check the request against: refuse, not guess.
     if !seen {
-        return Err(Early::new(400, ProtocolError::HostNotAllowed));
+        return Err(Early::new(400, HttpRefusal::HostNotAllowed));
     }
     Ok(())
 }

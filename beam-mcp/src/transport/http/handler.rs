@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::hooks::{Authorize, hook, hook_later};
 use super::legacy::{self, Legacy};
+use super::refusal::HttpRefusal;
 use super::status::{self, Wire};
 use super::{Endpoint, body, empty, guard, headers, load, reply, sse};
 use crate::Server;
@@ -90,11 +91,11 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
         return refused.response(false);
     }
     if bytes.is_empty() {
-        return reply(400, None, ProtocolError::EmptyBody, false);
+        return reply(400, None, HttpRefusal::EmptyBody, false);
     }
     let message = match json::read(&bytes) {
         Ok(message) => message,
-        Err(error) => return reply(400, None, error.into(), false),
+        Err(error) => return reply(400, None, ProtocolError::from(error), false),
     };
     if let Some(legacy) = &endpoint.legacy
         && !is_modern(&parts, &message)

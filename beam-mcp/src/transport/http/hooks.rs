@@ -10,6 +10,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, header};
 use axum::response::Response as HttpResponse;
 
+use super::refusal::HttpRefusal;
 use super::reply;
 use crate::context::Principal;
 use crate::protocol::{Logged, ProtocolError};
@@ -109,12 +110,12 @@ pub(super) enum Refused {
 impl Refused {
     pub(super) fn response(self, close: bool) -> HttpResponse {
         match self {
-            Refused::Refusal(None, _) => reply(403, None, ProtocolError::Forbidden, close),
+            Refused::Refusal(None, _) => reply(403, None, HttpRefusal::Forbidden, close),
             Refused::Refusal(Some(challenge), forbidden) => {
                 let mut response = if forbidden {
-                    reply(403, None, ProtocolError::Forbidden, close)
+                    reply(403, None, HttpRefusal::Forbidden, close)
                 } else {
-                    reply(401, None, ProtocolError::Unauthorized, close)
+                    reply(401, None, HttpRefusal::Unauthorized, close)
                 };
                 match HeaderValue::from_str(&challenge) {
                     Ok(value) => {

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 
 use super::events::{EventStore, ResumeError, StoredEvent};
 use super::load::{Places, busy};
+use super::refusal::HttpRefusal;
 use super::sessions::{Entry, Sessions};
 use super::sse::{self, Event};
 use super::status::{self, Wire};
@@ -106,7 +107,7 @@ pub(super) async fn post(
         Legacy::Stateless => {
             if let Some(method) = method.as_deref().filter(|m| is_request && needs_session(m)) {
                 let id = message.get("id").cloned();
-                let error = ProtocolError::NeedsSession(method.to_owned());
+                let error = HttpRefusal::NeedsSession(method.to_owned());
                 return reply(400, id, error, false);
             }
             let session = Arc::new(Session::single_request().with_principal_arc(principal));
@@ -122,7 +123,7 @@ pub(super) async fn post(
                     let mut refused = reply(
                         503,
                         message.get("id").cloned(),
-                        ProtocolError::SessionsFull,
+                        HttpRefusal::SessionsFull,
                         false,
                     );
                     refused.headers_mut().insert(
@@ -163,7 +164,7 @@ pub(super) async fn post(
                 server.handle_value_through(&session, message, &LegacyRules)
             });
             let Some(handled) = handled else {
-                let mut refused = reply(503, id, ProtocolError::SessionBusy, false);
+                let mut refused = reply(503, id, HttpRefusal::SessionBusy, false);
                 refused.headers_mut().insert(
                     header::RETRY_AFTER,
                     HeaderValue::from_static(RETRY_AFTER_SECONDS),
@@ -187,7 +188,7 @@ fn named_session<'l>(
     method: &str,
 ) -> Result<Named<'l>, Box<HttpResponse>> {
     let Legacy::Sessions { sessions, store } = legacy else {
-        let error = ProtocolError::HttpMethodNotAllowed(method.to_owned());
+        let error = HttpRefusal::HttpMethodNotAllowed(method.to_owned());
         return Err(Box::new(reply(405, None, error, false)));
     };
     let entry = find(sessions, parts, principal, None)?;
@@ -214,13 +215,13 @@ fn find(
         return Err(Box::new(reply(
             400,
             request,
-            ProtocolError::SessionIdMissing,
+            HttpRefusal::SessionIdMissing,
             false,
         )));
     };
     sessions
         .find(id, Some(principal.digest()))
-        .map_err(|_| Box::new(reply(404, request, ProtocolError::SessionNotFound, false)))
+        .map_err(|_| Box::new(reply(404, request, HttpRefusal::SessionNotFound, false)))
 }
 
 /// The core answers on the session: a request's response is 200 (a JSON-RPC error is the
@@ -250,7 +251,7 @@ async fn deliver(
     // dropped (cancelling it), as the session's others were.
     if entry.is_some_and(|e| e.is_gone()) {
         drop(answered);
-        return reply(404, None, ProtocolError::SessionNotFound, false);
+        return reply(404, None, HttpRefusal::SessionNotFound, false);
     }
     let exchange = match answered {
         Reply::Silent => return empty(202),
@@ -362,7 +363,7 @@ fn get_stream(
     let accepts = text_header(parts, header::ACCEPT.as_str())
         .is_some_and(|a| a.contains("text/event-stream") || a.contains("*/*"));
     if !accepts {
-        return reply(406, None, ProtocolError::NotAcceptable, false);
+        return reply(406, None, HttpRefusal::NotAcceptable, false);
     }
     let resume_from = match text_header(parts, LAST_EVENT_ID) {
         None => None,
@@ -372,10 +373,7 @@ fn get_stream(
                 return reply(
                     400,
                     None,
-                    ProtocolError::LastEventId(
-                        last.to_owned(),
-                        "is not an event id of this server",
-                    ),
+                    HttpRefusal::LastEventId(last.to_owned(), "is not an event id of this server"),
                     false,
                 );
             }
@@ -387,7 +385,7 @@ fn get_stream(
             return reply(
                 400,
                 None,
-                ProtocolError::LastEventId(
+                HttpRefusal::LastEventId(
                     format!("{stream}-{after}"),
                     "names no stream of this session",
                 ),
@@ -525,7 +523,7 @@ fn held(
         Err(ResumeError::Evicted) => Err(Box::new(reply(
             400,
             None,
-            ProtocolError::LastEventId(
+            HttpRefusal::LastEventId(
                 format!("{stream}-{after}"),
                 "is older than the events this server still holds; nothing was replayed",
             ),

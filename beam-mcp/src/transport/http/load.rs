@@ -29,7 +29,7 @@ use http_body::{Frame, SizeHint};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::protocol::ProtocolError;
+use super::refusal::HttpRefusal;
 
 /// How long a client told the endpoint is busy should wait, in seconds: requests end fast, so
 /// a slot is usually free by then.
@@ -159,15 +159,15 @@ impl http_body::Body for Held {
 
 /// 503 with `Retry-After` and the request's id; the connection is kept (its body was read).
 pub(super) fn busy(id: Option<Value>) -> HttpResponse {
-    refused_with(id, ProtocolError::InFlightFull)
+    refused_with(id, HttpRefusal::InFlightFull)
 }
 
 /// A listen stream refused: the caller holds its share of the streams open.
 pub(super) fn streams_busy(id: Option<Value>) -> HttpResponse {
-    refused_with(id, ProtocolError::StreamsFull)
+    refused_with(id, HttpRefusal::StreamsFull)
 }
 
-fn refused_with(id: Option<Value>, error: ProtocolError) -> HttpResponse {
+fn refused_with(id: Option<Value>, error: HttpRefusal) -> HttpResponse {
     let mut out = super::reply(503, id, error, false);
     out.headers_mut().insert(
         header::RETRY_AFTER,

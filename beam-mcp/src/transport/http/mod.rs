@@ -43,6 +43,7 @@ mod legacy;
 mod load;
 #[cfg(feature = "oauth")]
 mod oauth;
+mod refusal;
 mod serve;
 mod sessions;
 mod signals;
@@ -73,10 +74,11 @@ pub use stall::WriteDeadline;
 use handler::endpoint;
 use hooks::{Authorize, AuthorizeBody};
 use legacy::Legacy;
+use refusal::HttpRefusal;
 
 use crate::Server;
 use crate::context::CancelFlag;
-use crate::protocol::{ProtocolError, Response, Revision};
+use crate::protocol::Response;
 
 struct Endpoint {
     server: Server,
@@ -194,14 +196,24 @@ impl Http {
     }
 }
 
-fn reply(status: u16, id: Option<Value>, error: ProtocolError, close: bool) -> HttpResponse {
-    let revision = Some(Revision::V2026_07_28);
-    json_response(status, &Response::error(id, error, revision), close)
+/// The endpoint's own answer: `error` (its own refusal, or a core error it answers with) as a
+/// JSON-RPC error response with `status`; `close` ends the connection after it.
+fn reply(
+    status: u16,
+    id: Option<Value>,
+    error: impl Into<HttpRefusal>,
+    close: bool,
+) -> HttpResponse {
+    bytes_response(status, error.into().response(id.as_ref()), close)
 }
 
 fn json_response(status: u16, response: &Response, close: bool) -> HttpResponse {
     let mut bytes = Vec::with_capacity(256);
     response.write_to(&mut bytes);
+    bytes_response(status, bytes, close)
+}
+
+fn bytes_response(status: u16, bytes: Vec<u8>, close: bool) -> HttpResponse {
     let mut out = HttpResponse::new(Body::from(bytes));
     *out.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     out.headers_mut().insert(

@@ -50,7 +50,6 @@ pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
             | ProtocolError::NotAnObject(_)
             | ProtocolError::TooLarge
             | ProtocolError::InvalidRequest
-            | ProtocolError::EmptyBody
             | ProtocolError::TopLevelMeta
             | ProtocolError::ParamsNotObject
             | ProtocolError::MetaNotObject
