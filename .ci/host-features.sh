@@ -33,7 +33,8 @@ compare() {
 }
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 configs=("" "--no-default-features" "--no-default-features --features stdio" \
-  "--no-default-features --features http" "--no-default-features --features oauth" "--all-features")
+  "--no-default-features --features http" "--no-default-features --features oauth" \
+  "--no-default-features --features otel" "--all-features")
 for config in "${configs[@]}"; do
   read -ra flags <<<"$config"
   tree normal,build -p beam-mcp "${flags[@]}" >"$work/host"

@@ -51,6 +51,8 @@ pub mod schema;
 mod schemagen;
 mod server;
 mod task;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 pub mod testing;
 pub mod tool;
 pub mod transport;

@@ -150,6 +150,8 @@ pub struct ServerBuilder {
     connectome_tool: bool,
     rate_limit: Option<Arc<dyn RateLimit>>,
     middleware: Vec<Arc<dyn crate::middleware::Middleware>>,
+    #[cfg(feature = "otel")]
+    telemetry: Option<crate::telemetry::Telemetry>,
     tasks: TaskSettings,
 }
 
@@ -592,6 +594,26 @@ impl ServerBuilder {
         self
     }
 
+    /// Reports through OpenTelemetry (the `otel` feature): a span per request and
+    /// notification, and the operation and session duration histograms, by the semantic
+    /// conventions for MCP. Its middleware is the outermost, whenever it is added, so its span
+    /// covers the host's middleware too.
+    ///
+    /// ```
+    /// use opentelemetry::metrics::noop::NoopMeterProvider;
+    /// use opentelemetry::trace::noop::NoopTracerProvider;
+    ///
+    /// let telemetry =
+    ///     beam_mcp::telemetry::Telemetry::new(&NoopTracerProvider::new(), &NoopMeterProvider::new());
+    /// let server = beam_mcp::Server::builder().telemetry(telemetry).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    #[cfg(feature = "otel")]
+    pub fn telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Self {
+        self.telemetry = Some(telemetry);
+        self
+    }
+
     /// The most tasks kept at once, running or ended within their 5 minutes of readability
     /// (default 1000); past it a call that would become a task is `-32603` "Too many tasks:
     /// try again later". One principal keeps at most a quarter of them unless
@@ -668,6 +690,13 @@ impl ServerBuilder {
     /// Checks the catalog and the options, and builds the server.
     pub fn build(mut self) -> Result<Server, BuildError> {
         let task_limits = self.tasks.limits().ok_or(BuildError::ZeroTaskBound)?;
+        // Telemetry is the outermost middleware: its span covers the host's.
+        #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
+        let mut middleware = std::mem::take(&mut self.middleware);
+        #[cfg(feature = "otel")]
+        if let Some(telemetry) = &self.telemetry {
+            middleware.insert(0, Arc::new(telemetry.clone()));
+        }
         let revisions = self.revisions.unwrap_or_else(|| Revision::ALL.to_vec());
         if revisions.is_empty() {
             return Err(BuildError::NoRevisions);
@@ -811,7 +840,9 @@ impl ServerBuilder {
                 state_keys,
                 declared,
                 rate_limit: self.rate_limit,
-                middleware: (!self.middleware.is_empty()).then(|| self.middleware.into()),
+                middleware: (!middleware.is_empty()).then(|| middleware.into()),
+                #[cfg(feature = "otel")]
+                telemetry: self.telemetry,
                 schema_profiles,
             }),
         })
@@ -858,6 +889,9 @@ pub(crate) struct Inner {
     pub(crate) rate_limit: Option<Arc<dyn RateLimit>>,
     /// The host's middleware, outermost first; `None` when there is none.
     pub(crate) middleware: Option<crate::middleware::Chain>,
+    /// The OpenTelemetry instruments, when the host gave them (also first in `middleware`).
+    #[cfg(feature = "otel")]
+    pub(crate) telemetry: Option<crate::telemetry::Telemetry>,
     /// Which form of the tools' input schemas each client is shown.
     pub(crate) schema_profiles: Profiles,
 }
@@ -869,7 +903,47 @@ pub(crate) enum CatalogCell {
     Live(Arc<Live>),
 }
 
+/// A session's clock for telemetry; nothing without the `otel` feature.
+#[cfg(feature = "otel")]
+#[cfg_attr(
+    not(any(feature = "stdio", feature = "http")),
+    allow(dead_code, reason = "the transports time their sessions")
+)]
+pub(crate) type SessionTimer = crate::telemetry::SessionTimer;
+/// A session's clock for telemetry; nothing without the `otel` feature.
+#[cfg(not(feature = "otel"))]
+#[cfg_attr(
+    not(any(feature = "stdio", feature = "http")),
+    allow(dead_code, reason = "the transports time their sessions")
+)]
+pub(crate) type SessionTimer = ();
+
 impl Server {
+    /// Times `session` (a stdio connection, a 2025-11-25 HTTP session) while the timer lives,
+    /// when telemetry is on.
+    #[cfg_attr(not(feature = "otel"), allow(clippy::unused_unit, unused_variables))]
+    #[cfg_attr(
+        not(any(feature = "stdio", feature = "http")),
+        allow(dead_code, reason = "the transports time their sessions")
+    )]
+    pub(crate) fn time_session(
+        &self,
+        session: &crate::protocol::Session,
+        via: impl FnOnce() -> crate::middleware::Via,
+    ) -> Option<SessionTimer> {
+        #[cfg(feature = "otel")]
+        {
+            self.inner
+                .telemetry
+                .as_ref()
+                .map(|t| t.session(session, via()))
+        }
+        #[cfg(not(feature = "otel"))]
+        {
+            None
+        }
+    }
+
     /// The scopes the catalog's items declare, each once, in catalog order.
     #[cfg_attr(
         not(feature = "oauth"),

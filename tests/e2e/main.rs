@@ -18,3 +18,4 @@ mod shapes;
 mod shutdown;
 mod stdio_weather;
 mod subscriptions;
+mod telemetry;

@@ -330,6 +330,17 @@ negative "ts client v2, 2026-07-28, http, elicit" "$elicit_checks" \
     timeout 120 node ts_client.mjs "${modern[@]}" "${elicit_args[@]}" --url "$liar_elicit"
 negative "ts sdk v1, 2025-11-25, http, elicit" "$elicit_checks" \
     timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${elicit_args[@]}" --url "$liar_elicit"
+# OpenTelemetry across a real client: the Python client in its default configuration, with the
+# OpenTelemetry SDK set up as an application would, injects its span into `params._meta`; the
+# fixture's server span (exported over OTLP to a receiver in otel_check.py) must be its child.
+fixture_bin="$(cd "$here/../.." && cargo build --locked --quiet -p beam-mcp-fixture --message-format=json \
+    | python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "fixture" and m.get("executable"):
+        print(m["executable"])')"
+run "python mcp, auto, stdio and http, traceparent in _meta parents the server span" \
+    timeout 180 .venv/bin/python otel_check.py "$fixture_bin"
 # The schema check of everything recorded above, and its own negative control: a 2026-07-28
 # field on a 2025-11-25 result (and a wrong shape) must fail it.
 wire_check() {

@@ -111,6 +111,8 @@ pub enum NotSent {
 /// What `initialize` told us of the client.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Hello {
+    /// The revision `initialize` agreed.
+    pub(crate) version: Option<crate::revision::Revision>,
     pub(crate) info: Option<Value>,
     pub(crate) capabilities: Option<Map<String, Value>>,
 }

@@ -279,6 +279,40 @@ impl Item {
     }
 }
 
+/// The transport a request came by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Transport {
+    /// Newline-delimited JSON-RPC over a pipe (stdio), or a host calling the core itself.
+    Stdio,
+    /// Streamable HTTP, either revision.
+    Http,
+}
+
+/// How a request came in: its transport, its session and the transport's own trace context.
+#[derive(Debug, Clone)]
+pub(crate) struct Via {
+    pub(crate) transport: Transport,
+    /// The HTTP version (`"1.1"`, `"2"`), for HTTP.
+    #[cfg_attr(not(feature = "otel"), allow(dead_code, reason = "telemetry reads it"))]
+    pub(crate) http_version: Option<&'static str>,
+    /// The 2025-11-25 HTTP session's id.
+    pub(crate) session_id: Option<Arc<str>>,
+    /// The HTTP request's own `traceparent` and `tracestate` headers, if it had them.
+    #[cfg_attr(not(feature = "otel"), allow(dead_code, reason = "telemetry reads it"))]
+    pub(crate) trace_headers: Option<(String, Option<String>)>,
+}
+
+impl Via {
+    /// A pipe with no session id and no trace headers.
+    pub(crate) const STDIO: Via = Via {
+        transport: Transport::Stdio,
+        http_version: None,
+        session_id: None,
+        trace_headers: None,
+    };
+}
+
 /// One request as middleware sees it.
 pub struct Call {
     pub(crate) id: Value,
@@ -290,6 +324,9 @@ pub struct Call {
     pub(crate) client_name: Option<String>,
     pub(crate) meta: Map<String, Value>,
     pub(crate) catalog: Arc<Catalog>,
+    pub(crate) via: Via,
+    /// The revision the request's session agreed at `initialize`, for a request that names none.
+    pub(crate) session_revision: Option<Revision>,
 }
 
 impl Call {
@@ -307,6 +344,12 @@ impl Call {
     /// naming one (a 2025-11-25 session's).
     pub fn revision(&self) -> Option<Revision> {
         self.revision
+    }
+
+    /// The revision the request is served at: the one it names, or the one its session agreed
+    /// at `initialize`; `None` before a session's `initialize`.
+    pub fn protocol_version(&self) -> Option<Revision> {
+        self.revision.or(self.session_revision)
     }
 
     /// The params, less `params._meta` (see [`meta`](Self::meta)).
@@ -366,6 +409,17 @@ impl Call {
     /// 2025-11-25. A claim, not an identity.
     pub fn client_name(&self) -> Option<&str> {
         self.client_name.as_deref()
+    }
+
+    /// The transport the request came by.
+    pub fn transport(&self) -> Transport {
+        self.via.transport
+    }
+
+    /// The `Mcp-Session-Id` of the 2025-11-25 HTTP session the request belongs to; `None` on
+    /// stdio and for requests that stand alone.
+    pub fn session_id(&self) -> Option<&str> {
+        self.via.session_id.as_deref()
     }
 
     /// `params._meta`, less the keys the core reads itself (the protocol version, client
@@ -433,6 +487,8 @@ impl Call {
             client_name: self.client_name.clone(),
             meta: self.meta.clone(),
             catalog: Arc::clone(&self.catalog),
+            via: self.via.clone(),
+            session_revision: self.session_revision,
         }
     }
 }

@@ -5,11 +5,13 @@
 
 use serde_json::{Map, Value};
 
-use super::core::{Begun, Era, Request};
 use super::door::Bare;
-use super::{ProtocolError, Reply, Session};
+use super::reply::Reply;
+use super::request::{Begun, Era, Request};
+use super::session::Session;
 use crate::catalog::Catalog;
 use crate::context::Context;
+use crate::error::ProtocolError;
 use crate::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
 use crate::server::Server;
 
@@ -74,6 +76,8 @@ impl Server {
             client_name,
             meta,
             catalog,
+            via: request.door.via(),
+            session_revision: session.hello().and_then(|h| h.version),
         };
         let end = Box::new(Method {
             server: self.clone(),

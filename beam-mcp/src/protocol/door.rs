@@ -3,8 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::ProtocolError;
 use crate::catalog::Tool;
+use crate::error::ProtocolError;
+use crate::middleware::Via;
 
 /// What a transport adds to the core's checks. stdio adds nothing ([`Bare`]); HTTP checks its
 /// request metadata headers here.
@@ -42,6 +43,12 @@ pub(crate) trait Door {
     /// The transport's metadata against the tool a `tools/call` names, once it is found.
     fn check_tool(&self, _tool: &Tool, _arguments: Option<&Value>) -> Result<(), ProtocolError> {
         Ok(())
+    }
+
+    /// How the request came in, as middleware and telemetry see it; read only when one of
+    /// them runs.
+    fn via(&self) -> Via {
+        Via::STDIO
     }
 }
 

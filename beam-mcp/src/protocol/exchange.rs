@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::Response;
 use super::response::PendingResponse;
+use super::response::Response;
 use crate::context::Context;
 use crate::context::Outbox;
 

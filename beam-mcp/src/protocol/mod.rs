@@ -7,6 +7,8 @@ pub(crate) mod cursor;
 pub(crate) mod door;
 mod exchange;
 mod methods;
+mod reply;
+mod request;
 mod response;
 pub(crate) mod session;
 
@@ -18,5 +20,6 @@ pub use crate::revision::{
     META_SERVER_INFO, META_SUBSCRIPTION_ID, Revision,
 };
 pub use exchange::{Exchange, Outbound};
-pub use response::{Reply, Response};
+pub use reply::Reply;
+pub use response::Response;
 pub use session::Session;

@@ -1,11 +1,12 @@
-//! What the core answers: a JSON-RPC response, ready now or after host code runs.
+//! A JSON-RPC response, as the core answers it; written straight into the output buffer.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use serde_json::{Map, Value};
 
-use super::{Exchange, ProtocolError, Revision};
+use crate::error::ProtocolError;
+use crate::revision::Revision;
 
 /// A JSON-RPC response: the request's id and either a result or an error.
 ///
@@ -116,43 +117,3 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
 
 /// A future that yields a response once host code has run.
 pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
-
-/// What the core does with one message.
-pub enum Reply {
-    /// No answer: the message was a notification (or `exit`).
-    Silent,
-    /// The answer is known now.
-    Ready(Response),
-    /// The answer comes once host code has run, perhaps after notifications: read it with
-    /// [`Exchange::next`]; transports may run many concurrently.
-    Pending(Exchange),
-}
-
-impl Reply {
-    /// Waits for the answer, if there is one (notifications are discarded).
-    ///
-    /// ```
-    /// # async fn demo(server: beam_mcp::Server) {
-    /// let session = beam_mcp::protocol::Session::new();
-    /// let reply = server.handle(&session, br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
-    /// assert_eq!(reply.resolve().await.unwrap().to_json(), r#"{"id":1,"jsonrpc":"2.0","result":{}}"#);
-    /// # }
-    /// ```
-    pub async fn resolve(self) -> Option<Response> {
-        match self {
-            Reply::Silent => None,
-            Reply::Ready(response) => Some(response),
-            Reply::Pending(exchange) => exchange.response().await,
-        }
-    }
-}
-
-impl std::fmt::Debug for Reply {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Reply::Silent => f.write_str("Silent"),
-            Reply::Ready(r) => f.debug_tuple("Ready").field(r).finish(),
-            Reply::Pending(_) => f.write_str("Pending(..)"),
-        }
-    }
-}

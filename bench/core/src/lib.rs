@@ -100,6 +100,31 @@ pub fn server() -> Server {
         .expect("valid catalog")
 }
 
+/// The same server with one middleware that only calls `next`: the seam's own cost.
+pub fn middleware_server() -> Server {
+    Server::builder()
+        .crate_items(module_path!())
+        .middleware(beam_mcp::middleware::from_fn(|call, next| next.run(call)))
+        .build()
+        .expect("valid catalog")
+}
+
+/// The same server reporting through OpenTelemetry: the SDK's providers, spans recorded (always
+/// sampled) and the histograms aggregated, with no exporter (export runs on the SDK's own
+/// threads, not on the request's path).
+#[cfg(feature = "otel")]
+pub fn telemetry_server() -> Server {
+    let tracers = opentelemetry_sdk::trace::SdkTracerProvider::builder().build();
+    let meters = opentelemetry_sdk::metrics::SdkMeterProvider::builder()
+        .with_reader(opentelemetry_sdk::metrics::ManualReader::builder().build())
+        .build();
+    Server::builder()
+        .crate_items(module_path!())
+        .telemetry(beam_mcp::telemetry::Telemetry::new(&tracers, &meters))
+        .build()
+        .expect("valid catalog")
+}
+
 /// The same server with a started observer: every call counted in the observed connectome.
 pub fn observed_server() -> Server {
     let observer = beam_mcp::connectome::Observer::new();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
-use crate::protocol::core::Request;
+use crate::protocol::request::Request;
 use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::server::Server;
 

@@ -63,6 +63,7 @@ pub(crate) fn initialize(
         session.follow(live);
     }
     session.set_hello(Hello {
+        version: Some(version),
         info: params.get("clientInfo").cloned(),
         capabilities: params
             .get("capabilities")

@@ -9,7 +9,7 @@ use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
 use crate::prompt::{PromptFault, PromptRequest};
-use crate::protocol::core::{Era, Request};
+use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::server::Server;
 

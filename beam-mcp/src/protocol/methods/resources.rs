@@ -8,7 +8,7 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
-use crate::protocol::core::{Era, Request};
+use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::resource::{ReadRequest, ResourceError};
 use crate::server::Server;

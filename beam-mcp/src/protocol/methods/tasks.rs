@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::protocol::ProtocolError;
-use crate::protocol::core::Request;
+use crate::protocol::request::Request;
 use crate::server::Server;
 use crate::task::{self, Task};
 

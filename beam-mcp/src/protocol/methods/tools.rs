@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
-use crate::protocol::core::{Era, Request};
+use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError, Reply};
 use crate::schema::CompiledSchema;
 use crate::schemagen::SchemaProfile;

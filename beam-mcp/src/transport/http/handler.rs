@@ -150,6 +150,7 @@ async fn answer(
 ) -> HttpResponse {
     let rules = headers::HeaderRules {
         headers: &parts.headers,
+        version: parts.version,
         server,
     };
     let id = message.get("id").cloned();

@@ -5,12 +5,13 @@
 use std::borrow::Cow;
 
 use axum::http::header::AsHeaderName;
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Version};
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use crate::Server;
 use crate::catalog::{HeaderParameter, Tool};
+use crate::middleware::{Transport, Via};
 use crate::protocol::door::Door;
 use crate::protocol::{Logged, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
 
@@ -92,7 +93,31 @@ fn decoded<'v>(value: &'v str, name: &str) -> Result<Cow<'v, str>, ProtocolError
 /// The request metadata headers, as the rules the core calls at their steps.
 pub(crate) struct HeaderRules<'h> {
     pub(crate) headers: &'h HeaderMap,
+    pub(crate) version: Version,
     pub(crate) server: &'h Server,
+}
+
+/// How an HTTP request came in, for middleware and telemetry: its HTTP version, its session and
+/// its own W3C trace context headers (which telemetry links, not parents: DIGEST's SEP-414).
+pub(crate) fn via(headers: &HeaderMap, version: Version, session_id: Option<&str>) -> Via {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.trim().to_owned())
+    };
+    Via {
+        transport: Transport::Http,
+        http_version: Some(match version {
+            Version::HTTP_09 => "0.9",
+            Version::HTTP_10 => "1.0",
+            Version::HTTP_2 => "2",
+            Version::HTTP_3 => "3",
+            _ => "1.1",
+        }),
+        session_id: session_id.map(Into::into),
+        trace_headers: text("traceparent").map(|parent| (parent, text("tracestate"))),
+    }
 }
 
 impl Door for HeaderRules<'_> {
@@ -118,6 +143,10 @@ impl Door for HeaderRules<'_> {
         check(self.headers, is_request, method, params, self.server).inspect_err(|error| {
             tracing::info!(reason = %Logged(&error.to_string()), "header check failed");
         })
+    }
+
+    fn via(&self) -> Via {
+        via(self.headers, self.version, None)
     }
 
     fn check_tool(&self, tool: &Tool, arguments: Option<&Value>) -> Result<(), ProtocolError> {

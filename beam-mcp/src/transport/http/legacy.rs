@@ -23,6 +23,7 @@ use super::status::{self, Wire};
 use super::{Endpoint, empty, reply};
 use crate::Server;
 use crate::context::{CancelFlag, Principal};
+use crate::middleware::Via;
 use crate::protocol::door::Door;
 use crate::protocol::{Exchange, ProtocolError, Reply, Revision, Session};
 
@@ -47,9 +48,16 @@ pub(crate) enum Legacy {
 /// A 2025-11-25 message's rules: no session control (DELETE ends a session), anything that is
 /// no message refused, responses to the server's requests taken. The SEP-2243 headers do not
 /// apply to this era.
-pub(super) struct LegacyRules;
+pub(super) struct LegacyRules<'p> {
+    parts: &'p Parts,
+    session_id: Option<&'p str>,
+}
 
-impl Door for LegacyRules {
+impl Door for LegacyRules<'_> {
+    fn via(&self) -> Via {
+        super::headers::via(&self.parts.headers, self.parts.version, self.session_id)
+    }
+
     fn has_session_control(&self) -> bool {
         false
     }
@@ -96,7 +104,7 @@ pub(super) async fn post(
     // A malformed envelope is the core's to refuse, before any session is looked up.
     if !well_formed(&message) {
         let alone = Arc::new(Session::single_request());
-        return answer(server, &alone, message, None, None, places).await;
+        return answer(server, parts, &alone, message, None, None, places).await;
     }
     let method = message
         .get("method")
@@ -111,7 +119,7 @@ pub(super) async fn post(
                 return reply(400, id, error, false);
             }
             let session = Arc::new(Session::single_request().with_principal_arc(principal));
-            answer(server, &session, message, None, None, places).await
+            answer(server, parts, &session, message, None, None, places).await
         }
         Legacy::Sessions { sessions, store } => {
             if is_request && method.as_deref() == Some("initialize") {
@@ -132,8 +140,11 @@ pub(super) async fn post(
                     );
                     return refused;
                 };
+                entry.time(server.time_session(&entry.session, || {
+                    super::headers::via(&parts.headers, parts.version, Some(&entry.id))
+                }));
                 let mut response =
-                    answer(server, &entry.session, message, None, None, places).await;
+                    answer(server, parts, &entry.session, message, None, None, places).await;
                 if response.status() == StatusCode::OK
                     && let Ok(value) = HeaderValue::from_str(&entry.id)
                 {
@@ -161,7 +172,11 @@ pub(super) async fn post(
             // from its first request.
             let session = entry.session.acting_as(principal);
             let handled = entry.admit(bound, || {
-                server.handle_value_through(&session, message, &LegacyRules)
+                let rules = LegacyRules {
+                    parts,
+                    session_id: Some(&entry.id),
+                };
+                server.handle_value_through(&session, message, &rules)
             });
             let Some(handled) = handled else {
                 let mut refused = reply(503, id, HttpRefusal::SessionBusy, false);
@@ -228,6 +243,7 @@ fn find(
 /// answer), a refused envelope 400, a notification or a response 202.
 async fn answer(
     server: &Server,
+    parts: &Parts,
     session: &Arc<Session>,
     message: Value,
     entry: Option<&Arc<Entry>>,
@@ -235,7 +251,11 @@ async fn answer(
     places: (&Places, Option<u64>),
 ) -> HttpResponse {
     let id = message.get("id").cloned();
-    let answered = server.handle_value_through(session, message, &LegacyRules);
+    let rules = LegacyRules {
+        parts,
+        session_id: entry.map(|e| e.id.as_str()),
+    };
+    let answered = server.handle_value_through(session, message, &rules);
     deliver(answered, id, entry, store, places).await
 }
 

@@ -62,6 +62,15 @@ pub(crate) struct Entry {
     /// Held while a request is checked against the session's bound of running requests and
     /// registered: two requests at the bound cannot both pass the check.
     admitting: Mutex<()>,
+    /// The session's clock for telemetry, stopped when the session ends.
+    timer: Mutex<Option<crate::server::SessionTimer>>,
+}
+
+impl Entry {
+    /// Starts the session's clock (telemetry's `mcp.server.session.duration`).
+    pub(crate) fn time(&self, timer: Option<crate::server::SessionTimer>) {
+        *self.timer.lock().unwrap_or_else(|e| e.into_inner()) = timer;
+    }
 }
 
 /// One stream of a session.
@@ -229,6 +238,8 @@ impl Sessions {
     /// its events are forgotten.
     fn end(&self, entry: &Entry) {
         entry.gone.store(true, Ordering::Release);
+        // The clock stops here, not when the last request holding the entry ends.
+        entry.timer.lock().unwrap_or_else(|e| e.into_inner()).take();
         entry.session.end();
         entry.session.cancel_all();
         self.store.forget(&entry.id);
@@ -284,6 +295,7 @@ impl Sessions {
             streams: Mutex::new(HashMap::new()),
             stored: Notify::new(),
             admitting: Mutex::new(()),
+            timer: Mutex::new(None),
         });
         table.insert(id, Arc::clone(&entry));
         Some(entry)

@@ -5,7 +5,9 @@
 //! `CALLS` (default 1000) sets N; `KIND` is `modern` (structured, async tool, 2026-07-28) or
 //! `legacy` (text, sync tool, no `_meta`), `tagged` (an argument of a tagged enum of three
 //! variants) or `tree` (a recursive tree 4 deep). `OBSERVE=on` counts every call in a started
-//! observer (the observed connectome's hook). `CALLCOUNT_PANIC_AFTER=K` panics after K calls:
+//! observer (the observed connectome's hook). `CHAIN=middleware` puts one middleware that only
+//! calls `next` around each call; `CHAIN=telemetry` (built with `--features otel`) reports each
+//! through OpenTelemetry. `CALLCOUNT_PANIC_AFTER=K` panics after K calls:
 //! the gate's negative control for a bench that dies partway (its count is lower, and must
 //! not pass).
 
@@ -20,10 +22,14 @@ fn main() {
     let calls: usize = number("CALLS").unwrap_or(1000);
     let panic_after = number("CALLCOUNT_PANIC_AFTER");
     let kind = std::env::var("KIND").unwrap_or_else(|_| "modern".into());
-    let server = if std::env::var("OBSERVE").is_ok_and(|v| v == "on") {
-        common::observed_server()
-    } else {
-        common::server()
+    let chain = std::env::var("CHAIN").unwrap_or_default();
+    let server = match chain.as_str() {
+        _ if std::env::var("OBSERVE").is_ok_and(|v| v == "on") => common::observed_server(),
+        "" => common::server(),
+        "middleware" => common::middleware_server(),
+        #[cfg(feature = "otel")]
+        "telemetry" => common::telemetry_server(),
+        other => panic!("CHAIN is middleware or (with --features otel) telemetry, not {other:?}"),
     };
     let session = Session::new();
     let (input, answer): (&[u8], &str) = match kind.as_str() {

@@ -1,0 +1,400 @@
+//! OpenTelemetry by the semantic conventions for MCP (`docs/gen-ai/mcp.md` of
+//! open-telemetry/semantic-conventions-genai): one `SERVER` span per request or notification,
+//! parented by the W3C trace context in `params._meta` (SEP-414), with the HTTP request's own
+//! trace context as a link; and the histograms `mcp.server.operation.duration` and
+//! `mcp.server.session.duration`.
+//!
+//! The host builds its providers (its exporter, its resource, its sampler) and hands them to
+//! [`Telemetry::new`]; nothing global is read or set. Enabled by the `otel` feature.
+//!
+//! ```
+//! use opentelemetry::metrics::noop::NoopMeterProvider;
+//! use opentelemetry::trace::noop::NoopTracerProvider;
+//! use beam_mcp::telemetry::Telemetry;
+//!
+//! // A host passes its SDK providers (with an OTLP exporter, say); no-ops here.
+//! let telemetry = Telemetry::new(&NoopTracerProvider::new(), &NoopMeterProvider::new());
+//! let server = beam_mcp::Server::builder().telemetry(telemetry).build().unwrap();
+//! # let _ = server;
+//! ```
+
+mod traceparent;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use opentelemetry::context::FutureExt as _;
+use opentelemetry::global::BoxedTracer;
+use opentelemetry::metrics::{Histogram, MeterProvider};
+use opentelemetry::trace::{
+    Link, SpanKind, Status, TraceContextExt as _, Tracer as _, TracerProvider,
+};
+use opentelemetry::{Context, InstrumentationScope, KeyValue};
+use serde_json::{Map, Value};
+
+use crate::middleware::{BoxFuture, Call, ItemKind, Middleware, Next, Outcome, Transport, Via};
+use crate::protocol::Session;
+use crate::revision::Revision;
+
+/// The buckets the conventions advise for both durations, in seconds.
+const BUCKETS: [f64; 14] = [
+    0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
+];
+
+/// The instrumentation a server reports through: a tracer and the two duration histograms.
+///
+/// Register it with [`ServerBuilder::telemetry`](crate::ServerBuilder::telemetry). It runs as
+/// the outermost middleware, so its span covers the host's middleware and the method; host code
+/// that reads [`opentelemetry::Context::current`] sees the server span as the active one.
+#[derive(Clone)]
+pub struct Telemetry {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    tracer: BoxedTracer,
+    operation: Histogram<f64>,
+    #[cfg_attr(
+        not(any(feature = "stdio", feature = "http")),
+        allow(dead_code, reason = "the transports time their sessions")
+    )]
+    session: Histogram<f64>,
+}
+
+impl std::fmt::Debug for Telemetry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Telemetry(..)")
+    }
+}
+
+impl Telemetry {
+    /// Instruments from the host's providers, under the instrumentation scope `beam-mcp` at this
+    /// crate's version.
+    ///
+    /// ```
+    /// use opentelemetry::metrics::noop::NoopMeterProvider;
+    /// use opentelemetry::trace::noop::NoopTracerProvider;
+    ///
+    /// let telemetry =
+    ///     beam_mcp::telemetry::Telemetry::new(&NoopTracerProvider::new(), &NoopMeterProvider::new());
+    /// # let _ = telemetry;
+    /// ```
+    pub fn new<T, M>(tracers: &T, meters: &M) -> Telemetry
+    where
+        T: TracerProvider,
+        T::Tracer: Send + Sync + 'static,
+        <T::Tracer as opentelemetry::trace::Tracer>::Span: Send + Sync + 'static,
+        M: MeterProvider + ?Sized,
+    {
+        let scope = InstrumentationScope::builder("beam-mcp")
+            .with_version(env!("CARGO_PKG_VERSION"))
+            .build();
+        let tracer = BoxedTracer::new(Box::new(tracers.tracer_with_scope(scope.clone())));
+        let meter = meters.meter_with_scope(scope);
+        let operation = meter
+            .f64_histogram("mcp.server.operation.duration")
+            .with_unit("s")
+            .with_description(
+                "MCP request or notification duration as observed on the receiver from the \
+                 time it was received until the result or ack is sent.",
+            )
+            .with_boundaries(BUCKETS.to_vec())
+            .build();
+        let session = meter
+            .f64_histogram("mcp.server.session.duration")
+            .with_unit("s")
+            .with_description("The duration of the MCP session as observed on the MCP server.")
+            .with_boundaries(BUCKETS.to_vec())
+            .build();
+        Telemetry {
+            inner: Arc::new(Inner {
+                tracer,
+                operation,
+                session,
+            }),
+        }
+    }
+
+    /// Starts the span of one operation, under the parent `_meta` names (or none).
+    fn start(&self, operation: &Operation, meta: Option<&Map<String, Value>>) -> Context {
+        let parent = meta
+            .and_then(|m| {
+                let text = |key| m.get(key).and_then(Value::as_str);
+                traceparent::remote(text("traceparent")?, text("tracestate"))
+            })
+            .map(|remote| Context::new().with_remote_span_context(remote))
+            .unwrap_or_default();
+        let links = operation
+            .via
+            .trace_headers
+            .as_ref()
+            .and_then(|(parent, state)| traceparent::remote(parent, state.as_deref()))
+            .map(|http| vec![Link::with_context(http)])
+            .unwrap_or_default();
+        let span = self
+            .inner
+            .tracer
+            .span_builder(operation.span_name())
+            .with_kind(SpanKind::Server)
+            .with_attributes(operation.span_attributes())
+            .with_links(links)
+            .start_with_context(&self.inner.tracer, &parent);
+        parent.with_span(span)
+    }
+
+    /// Ends the span of `cx` and records the operation's duration.
+    fn finish(&self, cx: &Context, operation: &Operation, ending: Ending, started: Instant) {
+        let span = cx.span();
+        let mut metric = operation.metric_attributes();
+        match ending {
+            Ending::Ok => {}
+            Ending::ToolError => {
+                span.set_attribute(KeyValue::new("error.type", "tool_error"));
+                metric.push(KeyValue::new("error.type", "tool_error"));
+                span.set_status(Status::error("tool_error"));
+            }
+            Ending::Error { code, message } => {
+                let code = code.to_string();
+                for attribute in [
+                    KeyValue::new("error.type", code.clone()),
+                    KeyValue::new("rpc.response.status_code", code),
+                ] {
+                    span.set_attribute(attribute.clone());
+                    metric.push(attribute);
+                }
+                span.set_status(Status::error(message));
+            }
+        }
+        span.end();
+        self.inner
+            .operation
+            .record(started.elapsed().as_secs_f64(), &metric);
+    }
+
+    /// A notification's span, ended (and its duration recorded) when the guard drops.
+    pub(crate) fn notification(
+        &self,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+        via: Via,
+        session: &Session,
+    ) -> NotificationSpan {
+        let meta = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(Value::as_object);
+        let named = meta
+            .and_then(|m| m.get(crate::protocol::META_PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+            .and_then(Revision::parse);
+        let operation = Operation {
+            method: method.to_owned(),
+            target: None,
+            id: None,
+            protocol: named.or_else(|| session.hello().and_then(|h| h.version)),
+            via,
+        };
+        let cx = self.start(&operation, meta);
+        NotificationSpan {
+            telemetry: self.clone(),
+            cx,
+            operation,
+            started: Instant::now(),
+        }
+    }
+
+    /// Times a session (a stdio connection, a 2025-11-25 HTTP session) until the timer drops.
+    #[cfg_attr(
+        not(any(feature = "stdio", feature = "http")),
+        allow(dead_code, reason = "the transports time their sessions")
+    )]
+    pub(crate) fn session(&self, session: &Session, via: Via) -> SessionTimer {
+        SessionTimer {
+            telemetry: self.clone(),
+            session: session.clone(),
+            via,
+            started: Instant::now(),
+        }
+    }
+}
+
+impl Middleware for Telemetry {
+    fn handle<'a>(&'a self, call: Call, next: Next) -> BoxFuture<'a, Outcome> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let operation = Operation::of(&call);
+            let cx = self.start(&operation, Some(call.meta()));
+            let outcome = next.run(call).with_context(cx.clone()).await;
+            let ending = match &outcome {
+                Ok(result) if operation.method == "tools/call" && is_tool_error(result) => {
+                    Ending::ToolError
+                }
+                Ok(_) => Ending::Ok,
+                Err(error) => Ending::Error {
+                    code: error.code_at(operation.protocol.filter(|r| r.is_stateless())),
+                    message: error.to_string(),
+                },
+            };
+            self.finish(&cx, &operation, ending, started);
+            outcome
+        })
+    }
+}
+
+fn is_tool_error(result: &Value) -> bool {
+    result.get("isError").and_then(Value::as_bool) == Some(true)
+}
+
+/// How an operation ended, as the conventions' `error.type` tells it.
+enum Ending {
+    Ok,
+    /// A `CallToolResult` with `isError: true`.
+    ToolError,
+    /// A JSON-RPC error.
+    Error {
+        code: i64,
+        message: String,
+    },
+}
+
+/// What the span and the histogram say of one request or notification.
+struct Operation {
+    method: String,
+    /// `gen_ai.tool.name`, `gen_ai.prompt.name` or `mcp.resource.uri`, and the name.
+    target: Option<(&'static str, Arc<str>)>,
+    id: Option<String>,
+    protocol: Option<Revision>,
+    via: Via,
+}
+
+impl Operation {
+    fn of(call: &Call) -> Operation {
+        let target = call.item().map(|item| {
+            let key = match item.kind() {
+                ItemKind::Tool => "gen_ai.tool.name",
+                ItemKind::Prompt => "gen_ai.prompt.name",
+                _ => "mcp.resource.uri",
+            };
+            (key, Arc::clone(&item.name))
+        });
+        // A resource read names its URI as asked, also when a template matched it.
+        let target = match (call.method(), call.params().get("uri")) {
+            (
+                "resources/read" | "resources/subscribe" | "resources/unsubscribe",
+                Some(Value::String(uri)),
+            ) => Some(("mcp.resource.uri", Arc::from(uri.as_str()))),
+            _ => target,
+        };
+        let id = match call.id() {
+            Value::String(id) => Some(id.clone()),
+            Value::Null => None,
+            other => Some(other.to_string()),
+        };
+        Operation {
+            method: call.method().to_owned(),
+            target,
+            id,
+            protocol: call.protocol_version(),
+            via: call.via.clone(),
+        }
+    }
+
+    /// `{mcp.method.name} {target}` for a tool or a prompt; the method alone otherwise (a URI
+    /// is no low-cardinality target).
+    fn span_name(&self) -> String {
+        match &self.target {
+            Some((key, name)) if *key != "mcp.resource.uri" => format!("{} {name}", self.method),
+            _ => self.method.clone(),
+        }
+    }
+
+    /// The attributes the span and the histogram share.
+    fn metric_attributes(&self) -> Vec<KeyValue> {
+        let mut attributes = vec![KeyValue::new("mcp.method.name", self.method.clone())];
+        if let Some((key, name)) = &self.target
+            && *key != "mcp.resource.uri"
+        {
+            attributes.push(KeyValue::new(*key, name.to_string()));
+        }
+        if self.method == "tools/call" {
+            attributes.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
+        }
+        if let Some(revision) = self.protocol {
+            attributes.push(KeyValue::new("mcp.protocol.version", revision.as_str()));
+        }
+        attributes.extend(network(&self.via));
+        attributes
+    }
+
+    fn span_attributes(&self) -> Vec<KeyValue> {
+        let mut attributes = self.metric_attributes();
+        if let Some(id) = &self.id {
+            attributes.push(KeyValue::new("jsonrpc.request.id", id.clone()));
+        }
+        if let Some(("mcp.resource.uri", uri)) = &self.target {
+            attributes.push(KeyValue::new("mcp.resource.uri", uri.to_string()));
+        }
+        if let Some(session) = &self.via.session_id {
+            attributes.push(KeyValue::new("mcp.session.id", session.to_string()));
+        }
+        attributes
+    }
+}
+
+/// `network.transport` (`pipe` for stdio, `tcp` for HTTP) and, for HTTP, the protocol's name and
+/// version.
+fn network(via: &Via) -> Vec<KeyValue> {
+    match via.transport {
+        Transport::Stdio => vec![KeyValue::new("network.transport", "pipe")],
+        Transport::Http => {
+            let mut attributes = vec![
+                KeyValue::new("network.transport", "tcp"),
+                KeyValue::new("network.protocol.name", "http"),
+            ];
+            if let Some(version) = via.http_version {
+                attributes.push(KeyValue::new("network.protocol.version", version));
+            }
+            attributes
+        }
+    }
+}
+
+/// A notification's span: ended, and its duration recorded, on drop (once the core has acted
+/// on it).
+pub(crate) struct NotificationSpan {
+    telemetry: Telemetry,
+    cx: Context,
+    operation: Operation,
+    started: Instant,
+}
+
+impl Drop for NotificationSpan {
+    fn drop(&mut self) {
+        self.telemetry
+            .finish(&self.cx, &self.operation, Ending::Ok, self.started);
+    }
+}
+
+/// A session's clock: `mcp.server.session.duration` is recorded when it drops.
+#[cfg_attr(
+    not(any(feature = "stdio", feature = "http")),
+    allow(dead_code, reason = "the transports time their sessions")
+)]
+pub(crate) struct SessionTimer {
+    telemetry: Telemetry,
+    session: Session,
+    via: Via,
+    started: Instant,
+}
+
+impl Drop for SessionTimer {
+    fn drop(&mut self) {
+        let mut attributes = network(&self.via);
+        if let Some(revision) = self.session.hello().and_then(|h| h.version) {
+            attributes.push(KeyValue::new("mcp.protocol.version", revision.as_str()));
+        }
+        self.telemetry
+            .inner
+            .session
+            .record(self.started.elapsed().as_secs_f64(), &attributes);
+    }
+}
