@@ -6,12 +6,11 @@
 use serde_json::{Map, Value};
 
 use super::door::Bare;
-use super::reply::Reply;
+use super::reply::Answer;
 use super::request::{Begun, Era, Request};
 use super::session::Session;
 use crate::catalog::Catalog;
 use crate::context::Context;
-use crate::error::ProtocolError;
 use crate::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
 use crate::server::Server;
 
@@ -27,7 +26,7 @@ impl Server {
         session: &Session,
         mut request: Request<'_>,
         chain: &Chain,
-    ) -> Reply {
+    ) -> Answer {
         let id = request.id.clone();
         let era = request.era;
         let catalog = self.catalog();
@@ -40,7 +39,7 @@ impl Server {
         if ASKING.contains(&request.method)
             && let Err(error) = request.open_round(self, takes_context)
         {
-            return Reply::Ready(self.respond(id, era, Err(error)));
+            return Answer::Now(Err(error));
         }
         if request.method == "tools/call"
             && let Some(Value::String(name)) = request.params.get("name")
@@ -49,7 +48,7 @@ impl Server {
                 .door
                 .check_tool(tool, request.params.get("arguments"))
         {
-            return Reply::Ready(self.respond(id, era, Err(error)));
+            return Answer::Now(Err(error));
         }
         let client_name = client_name(&request, session);
         let meta = request.meta.clone();
@@ -67,7 +66,7 @@ impl Server {
         request.client_info = info;
         request.client_capabilities = capabilities;
         let call = Call {
-            id: id.clone(),
+            id,
             method: request.method.to_owned(),
             params: std::mem::take(&mut request.params),
             revision: era.revision(),
@@ -93,12 +92,7 @@ impl Server {
             index: 0,
             end,
         };
-        let server = self.clone();
-        let work = Box::pin(async move {
-            let outcome = next.run(call).await;
-            server.respond(id, era, outcome)
-        });
-        self.pending(begun, work)
+        Answer::Run(begun, Box::pin(next.run(call)))
     }
 }
 
@@ -174,7 +168,7 @@ impl Endpoint for Method {
             context,
         } = *self;
         let request = Request {
-            id: call.id,
+            id: &call.id,
             method: &call.method,
             params: call.params,
             era,
@@ -193,12 +187,10 @@ impl Endpoint for Method {
             })),
         };
         match server.route(&session, request) {
-            Reply::Silent => Box::pin(std::future::ready(Ok(Value::Object(Map::new())))),
-            Reply::Ready(response) => Box::pin(std::future::ready(response.into_body())),
-            Reply::Pending(exchange) => match exchange.into_work() {
-                Some(work) => Box::pin(async move { work.await.into_body() }),
-                None => Box::pin(std::future::ready(Err(ProtocolError::Internal))),
-            },
+            Answer::Silent => Box::pin(std::future::ready(Ok(Value::Object(Map::new())))),
+            Answer::Now(outcome) => Box::pin(std::future::ready(outcome)),
+            // The context is the one begun before the chain, which the exchange holds.
+            Answer::Run(_, work) => work,
         }
     }
 }

@@ -5,10 +5,10 @@
 use serde_json::{Map, Value};
 
 use super::door::{Bare, Door};
-use super::exchange::Exchange;
+use super::exchange::{Answerer, Exchange};
 use super::methods;
-use super::request::{Begun, Era, Meta, Request};
-use super::response::PendingResponse;
+use super::reply::Answer;
+use super::request::{Era, Meta, Request};
 use super::{
     Logged, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     ProtocolError, Reply, Response, Revision, Session,
@@ -133,17 +133,36 @@ impl Server {
             Ok(meta) => meta,
             Err(error) => return ready_error(Some(id), error, None),
         };
+        let era = meta.era;
+        let request = Request::new(&id, &method, params, meta, session, door);
         // `exit` ends the connection and is never answered: no rule runs around it.
-        if let Some(chain) = &self.inner.middleware
-            && method != "exit"
-        {
-            let request = Request::new(id, &method, params, meta, session, door);
-            return self.around(session, request, chain);
+        let answer = match &self.inner.middleware {
+            Some(chain) if method != "exit" => self.around(session, request, chain),
+            _ => self.route(session, request),
+        };
+        self.reply(id, era, answer)
+    }
+
+    /// The one place a request is answered: now, or once its host work has run (its exchange
+    /// sharing the context the method began).
+    fn reply(&self, id: Value, era: Era, answer: Answer) -> Reply {
+        match answer {
+            Answer::Silent => Reply::Silent,
+            Answer::Now(outcome) => Reply::Ready(self.respond(id, era, outcome)),
+            Answer::Run(begun, work) => {
+                let answerer = Answerer {
+                    server: self.clone(),
+                    id,
+                    era,
+                };
+                Reply::Pending(Exchange::new(
+                    work,
+                    answerer,
+                    begun.context,
+                    begun.registration,
+                ))
+            }
         }
-        self.route(
-            session,
-            Request::new(id, &method, params, meta, session, door),
-        )
     }
 
     /// Reads and removes `params._meta`, deciding the request's revision (DIGEST §0): it is
@@ -248,7 +267,7 @@ impl Server {
 
     /// The method table: a request that passed the envelope checks (and the host's
     /// middleware, if any) to its method.
-    pub(crate) fn route(&self, session: &Session, request: Request<'_>) -> Reply {
+    pub(crate) fn route(&self, session: &Session, request: Request<'_>) -> Answer {
         let era = request.era;
         let stateless = era.is_stateless();
         let outcome = match request.method {
@@ -256,7 +275,7 @@ impl Server {
                 // Always the stateless shape: on stdio it is the era probe.
                 let mut result = methods::discover(self);
                 self.decorate(&mut result);
-                return Reply::Ready(Response::result(Some(request.id), result));
+                return Answer::Now(Ok(result));
             }
             "initialize" if !stateless => methods::initialize(self, session, &request.params),
             "ping" if !stateless => Ok(Value::Object(Map::new())),
@@ -269,7 +288,7 @@ impl Server {
             }
             "exit" => {
                 session.close();
-                return Reply::Silent;
+                return Answer::Silent;
             }
             "tools/list" if self.has_capability("tools") => {
                 methods::list_tools(self, &request.params, era, request.schema_profile(self))
@@ -309,7 +328,7 @@ impl Server {
             }
             other => Err(ProtocolError::MethodNotFound(other.to_owned())),
         };
-        self.ready(request.id, era, outcome)
+        Answer::Now(outcome)
     }
 
     /// True when some tool can become a task (the tasks extension is advertised).
@@ -319,16 +338,6 @@ impl Server {
 
     fn has_capability(&self, name: &str) -> bool {
         self.inner.capabilities.get(name).is_some()
-    }
-
-    fn ready(&self, id: Value, era: Era, outcome: Result<Value, ProtocolError>) -> Reply {
-        Reply::Ready(self.respond(id, era, outcome))
-    }
-
-    /// A request whose answer needs host code: its exchange, sharing `begun`'s queue and
-    /// cancellation with the context the host code was given.
-    pub(crate) fn pending(&self, begun: Begun, work: PendingResponse) -> Reply {
-        Reply::Pending(Exchange::new(work, begun.context, begun.registration))
     }
 
     /// The response, with a stateless result stamped with `resultType` and serverInfo `_meta`.
@@ -354,7 +363,18 @@ impl Server {
             // An `InputRequiredResult` says so itself; every other result is complete.
             map.entry("resultType")
                 .or_insert_with(|| Value::from("complete"));
-            map.insert("_meta".into(), self.inner.result_meta.clone());
+            // A result with a `_meta` of its own (a listen stream's subscription id) keeps it,
+            // the server's keys added beside.
+            match (map.get_mut("_meta"), &self.inner.result_meta) {
+                (Some(Value::Object(meta)), Value::Object(ours)) => {
+                    for (key, value) in ours {
+                        meta.insert(key.clone(), value.clone());
+                    }
+                }
+                _ => {
+                    map.insert("_meta".into(), self.inner.result_meta.clone());
+                }
+            }
         }
     }
 }

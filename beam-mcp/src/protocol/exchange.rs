@@ -2,10 +2,12 @@
 
 use serde_json::Value;
 
-use super::response::PendingResponse;
+use super::reply::{HostWork, Outcome};
+use super::request::Era;
 use super::response::Response;
 use crate::context::Context;
 use crate::context::Outbox;
+use crate::server::Server;
 
 /// A message a request sends its client.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +54,9 @@ impl Outbound {
 /// # }
 /// ```
 pub struct Exchange {
-    work: Option<PendingResponse>,
+    work: Option<HostWork>,
+    /// Who answers once the work has its outcome: the core, with the request's id and era.
+    answerer: Answerer,
     /// The response, held back while notifications queued before it are written.
     held: Option<Response>,
     /// The request's context: its notification queue and its cancellation flag.
@@ -63,12 +67,14 @@ pub struct Exchange {
 
 impl Exchange {
     pub(crate) fn new(
-        work: PendingResponse,
+        work: HostWork,
+        answerer: Answerer,
         context: Context,
         registration: Option<super::session::Registration>,
     ) -> Self {
         Exchange {
             work: Some(work),
+            answerer,
             held: None,
             context,
             finished: false,
@@ -130,7 +136,7 @@ impl Exchange {
             // The work first: an answer ready at once costs no waiting on the other two.
             let woke = tokio::select! {
                 biased;
-                response = work => Woke::Answered(response),
+                outcome = work => Woke::Answered(outcome),
                 () = context.cancelled() => Woke::Cancelled,
                 () = pushed => Woke::Pushed,
             };
@@ -139,8 +145,9 @@ impl Exchange {
                     self.stop();
                     return None;
                 }
-                Woke::Answered(response) => {
+                Woke::Answered(outcome) => {
                     self.work = None;
+                    let response = self.answerer.respond(outcome);
                     self.context.give_back_place();
                     // Nothing may follow the response, even from a clone of the context.
                     if let Some(outbox) = self.context.outbox() {
@@ -173,20 +180,13 @@ impl Exchange {
         let work = self.work.as_mut()?;
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
         match work.as_mut().poll(&mut cx) {
-            std::task::Poll::Ready(response) => {
+            std::task::Poll::Ready(outcome) => {
                 self.work = None;
                 self.finished = true;
-                Some(response)
+                Some(self.answerer.respond(outcome))
             }
             std::task::Poll::Pending => None,
         }
-    }
-
-    /// The host work alone, for a chain of middleware that shares this exchange's context (the
-    /// exchange is spent, and dropping it cancels nothing).
-    pub(crate) fn into_work(mut self) -> Option<PendingResponse> {
-        self.finished = true;
-        self.work.take()
     }
 
     /// Waits for the response, discarding notifications.
@@ -212,8 +212,23 @@ impl Exchange {
 
 enum Woke {
     Cancelled,
-    Answered(Response),
+    Answered(Outcome),
     Pushed,
+}
+
+/// The core's answer to one request, written when its work ends.
+pub(crate) struct Answerer {
+    pub(crate) server: Server,
+    pub(crate) id: Value,
+    pub(crate) era: Era,
+}
+
+impl Answerer {
+    /// Called once: the work ends once.
+    fn respond(&mut self, outcome: Outcome) -> Response {
+        self.server
+            .respond(std::mem::take(&mut self.id), self.era, outcome)
+    }
 }
 
 impl Drop for Exchange {

@@ -39,7 +39,8 @@ impl Era {
 
 /// A request that passed the envelope checks.
 pub(crate) struct Request<'a> {
-    pub(crate) id: Value,
+    /// The id, which the door keeps to answer with.
+    pub(crate) id: &'a Value,
     pub(crate) method: &'a str,
     pub(crate) params: Map<String, Value>,
     pub(crate) era: Era,
@@ -72,7 +73,7 @@ impl<'a> Request<'a> {
     /// A request that passed the envelope checks, with what its `_meta` said.
     #[inline(always)]
     pub(super) fn new(
-        id: Value,
+        id: &'a Value,
         method: &'a str,
         params: Map<String, Value>,
         meta: Meta,
@@ -206,7 +207,7 @@ impl<'a> Request<'a> {
             client_requests,
             ask_time_limit: server.inner.limits.ask_time_limit,
         });
-        let registration = self.session.register(&self.id, &context);
+        let registration = self.session.register(self.id, &context);
         Begun {
             context,
             registration,

@@ -1,8 +1,5 @@
 //! A JSON-RPC response, as the core answers it; written straight into the output buffer.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use serde_json::{Map, Value};
 
 use crate::error::ProtocolError;
@@ -52,11 +49,6 @@ impl Response {
     /// The result, or the error.
     pub fn body(&self) -> Result<&Value, &ProtocolError> {
         self.body.as_ref()
-    }
-
-    /// The result, or the error, taken.
-    pub(crate) fn into_body(self) -> Result<Value, ProtocolError> {
-        self.body
     }
 
     /// The response as a JSON value (keys sorted).
@@ -114,6 +106,3 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
         out.extend_from_slice(b"null");
     }
 }
-
-/// A future that yields a response once host code has run.
-pub(crate) type PendingResponse = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;

@@ -115,14 +115,45 @@ pub fn middleware_server() -> Server {
 #[cfg(feature = "otel")]
 pub fn telemetry_server() -> Server {
     let tracers = opentelemetry_sdk::trace::SdkTracerProvider::builder().build();
+    // The default period (60 s): no export falls inside a counted run.
+    let reader = opentelemetry_sdk::metrics::PeriodicReader::builder(Discard).build();
     let meters = opentelemetry_sdk::metrics::SdkMeterProvider::builder()
-        .with_reader(opentelemetry_sdk::metrics::ManualReader::builder().build())
+        .with_reader(reader)
         .build();
     Server::builder()
         .crate_items(module_path!())
         .telemetry(beam_mcp::telemetry::Telemetry::new(&tracers, &meters))
         .build()
         .expect("valid catalog")
+}
+
+/// A metric exporter that drops what it is given.
+#[cfg(feature = "otel")]
+struct Discard;
+
+#[cfg(feature = "otel")]
+impl opentelemetry_sdk::metrics::exporter::PushMetricExporter for Discard {
+    async fn export(
+        &self,
+        _: &opentelemetry_sdk::metrics::data::ResourceMetrics,
+    ) -> opentelemetry_sdk::error::OTelSdkResult {
+        Ok(())
+    }
+
+    fn force_flush(&self) -> opentelemetry_sdk::error::OTelSdkResult {
+        Ok(())
+    }
+
+    fn shutdown_with_timeout(
+        &self,
+        _: std::time::Duration,
+    ) -> opentelemetry_sdk::error::OTelSdkResult {
+        Ok(())
+    }
+
+    fn temporality(&self) -> opentelemetry_sdk::metrics::Temporality {
+        opentelemetry_sdk::metrics::Temporality::Cumulative
+    }
 }
 
 /// The same server with a started observer: every call counted in the observed connectome.

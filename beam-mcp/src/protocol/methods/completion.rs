@@ -7,27 +7,26 @@ use std::sync::Arc;
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
+use crate::protocol::reply::Answer;
 use crate::protocol::request::Request;
-use crate::protocol::{Logged, ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError};
 use crate::server::Server;
 
 /// Checks the reference and the argument now; runs the completer later (it may wait).
-pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
-    let id = request.id.clone();
-    let era = request.era;
+pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
     let (item, def, asked) = match resolve(server, &request.params) {
         Ok(found) => found,
-        Err(error) => return Reply::Ready(server.respond(id, era, Err(error))),
+        Err(error) => return Answer::Now(Err(error)),
     };
     // The host's rate limit, once the request is valid (also when no completer is declared).
     if let Some(limit) = &server.inner.rate_limit {
         let owner = request.session.principal().map(|p| p.digest());
         if let Err(retry) = limit.check(Caller::new(owner.as_ref()), Limited::Completion) {
-            return Reply::Ready(server.respond(id, era, Err(retry.into())));
+            return Answer::Now(Err(retry.into()));
         }
     }
     let Some(def) = def else {
-        return Reply::Ready(server.respond(id, era, Ok(Completion::default().to_value())));
+        return Answer::Now(Ok(Completion::default().to_value()));
     };
     // A completer sees the request context, but `logging` is not advertised for it: it gets
     // a notification queue only when this request asked for one.
@@ -46,10 +45,9 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
         observed: None,
     };
     let complete = def.complete;
-    let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
-        let outcome = match dispatch::run(&call, context, |context| {
+        match dispatch::run(&call, context, |context| {
             complete(completion_request(context))
         })
         .await
@@ -65,10 +63,9 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Reply {
             }
             // A completer has no round to ask in: its asks return `AskError::Unavailable`.
             Ran::InputRequired => Err(ProtocolError::Internal),
-        };
-        responder.respond(id, era, outcome)
+        }
     });
-    server.pending(begun, work)
+    Answer::Run(begun, work)
 }
 
 /// What a completion asks: the item's key, its completer (if it declares one for the

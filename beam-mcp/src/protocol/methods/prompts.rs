@@ -9,8 +9,9 @@ use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
 use crate::prompt::{PromptFault, PromptRequest};
+use crate::protocol::reply::Answer;
 use crate::protocol::request::{Era, Request};
-use crate::protocol::{Logged, ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError};
 use crate::server::Server;
 
 pub(crate) fn list_prompts(
@@ -31,10 +32,8 @@ pub(crate) fn list_prompts(
 }
 
 /// Checks the name and the arguments now (an error, unlike a tool's `isError`); renders later.
-pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
-    let id = request.id.clone();
-    let era = request.era;
-    let refuse = |error| Reply::Ready(server.respond(id.clone(), era, Err(error)));
+pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
+    let refuse = |error| Answer::Now(Err(error));
     // One lookup, before any field is taken: the round binds the params as sent.
     let catalog = server.catalog();
     let found = match request.params.get("name") {
@@ -95,8 +94,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
     let context = begun.context.clone();
     let work = Box::pin(async move {
         let asking = context.clone();
-        let outcome = match dispatch::run(&call, context, |context| handler(render(context))).await
-        {
+        match dispatch::run(&call, context, |context| handler(render(context))).await {
             Ran::Done(Ok(result)) => Ok(result.to_value()),
             Ran::Done(Err(PromptFault::Refused(reason))) => {
                 Err(ProtocolError::PromptNotRendered { name, reason })
@@ -114,8 +112,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Reply {
                 Err(ProtocolError::Internal)
             }
             Ran::InputRequired => input_required(&responder, &asking),
-        };
-        responder.respond(id, era, outcome)
+        }
     });
-    server.pending(begun, work)
+    Answer::Run(begun, work)
 }

@@ -8,8 +8,9 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
+use crate::protocol::reply::Answer;
 use crate::protocol::request::{Era, Request};
-use crate::protocol::{Logged, ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError};
 use crate::resource::{ReadRequest, ResourceError};
 use crate::server::Server;
 
@@ -49,8 +50,7 @@ pub(crate) fn list_templates(
 
 /// Decides readability before any host code runs; reads later, concurrently if the
 /// transport wants.
-pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply {
-    let id = request.id.clone();
+pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer {
     let era = request.era;
     // Only a 2026-07-28 request has rounds: no lookup for the others.
     let may_ask = era.is_stateless()
@@ -62,22 +62,21 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
             _ => false,
         };
     if let Err(error) = request.open_round(server, may_ask) {
-        return Reply::Ready(server.respond(id, era, Err(error)));
+        return Answer::Now(Err(error));
     }
     let Some(Value::String(uri)) = request.params.remove("uri") else {
-        return Reply::Ready(server.respond(id, era, Err(ProtocolError::ResourceUriMissing)));
+        return Answer::Now(Err(ProtocolError::ResourceUriMissing));
     };
     let catalog = server.catalog();
     let Some(readable) = catalog.readable(&uri) else {
-        let error = ProtocolError::ResourceNotFound { uri, reason: None };
-        return Reply::Ready(server.respond(id, era, Err(error)));
+        return Answer::Now(Err(ProtocolError::ResourceNotFound { uri, reason: None }));
     };
     // The host's rate limit, last: only a read that would run spends a token.
     if let Some(limit) = &server.inner.rate_limit {
         let owner = request.session.principal().map(|p| p.digest());
         let kind = Limited::ResourceRead { uri: &uri };
         if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
-            return Reply::Ready(server.respond(id, era, Err(retry.into())));
+            return Answer::Now(Err(retry.into()));
         }
     }
     let begun = request.begin(server, readable.takes_context);
@@ -107,7 +106,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
     let stateless = era.is_stateless();
     let work = Box::pin(async move {
         let asking = context.clone();
-        let outcome = match dispatch::run(&call, context, |context| reader(read(context))).await {
+        match dispatch::run(&call, context, |context| reader(read(context))).await {
             Ran::Done(Ok(contents)) if contents.is_empty() => {
                 // An empty answer would read as "exists, holds nothing"; say what it is.
                 tracing::error!(uri = %Logged(&uri), "a resource reader returned no contents");
@@ -141,8 +140,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Reply 
                 Err(ProtocolError::Internal)
             }
             Ran::InputRequired => input_required(&responder, &asking),
-        };
-        responder.respond(id, era, outcome)
+        }
     });
-    server.pending(begun, work)
+    Answer::Run(begun, work)
 }

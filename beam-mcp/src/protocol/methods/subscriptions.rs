@@ -6,9 +6,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::live::{Filter, Listener};
+use crate::protocol::reply::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::session::{MAX_SUBSCRIPTIONS, Unsubscribable};
-use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Reply, Session};
+use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Session};
 use crate::server::Server;
 
 /// Reads `params.notifications`: the filter, and the part of it this server honours (every
@@ -58,20 +59,19 @@ fn filter(params: &Map<String, Value>) -> Result<(Filter, Map<String, Value>), P
 /// A listen stream: the acknowledgement first, then what the filter asked for, each with the
 /// subscription id (the request's id, in its JSON type); ended with its result when the
 /// server closes its subscriptions or the connection ends, silently when cancelled.
-pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Reply {
+pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Answer {
     let id = request.id.clone();
-    let era = request.era;
     let (wanted, honoured) = match filter(&request.params) {
         Ok(found) => found,
-        Err(error) => return Reply::Ready(server.respond(id, era, Err(error))),
+        Err(error) => return Answer::Now(Err(error)),
     };
     let Some(live) = server.live() else {
         let error = ProtocolError::MethodNotFound("subscriptions/listen".into());
-        return Reply::Ready(server.respond(id, era, Err(error)));
+        return Answer::Now(Err(error));
     };
     let begun = request.begin_stream(server);
     let Some(outbox) = begun.context.outbox_arc() else {
-        return Reply::Ready(server.respond(id, era, Err(ProtocolError::Internal)));
+        return Answer::Now(Err(ProtocolError::Internal));
     };
     let acknowledged = json!({
         "jsonrpc": "2.0",
@@ -90,13 +90,14 @@ pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Reply {
             () = live.closing().cancelled() => {}
             () = connection_ends.cancelled() => {}
         }
-        let result = json!({
+        // The core's stamp adds nothing here: the result says it is complete, and its `_meta`
+        // already names the server (with the subscription beside it).
+        Ok(json!({
             "resultType": "complete",
             "_meta": { META_SERVER_INFO: server_info, META_SUBSCRIPTION_ID: id },
-        });
-        crate::protocol::Response::result(Some(id), result)
+        }))
     });
-    server.pending(begun, work)
+    Answer::Run(begun, work)
 }
 
 /// `resources/subscribe` and `resources/unsubscribe` on a 2025-11-25 session.

@@ -12,8 +12,9 @@ use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
+use crate::protocol::reply::Answer;
 use crate::protocol::request::{Era, Request};
-use crate::protocol::{Logged, ProtocolError, Reply};
+use crate::protocol::{Logged, ProtocolError};
 use crate::schema::CompiledSchema;
 use crate::schemagen::SchemaProfile;
 use crate::server::Server;
@@ -39,8 +40,7 @@ pub(crate) fn list_tools(
 }
 
 /// Validates the arguments now; runs the tool later, concurrently if the transport wants.
-pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
-    let id = std::mem::take(&mut request.id);
+pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     let era = request.era;
     // One lookup, before any field is taken: the round binds the params as sent.
     let catalog = server.catalog();
@@ -50,20 +50,20 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     };
     let may_ask = found.is_some_and(|t| t.takes_context);
     if let Err(error) = request.open_round(server, may_ask) {
-        return Reply::Ready(server.respond(id, era, Err(error)));
+        return Answer::Now(Err(error));
     }
     let Some(Value::String(name)) = request.params.remove("name") else {
-        return Reply::Ready(server.respond(id, era, Err(ProtocolError::ToolNameMissing)));
+        return Answer::Now(Err(ProtocolError::ToolNameMissing));
     };
     let Some(tool) = found else {
-        return Reply::Ready(server.respond(id, era, Err(ProtocolError::UnknownTool(name))));
+        return Answer::Now(Err(ProtocolError::UnknownTool(name)));
     };
     // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
     if let Err(error) = request
         .door
         .check_tool(tool, request.params.get("arguments"))
     {
-        return Reply::Ready(server.respond(id, era, Err(error)));
+        return Answer::Now(Err(error));
     }
     // A request that names the client's capabilities is refused when it lacks one the tool
     // needs (-32021); a bare request does not say, so the tool runs.
@@ -76,7 +76,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
             .collect();
         if !missing.is_empty() {
             let error = ProtocolError::MissingClientCapability(missing);
-            return Reply::Ready(server.respond(id, era, Err(error)));
+            return Answer::Now(Err(error));
         }
     }
     let mut arguments = request
@@ -93,7 +93,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
     };
     if let Err(reason) = checked {
         let result = invalid_arguments(&tool.name, &reason);
-        return Reply::Ready(server.respond(id, era, Ok(result.to_value())));
+        return Answer::Now(Ok(result.to_value()));
     }
     // The tasks extension: a task-supporting call from a client that declares it may become a
     // task; a client that does not is refused a tool that runs only as one (2026-07-28).
@@ -106,7 +106,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
             .is_some();
     if era.is_stateless() && tool.task_support == TaskSupport::Required && !declares_tasks {
         let error = ProtocolError::MissingExtension(task::EXTENSION);
-        return Reply::Ready(server.respond(id, era, Err(error)));
+        return Answer::Now(Err(error));
     }
     // The caller's digest only where it is needed (a rate limit, a task's owner).
     let principal = request.session.principal();
@@ -117,11 +117,10 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
         let owner = owner();
         let kind = Limited::ToolCall { name: &tool.name };
         if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
-            return Reply::Ready(server.respond(id, era, Err(retry.into())));
+            return Answer::Now(Err(retry.into()));
         }
     }
     let may_detach = declares_tasks && tool.task_support != TaskSupport::Forbidden;
-    request.id = id.clone();
     let begun = request.begin(server, tool.takes_context);
     let states = Arc::clone(&server.inner.states);
     let wrap_output = tool.wrap_output;
@@ -165,19 +164,18 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Reply {
                         (&tool_name, output),
                         running,
                     );
-                    return responder.respond(id, era, outcome);
+                    return outcome;
                 }
             }
         } else {
             dispatch::run(&call, context, start).await
         };
-        let outcome = match ran {
+        match ran {
             Ran::InputRequired => input_required(&responder, &asking),
             ran => outcome(&tool_name, output.as_ref(), ran),
-        };
-        responder.respond(id, era, outcome)
+        }
     });
-    server.pending(begun, work)
+    Answer::Run(begun, work)
 }
 
 /// The rest of a call that became a task.
