@@ -919,8 +919,8 @@ pub(crate) type SessionTimer = crate::telemetry::SessionTimer;
 pub(crate) type SessionTimer = ();
 
 impl Server {
-    /// Times `session` (a stdio connection, a 2025-11-25 HTTP session) while the timer lives,
-    /// when telemetry is on.
+    /// Times a session (a stdio connection, a 2025-11-25 HTTP session) while the timer lives,
+    /// when telemetry is on; `agreed` reads, when it ends, the revision its `initialize` agreed.
     #[cfg_attr(not(feature = "otel"), allow(clippy::unused_unit, unused_variables))]
     #[cfg_attr(
         not(any(feature = "stdio", feature = "http")),
@@ -928,7 +928,7 @@ impl Server {
     )]
     pub(crate) fn time_session(
         &self,
-        session: &crate::protocol::Session,
+        agreed: impl Fn() -> Option<Revision> + Send + Sync + 'static,
         via: impl FnOnce() -> crate::middleware::Via,
     ) -> Option<SessionTimer> {
         #[cfg(feature = "otel")]
@@ -936,7 +936,7 @@ impl Server {
             self.inner
                 .telemetry
                 .as_ref()
-                .map(|t| t.session(session, via()))
+                .map(|telemetry| telemetry.session(Box::new(agreed), via()))
         }
         #[cfg(not(feature = "otel"))]
         {

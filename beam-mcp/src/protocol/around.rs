@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
+use super::answer::Answer;
 use super::door::Bare;
-use super::reply::Answer;
 use super::request::{Begun, Era, Request};
 use super::session::Session;
 use crate::catalog::Catalog;

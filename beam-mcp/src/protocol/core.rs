@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
+use super::answer::Answer;
 use super::door::{Bare, Door};
+use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
-use super::reply::Answer;
 use super::request::{Era, Meta, Request};
 use super::{
     Logged, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
@@ -40,10 +41,21 @@ impl Server {
         if bytes.len() > json::MAX_MESSAGE_BYTES {
             return ready_error(None, ProtocolError::TooLarge, None);
         }
-        match json::read(bytes) {
-            Ok(value) => self.handle_value_through(session, value, door),
+        match Envelope::read(bytes) {
+            Ok(envelope) => self.handle_envelope(session, envelope, door),
             Err(error) => Reply::Ready(Response::error(None, error.into(), None)),
         }
+    }
+
+    /// A message a transport read with [`Envelope::read`] (and routed on), answered as
+    /// [`handle`](Self::handle) does.
+    pub(crate) fn handle_envelope(
+        &self,
+        session: &Session,
+        envelope: Envelope,
+        door: &dyn Door,
+    ) -> Reply {
+        self.handle_value_through(session, envelope.into_value(), door)
     }
 
     /// Handles one decoded message. Notifications are never answered; a request is answered
@@ -52,12 +64,7 @@ impl Server {
         self.handle_value_through(session, message, &Bare)
     }
 
-    pub(crate) fn handle_value_through(
-        &self,
-        session: &Session,
-        message: Value,
-        door: &dyn Door,
-    ) -> Reply {
+    fn handle_value_through(&self, session: &Session, message: Value, door: &dyn Door) -> Reply {
         let mut message = match message {
             Value::Object(map) => map,
             Value::Array(_) => return ready_error(None, ProtocolError::Batch, None),
@@ -117,14 +124,22 @@ impl Server {
                 None => Reply::Silent,
             };
         }
-        if let Err(error) = door.check_message(id.is_some(), &method, params.as_ref()) {
+        if params
+            .as_ref()
+            .and_then(|p| p.get("_meta"))
+            .is_some_and(|m| !m.is_object())
+        {
+            return refuse(ProtocolError::MetaNotObject);
+        }
+        if let Err(error) = door.check_message(Said::of(id.is_some(), &method, params.as_ref())) {
             return refuse(error);
         }
         let Some(id) = id else {
             // Its span ends once the core has acted on it.
             #[cfg(feature = "otel")]
             let _span = self.inner.telemetry.as_ref().map(|telemetry| {
-                telemetry.notification(&method, params.as_ref(), door.via(), session)
+                let agreed = session.hello().and_then(|h| h.version);
+                telemetry.notification(&method, params.as_ref(), door.via(), agreed)
             });
             return self.notification(session, &method, params.as_ref());
         };

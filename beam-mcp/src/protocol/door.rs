@@ -1,7 +1,9 @@
 //! The transport's own rules, called by the core at the steps of its order where they
 //! interleave (DIGEST §A5): the core reads the envelope once; a transport never parses it again.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use super::envelope::Said;
 
 use crate::catalog::Tool;
 use crate::error::ProtocolError;
@@ -29,14 +31,9 @@ pub(crate) trait Door {
         true
     }
 
-    /// The transport's metadata against a well-formed message (a request when `is_request`),
-    /// before `params._meta` decides the era.
-    fn check_message(
-        &self,
-        _is_request: bool,
-        _method: &str,
-        _params: Option<&Map<String, Value>>,
-    ) -> Result<(), ProtocolError> {
+    /// The transport's metadata against what a well-formed message says, before `params._meta`
+    /// decides the era.
+    fn check_message(&self, _said: Said<'_>) -> Result<(), ProtocolError> {
         Ok(())
     }
 

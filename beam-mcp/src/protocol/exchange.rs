@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::reply::{HostWork, Outcome};
+use super::answer::{HostWork, Outcome};
 use super::request::Era;
 use super::response::Response;
 use crate::context::Context;

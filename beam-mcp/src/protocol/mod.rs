@@ -1,10 +1,12 @@
 //! The protocol core: JSON-RPC envelope rules, the era of each request, the method table,
 //! and the per-revision result shapes. Pure: transports own bytes and connections.
 
+mod answer;
 mod around;
 mod core;
 pub(crate) mod cursor;
 pub(crate) mod door;
+pub(crate) mod envelope;
 mod exchange;
 mod methods;
 mod reply;

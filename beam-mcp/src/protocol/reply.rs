@@ -1,31 +1,8 @@
 //! What the core does with one message: nothing, a response now, or an exchange that answers
 //! once host code has run.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use super::exchange::Exchange;
-use super::request::Begun;
 use super::response::Response;
-use crate::error::ProtocolError;
-use serde_json::Value;
-
-/// What a method ends as: its result, or the error it is answered with.
-pub(crate) type Outcome = Result<Value, ProtocolError>;
-
-/// Host code still to run, ending in the method's outcome.
-pub(crate) type HostWork = Pin<Box<dyn Future<Output = Outcome> + Send + 'static>>;
-
-/// What a method answers with; the core alone turns it into a [`Reply`] (it sets up the
-/// exchange, defers, and writes the response), so no method calls back into it.
-pub(crate) enum Answer {
-    /// Nothing (`exit`).
-    Silent,
-    /// The outcome, known now.
-    Now(Outcome),
-    /// Host code to run with the context begun for it; its outcome is the answer.
-    Run(Begun, HostWork),
-}
 
 /// What the core does with one message.
 pub enum Reply {

@@ -214,6 +214,18 @@ impl Session {
         let _ = self.state.client.set(Arc::new(hello));
     }
 
+    /// Reads, whenever asked, the revision this session's `initialize` agreed (none before it).
+    #[cfg_attr(
+        not(any(feature = "stdio", feature = "http")),
+        allow(dead_code, reason = "the transports time their sessions")
+    )]
+    pub(crate) fn agreed_revision(
+        &self,
+    ) -> impl Fn() -> Option<crate::revision::Revision> + Send + Sync + 'static {
+        let state = Arc::clone(&self.state);
+        move || state.client.get().and_then(|hello| hello.version)
+    }
+
     pub(crate) fn hello(&self) -> Option<Arc<Hello>> {
         self.state.client.get().cloned()
     }

@@ -33,8 +33,7 @@ use opentelemetry::{Context, InstrumentationScope, KeyValue};
 use serde_json::{Map, Value};
 
 use crate::middleware::{BoxFuture, Call, ItemKind, Middleware, Next, Outcome, Transport, Via};
-use crate::protocol::Session;
-use crate::revision::Revision;
+use crate::revision::{META_PROTOCOL_VERSION, Revision};
 
 /// The buckets the conventions advise for both durations, in seconds.
 const BUCKETS: [f64; 14] = [
@@ -177,20 +176,20 @@ impl Telemetry {
         method: &str,
         params: Option<&Map<String, Value>>,
         via: Via,
-        session: &Session,
+        session_revision: Option<Revision>,
     ) -> NotificationSpan {
         let meta = params
             .and_then(|p| p.get("_meta"))
             .and_then(Value::as_object);
         let named = meta
-            .and_then(|m| m.get(crate::protocol::META_PROTOCOL_VERSION))
+            .and_then(|m| m.get(META_PROTOCOL_VERSION))
             .and_then(Value::as_str)
             .and_then(Revision::parse);
         let operation = Operation {
             method: method.to_owned(),
             target: None,
             id: None,
-            protocol: named.or_else(|| session.hello().and_then(|h| h.version)),
+            protocol: named.or(session_revision),
             via,
         };
         let cx = self.start(&operation, meta);
@@ -207,10 +206,12 @@ impl Telemetry {
         not(any(feature = "stdio", feature = "http")),
         allow(dead_code, reason = "the transports time their sessions")
     )]
-    pub(crate) fn session(&self, session: &Session, via: Via) -> SessionTimer {
+    ///
+    /// `revision` reads, when the session ends, the revision its `initialize` agreed.
+    pub(crate) fn session(&self, revision: SessionRevision, via: Via) -> SessionTimer {
         SessionTimer {
             telemetry: self.clone(),
-            session: session.clone(),
+            revision,
             via,
             started: Instant::now(),
         }
@@ -374,6 +375,9 @@ impl Drop for NotificationSpan {
     }
 }
 
+/// Reads the revision a session agreed at `initialize` (none before it).
+pub(crate) type SessionRevision = Box<dyn Fn() -> Option<Revision> + Send + Sync>;
+
 /// A session's clock: `mcp.server.session.duration` is recorded when it drops.
 #[cfg_attr(
     not(any(feature = "stdio", feature = "http")),
@@ -381,7 +385,7 @@ impl Drop for NotificationSpan {
 )]
 pub(crate) struct SessionTimer {
     telemetry: Telemetry,
-    session: Session,
+    revision: SessionRevision,
     via: Via,
     started: Instant,
 }
@@ -389,7 +393,7 @@ pub(crate) struct SessionTimer {
 impl Drop for SessionTimer {
     fn drop(&mut self) {
         let mut attributes = network(&self.via);
-        if let Some(revision) = self.session.hello().and_then(|h| h.version) {
+        if let Some(revision) = (self.revision)() {
             attributes.push(KeyValue::new("mcp.protocol.version", revision.as_str()));
         }
         self.telemetry

@@ -105,7 +105,7 @@ where
 {
     let session = Session::new();
     // The connection is the session: timed until this returns.
-    let _timer = server.time_session(&session, || crate::middleware::Via::STDIO);
+    let _timer = server.time_session(session.agreed_revision(), || crate::middleware::Via::STDIO);
     let limits = server.inner.limits;
     let mut reader = Frames::new(BufReader::with_capacity(64 * 1024, input));
     let (tx, rx) = mpsc::channel::<Line>(limits.write_queue);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
-use crate::protocol::reply::Answer;
+use crate::protocol::answer::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::{Logged, ProtocolError};
 use crate::server::Server;

@@ -9,7 +9,7 @@ use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
 use crate::prompt::{PromptFault, PromptRequest};
-use crate::protocol::reply::Answer;
+use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError};
 use crate::server::Server;

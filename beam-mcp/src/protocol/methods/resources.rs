@@ -8,7 +8,7 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::{Caller, Limited};
-use crate::protocol::reply::Answer;
+use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError};
 use crate::resource::{ReadRequest, ResourceError};

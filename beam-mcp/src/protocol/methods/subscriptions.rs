@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::live::{Filter, Listener};
-use crate::protocol::reply::Answer;
+use crate::protocol::answer::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::session::{MAX_SUBSCRIPTIONS, Unsubscribable};
 use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Session};

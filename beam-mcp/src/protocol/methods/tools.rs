@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::{Caller, Limited};
 use crate::protocol::Revision;
-use crate::protocol::reply::Answer;
+use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError};
 use crate::schema::CompiledSchema;

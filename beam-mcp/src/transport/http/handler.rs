@@ -8,7 +8,6 @@ use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, header};
 use axum::response::Response as HttpResponse;
-use serde_json::Value;
 
 use super::hooks::{Authorize, hook, hook_later};
 use super::legacy::{self, Legacy};
@@ -16,11 +15,9 @@ use super::refusal::HttpRefusal;
 use super::status::{self, Wire};
 use super::{Endpoint, body, empty, guard, headers, load, reply, sse};
 use crate::Server;
-use crate::json::{self, MAX_MESSAGE_BYTES};
-use crate::protocol::{
-    Logged, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError, Reply, Revision,
-    Session,
-};
+use crate::json::MAX_MESSAGE_BYTES;
+use crate::protocol::envelope::Envelope;
+use crate::protocol::{Logged, ProtocolError, Reply, Revision, Session};
 
 pub(super) async fn endpoint(
     State(endpoint): State<Arc<Endpoint>>,
@@ -93,7 +90,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
     if bytes.is_empty() {
         return reply(400, None, HttpRefusal::EmptyBody, false);
     }
-    let message = match json::read(&bytes) {
+    let message = match Envelope::read(&bytes) {
         Ok(message) => message,
         Err(error) => return reply(400, None, ProtocolError::from(error), false),
     };
@@ -102,7 +99,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
     {
         return legacy::post(endpoint, legacy, &parts, message, principal).await;
     }
-    let works = message.get("method").and_then(Value::as_str) != Some("subscriptions/listen");
+    let works = message.method() != Some("subscriptions/listen");
     let key = principal.share_key();
     let session = Session::single_request().with_principal_arc(principal);
     // Work takes an in-flight place; a listen stream, which waits without working, a place
@@ -118,11 +115,8 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
 /// The era of a POST (DIGEST §0), never by its method: 2026-07-28 when `params._meta` names a
 /// protocol version or client capabilities, or else when `MCP-Protocol-Version` names a
 /// version that is not of the legacy era; 2025-11-25 otherwise.
-fn is_modern(parts: &Parts, message: &Value) -> bool {
-    let meta = message.get("params").and_then(|p| p.get("_meta"));
-    if meta.is_some_and(|m| {
-        m.get(META_PROTOCOL_VERSION).is_some() || m.get(META_CLIENT_CAPABILITIES).is_some()
-    }) {
+fn is_modern(parts: &Parts, message: &Envelope) -> bool {
+    if message.names_modern_era() {
         return true;
     }
     parts
@@ -144,7 +138,7 @@ enum Places<'e> {
 async fn answer(
     server: &Server,
     parts: &Parts,
-    message: Value,
+    message: Envelope,
     session: Session,
     places: Places<'_>,
 ) -> HttpResponse {
@@ -153,8 +147,8 @@ async fn answer(
         version: parts.version,
         server,
     };
-    let id = message.get("id").cloned();
-    let exchange = match server.handle_value_through(&session, message, &rules) {
+    let id = message.id().cloned();
+    let exchange = match server.handle_envelope(&session, message, &rules) {
         Reply::Silent => return empty(202),
         Reply::Ready(response) => return status::respond(&response, Wire::Stateless),
         Reply::Pending(exchange) => exchange,

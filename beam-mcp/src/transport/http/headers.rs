@@ -7,13 +7,14 @@ use std::borrow::Cow;
 use axum::http::header::AsHeaderName;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Version};
 use base64::Engine as _;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::Server;
 use crate::catalog::{HeaderParameter, Tool};
 use crate::middleware::{Transport, Via};
 use crate::protocol::door::Door;
-use crate::protocol::{Logged, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, ProtocolError};
+use crate::protocol::envelope::Said;
+use crate::protocol::{Logged, ProtocolError};
 
 // Names built once: a `&str` name is parsed and hashed again at every lookup.
 const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -134,13 +135,8 @@ impl Door for HeaderRules<'_> {
         false
     }
 
-    fn check_message(
-        &self,
-        is_request: bool,
-        method: &str,
-        params: Option<&Map<String, Value>>,
-    ) -> Result<(), ProtocolError> {
-        check(self.headers, is_request, method, params, self.server).inspect_err(|error| {
+    fn check_message(&self, said: Said<'_>) -> Result<(), ProtocolError> {
+        check(self.headers, said, self.server).inspect_err(|error| {
             tracing::info!(reason = %Logged(&error.to_string()), "header check failed");
         })
     }
@@ -168,35 +164,21 @@ impl Door for HeaderRules<'_> {
 /// The message-level checks, in the order of the specification's validation list (steps 3 to
 /// 8). The core runs after, and answers what is left (unknown methods, unknown tools, bad
 /// arguments); the `Mcp-Param-*` rules run when the core has found the tool.
-fn check(
-    headers: &HeaderMap,
-    is_request: bool,
-    method: &str,
-    params: Option<&Map<String, Value>>,
-    server: &Server,
-) -> Result<(), ProtocolError> {
-    let meta = match params.and_then(|p| p.get("_meta")) {
-        None => None,
-        Some(Value::Object(meta)) => Some(meta),
-        Some(_) => return Err(ProtocolError::MetaNotObject),
-    };
+fn check(headers: &HeaderMap, said: Said<'_>, server: &Server) -> Result<(), ProtocolError> {
+    let is_request = said.is_request;
+    let method = said.method;
     let versions = values(headers, &VERSION)?;
     if versions.is_empty() {
         return Err(mismatch(
             "Missing mcp-protocol-version header; it is required on every POST",
         ));
     }
-    let body_version = meta
-        .and_then(|m| m.get(META_PROTOCOL_VERSION))
-        .and_then(Value::as_str);
+    let body_version = said.version;
     if is_request {
         if body_version.is_none() {
             return Err(ProtocolError::MetaRequired);
         }
-        if !meta.is_some_and(|m| {
-            m.get(META_CLIENT_CAPABILITIES)
-                .is_some_and(Value::is_object)
-        }) {
+        if !said.capabilities {
             return Err(ProtocolError::MetaLacksCapabilities);
         }
     }
@@ -223,15 +205,7 @@ fn check(
             "mcp-method header does not match the corresponding request body value",
         ));
     }
-    let named = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        // The tasks extension (SEP-2663) names the task.
-        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
-        _ => None,
-    };
-    if let Some(field) = named {
-        let body_name = params.and_then(|p| p.get(field)).and_then(Value::as_str);
+    if let Some(body_name) = said.named {
         let names = values(headers, &NAME)?;
         match (body_name, &*names) {
             (None, []) => {}

@@ -25,6 +25,7 @@ use crate::Server;
 use crate::context::{CancelFlag, Principal};
 use crate::middleware::Via;
 use crate::protocol::door::Door;
+use crate::protocol::envelope::Envelope;
 use crate::protocol::{Exchange, ProtocolError, Reply, Revision, Session};
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -88,7 +89,7 @@ pub(super) async fn post(
     endpoint: &Endpoint,
     legacy: &Legacy,
     parts: &Parts,
-    message: Value,
+    message: Envelope,
     principal: Principal,
 ) -> HttpResponse {
     let server = &endpoint.server;
@@ -102,19 +103,16 @@ pub(super) async fn post(
         return reply(400, None, server.unsupported(version), false);
     }
     // A malformed envelope is the core's to refuse, before any session is looked up.
-    if !well_formed(&message) {
+    if !message.is_well_formed() {
         let alone = Arc::new(Session::single_request());
         return answer(server, parts, &alone, message, None, None, places).await;
     }
-    let method = message
-        .get("method")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let is_request = method.is_some() && message.get("id").is_some();
+    let method = message.method().map(str::to_owned);
+    let is_request = message.is_request();
     match legacy {
         Legacy::Stateless => {
             if let Some(method) = method.as_deref().filter(|m| is_request && needs_session(m)) {
-                let id = message.get("id").cloned();
+                let id = message.id().cloned();
                 let error = HttpRefusal::NeedsSession(method.to_owned());
                 return reply(400, id, error, false);
             }
@@ -128,19 +126,15 @@ pub(super) async fn post(
                 let session = Session::new().with_principal_arc(principal);
                 let Some(entry) = sessions.open(session, digest, share) else {
                     tracing::warn!("the session bound is reached: initialize refused with 503");
-                    let mut refused = reply(
-                        503,
-                        message.get("id").cloned(),
-                        HttpRefusal::SessionsFull,
-                        false,
-                    );
+                    let mut refused =
+                        reply(503, message.id().cloned(), HttpRefusal::SessionsFull, false);
                     refused.headers_mut().insert(
                         header::RETRY_AFTER,
                         HeaderValue::from_static(RETRY_AFTER_SECONDS),
                     );
                     return refused;
                 };
-                entry.time(server.time_session(&entry.session, || {
+                entry.time(server.time_session(entry.session.agreed_revision(), || {
                     super::headers::via(&parts.headers, parts.version, Some(&entry.id))
                 }));
                 let mut response =
@@ -154,7 +148,7 @@ pub(super) async fn post(
                 }
                 return response;
             }
-            let id = message.get("id").cloned();
+            let id = message.id().cloned();
             let entry = match find(sessions, parts, &principal, id.clone()) {
                 Ok(entry) => entry,
                 Err(refused) => return *refused,
@@ -176,7 +170,7 @@ pub(super) async fn post(
                     parts,
                     session_id: Some(&entry.id),
                 };
-                server.handle_value_through(&session, message, &rules)
+                server.handle_envelope(&session, message, &rules)
             });
             let Some(handled) = handled else {
                 let mut refused = reply(503, id, HttpRefusal::SessionBusy, false);
@@ -210,14 +204,6 @@ fn named_session<'l>(
     Ok((sessions, store, entry))
 }
 
-/// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
-fn well_formed(message: &Value) -> bool {
-    message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-        && message
-            .get("id")
-            .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64())
-}
-
 /// The session a request names, or the refusal: 400 without an id, 404 for one that is not
 /// (or no longer, or not this caller's) a session.
 fn find(
@@ -245,17 +231,17 @@ async fn answer(
     server: &Server,
     parts: &Parts,
     session: &Arc<Session>,
-    message: Value,
+    message: Envelope,
     entry: Option<&Arc<Entry>>,
     store: Option<&Arc<dyn EventStore>>,
     places: (&Places, Option<u64>),
 ) -> HttpResponse {
-    let id = message.get("id").cloned();
+    let id = message.id().cloned();
     let rules = LegacyRules {
         parts,
         session_id: entry.map(|e| e.id.as_str()),
     };
-    let answered = server.handle_value_through(session, message, &rules);
+    let answered = server.handle_envelope(session, message, &rules);
     deliver(answered, id, entry, store, places).await
 }
 

@@ -1,0 +1,117 @@
+//! A message as the core reads it, once, from bytes: what the transports route on (its method,
+//! whether it is a request, its id, the era its `_meta` names) without reading the JSON
+//! themselves; and what a transport's header rules are given to compare (`Said`).
+
+use serde_json::{Map, Value};
+
+use super::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::json::{self, JsonError};
+
+/// One message read by the core's bounded reader.
+#[derive(Debug)]
+pub(crate) struct Envelope {
+    message: Value,
+}
+
+impl Envelope {
+    /// Reads one message (a transport has bounded its size).
+    pub(crate) fn read(bytes: &[u8]) -> Result<Envelope, JsonError> {
+        json::read(bytes).map(|message| Envelope { message })
+    }
+
+    /// The message, for the core's reading of it.
+    pub(crate) fn into_value(self) -> Value {
+        self.message
+    }
+}
+
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport routes on them")
+)]
+impl Envelope {
+    /// The method, if the message names one as a string.
+    pub(crate) fn method(&self) -> Option<&str> {
+        self.message.get("method").and_then(Value::as_str)
+    }
+
+    /// The id, if any (not checked: the core refuses a bad one when it answers).
+    pub(crate) fn id(&self) -> Option<&Value> {
+        self.message.get("id")
+    }
+
+    /// A request: a method and an id.
+    pub(crate) fn is_request(&self) -> bool {
+        self.method().is_some() && self.id().is_some()
+    }
+
+    /// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
+    pub(crate) fn is_well_formed(&self) -> bool {
+        self.message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+            && self
+                .id()
+                .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64())
+    }
+
+    /// Whether `params._meta` names a protocol version or client capabilities: the mark of a
+    /// 2026-07-28 message (DIGEST §0), whatever its method.
+    pub(crate) fn names_modern_era(&self) -> bool {
+        self.message
+            .get("params")
+            .and_then(|p| p.get("_meta"))
+            .is_some_and(|m| {
+                m.get(META_PROTOCOL_VERSION).is_some() || m.get(META_CLIENT_CAPABILITIES).is_some()
+            })
+    }
+}
+
+/// What a well-formed message says that a transport's header rules compare with its headers
+/// (SEP-2243), read by the core so that no transport reads the body.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport routes on them")
+)]
+pub(crate) struct Said<'m> {
+    /// A request (else a notification).
+    pub(crate) is_request: bool,
+    pub(crate) method: &'m str,
+    /// `params._meta`'s protocol version, if it names one as a string.
+    pub(crate) version: Option<&'m str>,
+    /// Whether `params._meta` carries client capabilities (an object).
+    pub(crate) capabilities: bool,
+    /// What the method's params name: a tool's or prompt's `name`, a resource's `uri`, a
+    /// task's `taskId` (`Some(None)`: the method names one, the params do not).
+    pub(crate) named: Option<Option<&'m str>>,
+}
+
+impl<'m> Said<'m> {
+    /// What `params` (whose `_meta`, if any, is an object) say of a message of `method`.
+    pub(crate) fn of(
+        is_request: bool,
+        method: &'m str,
+        params: Option<&'m Map<String, Value>>,
+    ) -> Said<'m> {
+        let meta = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(Value::as_object);
+        let field = match method {
+            "tools/call" | "prompts/get" => Some("name"),
+            "resources/read" => Some("uri"),
+            // The tasks extension (SEP-2663) names the task.
+            "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
+            _ => None,
+        };
+        Said {
+            is_request,
+            method,
+            version: meta
+                .and_then(|m| m.get(META_PROTOCOL_VERSION))
+                .and_then(Value::as_str),
+            capabilities: meta
+                .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+                .is_some_and(Value::is_object),
+            named: field.map(|f| params.and_then(|p| p.get(f)).and_then(Value::as_str)),
+        }
+    }
+}
