@@ -124,13 +124,6 @@ impl Server {
                 None => Reply::Silent,
             };
         }
-        if params
-            .as_ref()
-            .and_then(|p| p.get("_meta"))
-            .is_some_and(|m| !m.is_object())
-        {
-            return refuse(ProtocolError::MetaNotObject);
-        }
         if let Err(error) = door.check_message(Said::of(id.is_some(), &method, params.as_ref())) {
             return refuse(error);
         }
@@ -379,16 +372,15 @@ impl Server {
             map.entry("resultType")
                 .or_insert_with(|| Value::from("complete"));
             // A result with a `_meta` of its own (a listen stream's subscription id) keeps it,
-            // the server's keys added beside.
-            match (map.get_mut("_meta"), &self.inner.result_meta) {
-                (Some(Value::Object(meta)), Value::Object(ours)) => {
-                    for (key, value) in ours {
-                        meta.insert(key.clone(), value.clone());
-                    }
+            // the server's keys added beside. One insert on the common path (no `_meta`).
+            if let Some(Value::Object(mut theirs)) =
+                map.insert("_meta".into(), self.inner.result_meta.clone())
+                && let Value::Object(ours) = &self.inner.result_meta
+            {
+                for (key, value) in ours {
+                    theirs.insert(key.clone(), value.clone());
                 }
-                _ => {
-                    map.insert("_meta".into(), self.inner.result_meta.clone());
-                }
+                map.insert("_meta".into(), Value::Object(theirs));
             }
         }
     }

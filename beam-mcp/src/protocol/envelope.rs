@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::error::ProtocolError;
 use crate::json::{self, JsonError};
 
 /// One message read by the core's bounded reader.
@@ -66,7 +67,8 @@ impl Envelope {
 }
 
 /// What a well-formed message says that a transport's header rules compare with its headers
-/// (SEP-2243), read by the core so that no transport reads the body.
+/// (SEP-2243), read by the core so that no transport reads the body. Read on demand: a
+/// transport without such rules (stdio) pays for none of it.
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(
     not(feature = "http"),
@@ -76,42 +78,68 @@ pub(crate) struct Said<'m> {
     /// A request (else a notification).
     pub(crate) is_request: bool,
     pub(crate) method: &'m str,
-    /// `params._meta`'s protocol version, if it names one as a string.
-    pub(crate) version: Option<&'m str>,
-    /// Whether `params._meta` carries client capabilities (an object).
-    pub(crate) capabilities: bool,
-    /// What the method's params name: a tool's or prompt's `name`, a resource's `uri`, a
-    /// task's `taskId` (`Some(None)`: the method names one, the params do not).
-    pub(crate) named: Option<Option<&'m str>>,
+    params: Option<&'m Map<String, Value>>,
 }
 
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport routes on them")
+)]
 impl<'m> Said<'m> {
-    /// What `params` (whose `_meta`, if any, is an object) say of a message of `method`.
+    /// What `params` say of a message of `method`.
     pub(crate) fn of(
         is_request: bool,
         method: &'m str,
         params: Option<&'m Map<String, Value>>,
     ) -> Said<'m> {
-        let meta = params
-            .and_then(|p| p.get("_meta"))
-            .and_then(Value::as_object);
-        let field = match method {
-            "tools/call" | "prompts/get" => Some("name"),
-            "resources/read" => Some("uri"),
-            // The tasks extension (SEP-2663) names the task.
-            "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
-            _ => None,
-        };
         Said {
             is_request,
             method,
-            version: meta
-                .and_then(|m| m.get(META_PROTOCOL_VERSION))
-                .and_then(Value::as_str),
-            capabilities: meta
-                .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
-                .is_some_and(Value::is_object),
-            named: field.map(|f| params.and_then(|p| p.get(f)).and_then(Value::as_str)),
+            params,
         }
+    }
+
+    /// `params._meta`: `Err` when it is there but not an object.
+    pub(crate) fn meta(&self) -> Result<Option<&'m Map<String, Value>>, ProtocolError> {
+        match self.params.and_then(|p| p.get("_meta")) {
+            None => Ok(None),
+            Some(Value::Object(meta)) => Ok(Some(meta)),
+            Some(_) => Err(ProtocolError::MetaNotObject),
+        }
+    }
+
+    /// `params._meta`'s protocol version, if it names one as a string.
+    pub(crate) fn version(&self) -> Option<&'m str> {
+        self.meta()
+            .ok()
+            .flatten()
+            .and_then(|m| m.get(META_PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+    }
+
+    /// Whether `params._meta` carries client capabilities (an object).
+    pub(crate) fn capabilities(&self) -> bool {
+        self.meta()
+            .ok()
+            .flatten()
+            .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+            .is_some_and(Value::is_object)
+    }
+
+    /// What the method's params name: a tool's or prompt's `name`, a resource's `uri`, a
+    /// task's `taskId` (`Some(None)`: the method names one, the params do not).
+    pub(crate) fn named(&self) -> Option<Option<&'m str>> {
+        let field = match self.method {
+            "tools/call" | "prompts/get" => "name",
+            "resources/read" => "uri",
+            // The tasks extension (SEP-2663) names the task.
+            "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
+            _ => return None,
+        };
+        Some(
+            self.params
+                .and_then(|p| p.get(field))
+                .and_then(Value::as_str),
+        )
     }
 }

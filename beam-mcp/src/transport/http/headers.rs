@@ -167,18 +167,19 @@ impl Door for HeaderRules<'_> {
 fn check(headers: &HeaderMap, said: Said<'_>, server: &Server) -> Result<(), ProtocolError> {
     let is_request = said.is_request;
     let method = said.method;
+    said.meta()?;
     let versions = values(headers, &VERSION)?;
     if versions.is_empty() {
         return Err(mismatch(
             "Missing mcp-protocol-version header; it is required on every POST",
         ));
     }
-    let body_version = said.version;
+    let body_version = said.version();
     if is_request {
         if body_version.is_none() {
             return Err(ProtocolError::MetaRequired);
         }
-        if !said.capabilities {
+        if !said.capabilities() {
             return Err(ProtocolError::MetaLacksCapabilities);
         }
     }
@@ -205,7 +206,7 @@ fn check(headers: &HeaderMap, said: Said<'_>, server: &Server) -> Result<(), Pro
             "mcp-method header does not match the corresponding request body value",
         ));
     }
-    if let Some(body_name) = said.named {
+    if let Some(body_name) = said.named() {
         let names = values(headers, &NAME)?;
         match (body_name, &*names) {
             (None, []) => {}
