@@ -39,6 +39,7 @@ pub fn through_header_rules(
     }
     let rules = crate::transport::http::headers::HeaderRules {
         headers: &map,
+        version: axum::http::Version::HTTP_11,
         server,
     };
     server.handle_value_through(session, message, &rules)

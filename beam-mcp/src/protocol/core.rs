@@ -64,7 +64,12 @@ impl Server {
         self.handle_value_through(session, message, &Bare)
     }
 
-    fn handle_value_through(&self, session: &Session, message: Value, door: &dyn Door) -> Reply {
+    pub(crate) fn handle_value_through(
+        &self,
+        session: &Session,
+        message: Value,
+        door: &dyn Door,
+    ) -> Reply {
         let mut message = match message {
             Value::Object(map) => map,
             Value::Array(_) => return ready_error(None, ProtocolError::Batch, None),
