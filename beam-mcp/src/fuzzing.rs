@@ -39,6 +39,7 @@ pub fn through_header_rules(
     }
     let rules = crate::transport::http::headers::HeaderRules {
         headers: &map,
+        extensions: &axum::http::Extensions::new(),
         version: axum::http::Version::HTTP_11,
         server,
     };

@@ -289,6 +289,10 @@ fn stdio_spans_and_histograms_follow_the_conventions() {
     }
     assert!(!attrs.contains_key("error.type"), "{attrs:?}");
     assert!(!attrs.contains_key("mcp.session.id"), "{attrs:?}");
+    assert!(
+        !attrs.contains_key("client.address"),
+        "a pipe has no peer: {attrs:?}"
+    );
 
     // An error: its code is error.type and rpc.response.status_code; the span's status is ERROR.
     let failed = receiver.span("tools/call", "x-8");
@@ -443,6 +447,15 @@ fn http_spans_link_the_request_and_name_the_session() {
             "{key}: {attrs:?}"
         );
     }
+    // The peer, from the connection: this test's own socket on the loopback.
+    assert_eq!(
+        attrs.get("client.address").map(String::as_str),
+        Some("127.0.0.1")
+    );
+    let port: u16 = attrs["client.port"]
+        .parse()
+        .expect("client.port is a port number");
+    assert!(port > 0 && port != server.addr.port(), "{attrs:?}");
 
     // 2025-11-25: a session; its requests name it; its end records its duration.
     let (status, hello, session) = post(

@@ -298,6 +298,9 @@ pub(crate) struct Via {
     pub(crate) http_version: Option<&'static str>,
     /// The 2025-11-25 HTTP session's id.
     pub(crate) session_id: Option<Arc<str>>,
+    /// The HTTP client's address and port, when the connection gave them.
+    #[cfg_attr(not(feature = "otel"), allow(dead_code, reason = "telemetry reads it"))]
+    pub(crate) peer: Option<std::net::SocketAddr>,
     /// The HTTP request's own `traceparent` and `tracestate` headers, if it had them.
     #[cfg_attr(not(feature = "otel"), allow(dead_code, reason = "telemetry reads it"))]
     pub(crate) trace_headers: Option<(String, Option<String>)>,
@@ -309,6 +312,7 @@ impl Via {
         transport: Transport::Stdio,
         http_version: None,
         session_id: None,
+        peer: None,
         trace_headers: None,
     };
 }

@@ -337,6 +337,10 @@ impl Operation {
         if let Some(session) = &self.via.session_id {
             attributes.push(KeyValue::new("mcp.session.id", session.to_string()));
         }
+        if let Some(peer) = self.via.peer {
+            attributes.push(KeyValue::new("client.address", peer.ip().to_string()));
+            attributes.push(KeyValue::new("client.port", i64::from(peer.port())));
+        }
         attributes
     }
 }

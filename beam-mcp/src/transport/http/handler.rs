@@ -144,6 +144,7 @@ async fn answer(
 ) -> HttpResponse {
     let rules = headers::HeaderRules {
         headers: &parts.headers,
+        extensions: &parts.extensions,
         version: parts.version,
         server,
     };

@@ -4,8 +4,9 @@
 
 use std::borrow::Cow;
 
+use axum::extract::ConnectInfo;
 use axum::http::header::AsHeaderName;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Version};
+use axum::http::{Extensions, HeaderMap, HeaderName, HeaderValue, Version};
 use base64::Engine as _;
 use serde_json::Value;
 
@@ -94,13 +95,19 @@ fn decoded<'v>(value: &'v str, name: &str) -> Result<Cow<'v, str>, ProtocolError
 /// The request metadata headers, as the rules the core calls at their steps.
 pub(crate) struct HeaderRules<'h> {
     pub(crate) headers: &'h HeaderMap,
+    pub(crate) extensions: &'h Extensions,
     pub(crate) version: Version,
     pub(crate) server: &'h Server,
 }
 
 /// How an HTTP request came in, for middleware and telemetry: its HTTP version, its session and
 /// its own W3C trace context headers (which telemetry links, not parents: DIGEST's SEP-414).
-pub(crate) fn via(headers: &HeaderMap, version: Version, session_id: Option<&str>) -> Via {
+pub(crate) fn via(
+    headers: &HeaderMap,
+    extensions: &Extensions,
+    version: Version,
+    session_id: Option<&str>,
+) -> Via {
     let text = |name| {
         headers
             .get(name)
@@ -117,6 +124,9 @@ pub(crate) fn via(headers: &HeaderMap, version: Version, session_id: Option<&str
             _ => "1.1",
         }),
         session_id: session_id.map(Into::into),
+        peer: extensions
+            .get::<ConnectInfo<std::net::SocketAddr>>()
+            .map(|info| info.0),
         trace_headers: text("traceparent").map(|parent| (parent, text("tracestate"))),
     }
 }
@@ -142,7 +152,7 @@ impl Door for HeaderRules<'_> {
     }
 
     fn via(&self) -> Via {
-        via(self.headers, self.version, None)
+        via(self.headers, self.extensions, self.version, None)
     }
 
     fn check_tool(&self, tool: &Tool, arguments: Option<&Value>) -> Result<(), ProtocolError> {

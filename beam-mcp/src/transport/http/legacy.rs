@@ -56,7 +56,13 @@ pub(super) struct LegacyRules<'p> {
 
 impl Door for LegacyRules<'_> {
     fn via(&self) -> Via {
-        super::headers::via(&self.parts.headers, self.parts.version, self.session_id)
+        let parts = self.parts;
+        super::headers::via(
+            &parts.headers,
+            &parts.extensions,
+            parts.version,
+            self.session_id,
+        )
     }
 
     fn has_session_control(&self) -> bool {
@@ -135,7 +141,12 @@ pub(super) async fn post(
                     return refused;
                 };
                 entry.time(server.time_session(entry.session.agreed_revision(), || {
-                    super::headers::via(&parts.headers, parts.version, Some(&entry.id))
+                    super::headers::via(
+                        &parts.headers,
+                        &parts.extensions,
+                        parts.version,
+                        Some(&entry.id),
+                    )
                 }));
                 let mut response =
                     answer(server, parts, &entry.session, message, None, None, places).await;

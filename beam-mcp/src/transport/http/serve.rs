@@ -190,6 +190,12 @@ async fn connection(stream: TcpStream, app: Router, endpoint: Arc<Endpoint>) {
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, "TCP_NODELAY could not be set");
     }
+    // The peer, as axum's own `ConnectInfo` (what a host's router would see with
+    // `into_make_service_with_connect_info`): telemetry's `client.address` and `client.port`.
+    let app = match stream.peer_addr() {
+        Ok(peer) => app.layer(axum::Extension(axum::extract::ConnectInfo(peer))),
+        Err(_) => app,
+    };
     let service = hyper_util::service::TowerToHyperService::new(app);
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
