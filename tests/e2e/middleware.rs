@@ -122,19 +122,7 @@ impl Http {
         let mut connection = Connection::open(self.server.addr);
         let response = connection.post(&headers, body.to_string().as_bytes());
         let session = response.header("mcp-session-id").map(str::to_owned);
-        let answer = if response.header("content-type") == Some("text/event-stream") {
-            let event = String::from_utf8_lossy(&response.body).into_owned();
-            let data = event
-                .lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(str::trim)
-                .rfind(|d| d.contains("\"id\""))
-                .unwrap_or("null")
-                .to_owned();
-            serde_json::from_str(&data).unwrap()
-        } else {
-            response.json()
-        };
+        let answer = response.answer();
         (response.status, answer, session)
     }
 }

@@ -384,21 +384,7 @@ fn post(
     all.extend_from_slice(headers);
     let response = Connection::open(server.addr).post(&all, body.to_string().as_bytes());
     let session = response.header("mcp-session-id").map(str::to_owned);
-    let answer = if response.header("content-type") == Some("text/event-stream") {
-        let text = String::from_utf8_lossy(&response.body).into_owned();
-        let data = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(str::trim)
-            .rfind(|d| d.contains("\"id\""))
-            .unwrap_or("null")
-            .to_owned();
-        serde_json::from_str(&data).unwrap()
-    } else if response.body.is_empty() {
-        Value::Null
-    } else {
-        response.json()
-    };
+    let answer = response.answer();
     (response.status, answer, session)
 }
 

@@ -40,6 +40,25 @@ impl HttpResponse {
             )
         })
     }
+
+    /// The JSON-RPC answer a POST got: the body when it is JSON, the last event carrying an
+    /// `id` when it is an event stream, `Null` when the body is empty (a 202).
+    pub fn answer(&self) -> Value {
+        if self.header("content-type") == Some("text/event-stream") {
+            let text = String::from_utf8_lossy(&self.body);
+            let data = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(str::trim)
+                .rfind(|d| d.contains("\"id\""))
+                .unwrap_or("null");
+            serde_json::from_str(data).unwrap()
+        } else if self.body.is_empty() {
+            Value::Null
+        } else {
+            self.json()
+        }
+    }
 }
 
 /// One connection to the server.
