@@ -258,6 +258,20 @@ fn stdio_spans_and_histograms_follow_the_conventions() {
         "params": {"name": "no-such-tool", "arguments": {}, "_meta": modern_meta()}}),
     );
     let code = unknown["error"]["code"].as_i64().expect("an error");
+    // Refused before the seam (a revision the server does not serve): spanned all the same,
+    // under the client's parent.
+    let mut unserved = modern_meta();
+    unserved["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+    unserved["traceparent"] = json!(traceparent());
+    let refused = server.request(
+        &json!({"jsonrpc": "2.0", "id": "x-12", "method": "tools/call",
+        "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": unserved}}),
+    );
+    let refused_code = refused["error"]["code"].as_i64().expect("a refusal");
+    // And a request whose params are no object (nothing to read a parent from).
+    let bad_params =
+        server.request(&json!({"jsonrpc": "2.0", "id": 13, "method": "tools/list", "params": [1]}));
+    let bad_params_code = bad_params["error"]["code"].as_i64().expect("a refusal");
     let listed = server.request(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list",
         "params": {"_meta": modern_meta()}}));
     assert!(listed.get("result").is_some(), "{listed}");
@@ -315,6 +329,25 @@ fn stdio_spans_and_histograms_follow_the_conventions() {
         failed.parent_span_id.is_empty(),
         "no traceparent, no parent"
     );
+
+    // The refusals before the seam: the method's span, the refusal's code, the client's parent.
+    let unserved = receiver.span("tools/call", "x-12");
+    assert_eq!(hex(&unserved.trace_id), TRACE_ID, "{unserved:?}");
+    assert_eq!(hex(&unserved.parent_span_id), CLIENT_SPAN);
+    assert_eq!(unserved.status.as_ref().map(|s| s.code), Some(2));
+    let attrs = attributes(&unserved.attributes);
+    assert_eq!(attrs.get("error.type"), Some(&refused_code.to_string()));
+    assert_eq!(
+        attrs.get("gen_ai.tool.name"),
+        None,
+        "no tool is named by a refused request: {attrs:?}"
+    );
+    let bad = receiver.span("tools/list", "13");
+    assert_eq!(
+        attribute(&bad.attributes, "error.type"),
+        Some(bad_params_code.to_string())
+    );
+    assert!(bad.parent_span_id.is_empty());
 
     // The session's own revision, from its initialize.
     let ping = receiver.span("ping", "11");
@@ -442,6 +475,34 @@ fn http_spans_link_the_request_and_name_the_session() {
         .parse()
         .expect("client.port is a port number");
     assert!(port > 0 && port != server.addr.port(), "{attrs:?}");
+
+    // A header that contradicts the body is refused before the seam: spanned, with the 400's
+    // JSON-RPC code, the `_meta` parent and the header's link.
+    let mut meta = modern_meta();
+    meta["traceparent"] = json!(traceparent());
+    let (status, answer, _) = post(
+        &server,
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+            ("traceparent", &http_parent),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 22, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": meta}}),
+    );
+    assert_eq!(status, 400, "{answer}");
+    let code = answer["error"]["code"].as_i64().expect("a JSON-RPC error");
+    let refused = receiver.span("tools/call", "22");
+    assert_eq!(hex(&refused.parent_span_id), CLIENT_SPAN, "{refused:?}");
+    assert_eq!(refused.links.len(), 1, "{refused:?}");
+    assert_eq!(
+        attribute(&refused.attributes, "error.type"),
+        Some(code.to_string())
+    );
+    assert_eq!(
+        attribute(&refused.attributes, "network.transport").as_deref(),
+        Some("tcp")
+    );
 
     // 2025-11-25: a session; its requests name it; its end records its duration.
     let (status, hello, session) = post(

@@ -99,6 +99,11 @@ impl Server {
         }
         let method_ok = message.get("method").is_some_and(Value::is_string);
         if !jsonrpc_ok || !method_ok {
+            if let Some(method) = message.get("method").and_then(Value::as_str) {
+                let params = message.get("params").and_then(Value::as_object);
+                let error = ProtocolError::InvalidRequest;
+                self.refused_before_seam(session, door, method, id.as_ref(), params, &error);
+            }
             return match id {
                 Some(id) => ready_error(Some(id), ProtocolError::InvalidRequest, None),
                 None if door.refuses_non_messages() => {
@@ -110,27 +115,33 @@ impl Server {
         let Some(Value::String(method)) = message.remove("method") else {
             return ready_error(id, ProtocolError::InvalidRequest, None);
         };
-        let refuse = |error| match &id {
-            Some(id) => ready_error(Some(id.clone()), error, None),
-            None if door.refuses_non_messages() => ready_error(None, error, None),
-            None => Reply::Silent,
+        let refuse = |error: ProtocolError, params: Option<&Map<String, Value>>| {
+            self.refused_before_seam(session, door, &method, id.as_ref(), params, &error);
+            match &id {
+                Some(id) => ready_error(Some(id.clone()), error, None),
+                None if door.refuses_non_messages() => ready_error(None, error, None),
+                None => Reply::Silent,
+            }
         };
         if message.contains_key("_meta") {
-            return refuse(ProtocolError::TopLevelMeta);
+            let params = message.get("params").and_then(Value::as_object);
+            return refuse(ProtocolError::TopLevelMeta, params);
         }
         let params = match message.remove("params") {
             None => None,
             Some(Value::Object(params)) => Some(params),
-            Some(_) => return refuse(ProtocolError::ParamsNotObject),
+            Some(_) => return refuse(ProtocolError::ParamsNotObject, None),
         };
         if matches!(method.as_str(), "shutdown" | "exit") && !door.has_session_control() {
+            let error = ProtocolError::MethodNotFound(method.clone());
+            self.refused_before_seam(session, door, &method, id.as_ref(), None, &error);
             return match id {
-                Some(id) => ready_error(Some(id), ProtocolError::MethodNotFound(method), None),
+                Some(id) => ready_error(Some(id), error, None),
                 None => Reply::Silent,
             };
         }
         if let Err(error) = door.check_message(Said::of(id.is_some(), &method, params.as_ref())) {
-            return refuse(error);
+            return refuse(error, params.as_ref());
         }
         let Some(id) = id else {
             // Its span ends once the core has acted on it.
@@ -144,7 +155,11 @@ impl Server {
         let mut params = params.unwrap_or_default();
         let meta = match self.meta(&mut params, session) {
             Ok(meta) => meta,
-            Err(error) => return ready_error(Some(id), error, None),
+            Err(error) => {
+                // `params` as sent: `meta` takes `_meta` out only once it is found sound.
+                self.refused_before_seam(session, door, &method, Some(&id), Some(&params), &error);
+                return ready_error(Some(id), error, None);
+            }
         };
         let era = meta.era;
         let request = Request::new(&id, &method, params, meta, session, door);
@@ -181,16 +196,46 @@ impl Server {
     /// Reads and removes `params._meta`, deciding the request's revision (DIGEST §0): it is
     /// 2026-07-28 exactly when `_meta` names a protocol version or client capabilities; a
     /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy, and kept.
+    /// Checked in place first: the params of a refused request stay as sent.
     fn meta(
         &self,
         params: &mut Map<String, Value>,
         session: &Session,
     ) -> Result<Meta, ProtocolError> {
-        let mut meta = match params.remove("_meta") {
-            None => Map::new(),
-            Some(Value::Object(meta)) => meta,
+        let (era, log_level) = match params.get("_meta") {
+            None => (Era::Bare, Some(session.log_level())),
+            Some(Value::Object(meta)) => self.check_meta(meta, session)?,
             Some(_) => return Err(ProtocolError::MetaNotObject),
         };
+        let mut meta = match params.remove("_meta") {
+            Some(Value::Object(meta)) => meta,
+            _ => Map::new(),
+        };
+        let client_capabilities = match meta.remove(META_CLIENT_CAPABILITIES) {
+            Some(Value::Object(capabilities)) => Some(capabilities),
+            _ => None,
+        };
+        let client_info = meta.remove(META_CLIENT_INFO);
+        let progress_token = meta.remove("progressToken");
+        if era.is_stateless() {
+            meta.remove(META_LOG_LEVEL);
+        }
+        Ok(Meta {
+            era,
+            rest: meta,
+            client_capabilities,
+            client_info,
+            progress_token,
+            log_level,
+        })
+    }
+
+    /// The era `_meta` names and the level its request logs at, or why it is refused.
+    fn check_meta(
+        &self,
+        meta: &Map<String, Value>,
+        session: &Session,
+    ) -> Result<(Era, Option<LogLevel>), ProtocolError> {
         let era = if meta.contains_key(META_PROTOCOL_VERSION)
             || meta.contains_key(META_CLIENT_CAPABILITIES)
         {
@@ -204,40 +249,34 @@ impl Server {
         } else {
             Era::Bare
         };
-        let client_capabilities = match meta.remove(META_CLIENT_CAPABILITIES) {
-            Some(Value::Object(capabilities)) => Some(capabilities),
-            _ if era.is_stateless() => return Err(ProtocolError::MetaLacksCapabilities),
-            _ => None,
-        };
-        let client_info = meta.remove(META_CLIENT_INFO);
-        let progress_token = match meta.remove("progressToken") {
-            None => None,
-            Some(token) if token.is_string() || token.is_i64() || token.is_u64() => Some(token),
-            Some(_) => return Err(ProtocolError::ProgressToken),
-        };
+        if era.is_stateless()
+            && !meta
+                .get(META_CLIENT_CAPABILITIES)
+                .is_some_and(Value::is_object)
+        {
+            return Err(ProtocolError::MetaLacksCapabilities);
+        }
+        if let Some(token) = meta.get("progressToken")
+            && !(token.is_string() || token.is_i64() || token.is_u64())
+        {
+            return Err(ProtocolError::ProgressToken);
+        }
         // 2026-07-28: logs only when this request names a level. A legacy session: every level
         // until `logging/setLevel` says otherwise.
         let log_level = if era.is_stateless() {
-            match meta.remove(META_LOG_LEVEL) {
+            match meta.get(META_LOG_LEVEL) {
                 None => None,
                 Some(Value::String(level)) => Some(
                     level
                         .parse::<LogLevel>()
-                        .map_err(|_| ProtocolError::LogLevel(level))?,
+                        .map_err(|_| ProtocolError::LogLevel(level.clone()))?,
                 ),
                 Some(other) => return Err(ProtocolError::LogLevel(other.to_string())),
             }
         } else {
             Some(session.log_level())
         };
-        Ok(Meta {
-            era,
-            rest: meta,
-            client_capabilities,
-            client_info,
-            progress_token,
-            log_level,
-        })
+        Ok((era, log_level))
     }
 
     pub(crate) fn unsupported(&self, requested: &str) -> ProtocolError {
@@ -245,6 +284,27 @@ impl Server {
             supported: self.inner.supported_names.clone(),
             requested: requested.to_owned(),
         }
+    }
+
+    /// A message refused before the seam is an operation too: with telemetry on, it gets its
+    /// span and its duration, named by its method (a message naming none is not an operation).
+    #[inline]
+    fn refused_before_seam(
+        &self,
+        session: &Session,
+        door: &dyn Door,
+        method: &str,
+        id: Option<&Value>,
+        params: Option<&Map<String, Value>>,
+        error: &ProtocolError,
+    ) {
+        #[cfg(feature = "otel")]
+        if let Some(telemetry) = &self.inner.telemetry {
+            let agreed = session.hello().and_then(|h| h.version);
+            telemetry.refused(method, id, params, door.via(), agreed, error);
+        }
+        #[cfg(not(feature = "otel"))]
+        let _ = (session, door, method, id, params, error);
     }
 
     fn notification(

@@ -32,6 +32,7 @@ use opentelemetry::trace::{
 use opentelemetry::{Context, InstrumentationScope, KeyValue};
 use serde_json::{Map, Value};
 
+use crate::error::ProtocolError;
 use crate::middleware::{BoxFuture, Call, ItemKind, Middleware, Next, Outcome, Transport, Via};
 use crate::revision::{META_PROTOCOL_VERSION, Revision};
 
@@ -178,27 +179,36 @@ impl Telemetry {
         via: Via,
         session_revision: Option<Revision>,
     ) -> NotificationSpan {
-        let meta = params
-            .and_then(|p| p.get("_meta"))
-            .and_then(Value::as_object);
-        let named = meta
-            .and_then(|m| m.get(META_PROTOCOL_VERSION))
-            .and_then(Value::as_str)
-            .and_then(Revision::parse);
-        let operation = Operation {
-            method: method.to_owned(),
-            target: None,
-            id: None,
-            protocol: named.or(session_revision),
-            via,
-        };
+        let started = Instant::now();
+        let (operation, meta) = Operation::unread(method, None, params, via, session_revision);
         let cx = self.start(&operation, meta);
         NotificationSpan {
             telemetry: self.clone(),
             cx,
             operation,
-            started: Instant::now(),
+            started,
         }
+    }
+
+    /// The span of a message the core refused before the seam (a bad envelope or `_meta`, a
+    /// header that contradicts the body), ended at once with the refusal's code.
+    pub(crate) fn refused(
+        &self,
+        method: &str,
+        id: Option<&Value>,
+        params: Option<&Map<String, Value>>,
+        via: Via,
+        session_revision: Option<Revision>,
+        error: &ProtocolError,
+    ) {
+        let started = Instant::now();
+        let (operation, meta) = Operation::unread(method, id, params, via, session_revision);
+        let cx = self.start(&operation, meta);
+        let ending = Ending::Error {
+            code: error.code_at(operation.protocol.filter(|r| r.is_stateless())),
+            message: error.to_string(),
+        };
+        self.finish(&cx, &operation, ending, started);
     }
 
     /// Times a session (a stdio connection, a 2025-11-25 HTTP session) until the timer drops.
@@ -268,6 +278,33 @@ struct Operation {
 }
 
 impl Operation {
+    /// A message that did not reach the seam (a notification, a refused request): what its
+    /// envelope says, with its `_meta` if that is an object. The revision is the one `_meta`
+    /// names, else the session's.
+    fn unread<'p>(
+        method: &str,
+        id: Option<&Value>,
+        params: Option<&'p Map<String, Value>>,
+        via: Via,
+        session_revision: Option<Revision>,
+    ) -> (Operation, Option<&'p Map<String, Value>>) {
+        let meta = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(Value::as_object);
+        let named = meta
+            .and_then(|m| m.get(META_PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+            .and_then(Revision::parse);
+        let operation = Operation {
+            method: method.to_owned(),
+            target: None,
+            id: id.and_then(id_text),
+            protocol: named.or(session_revision),
+            via,
+        };
+        (operation, meta)
+    }
+
     fn of(call: &Call) -> Operation {
         let target = call.item().map(|item| {
             let key = match item.kind() {
@@ -285,15 +322,10 @@ impl Operation {
             ) => Some(("mcp.resource.uri", Arc::from(uri.as_str()))),
             _ => target,
         };
-        let id = match call.id() {
-            Value::String(id) => Some(id.clone()),
-            Value::Null => None,
-            other => Some(other.to_string()),
-        };
         Operation {
             method: call.method().to_owned(),
             target,
-            id,
+            id: id_text(call.id()),
             protocol: call.protocol_version(),
             via: call.via.clone(),
         }
@@ -342,6 +374,15 @@ impl Operation {
             attributes.push(KeyValue::new("client.port", i64::from(peer.port())));
         }
         attributes
+    }
+}
+
+/// `jsonrpc.request.id`: a string id as it is, a number as its digits.
+fn id_text(id: &Value) -> Option<String> {
+    match id {
+        Value::String(id) => Some(id.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
     }
 }
 
