@@ -43,7 +43,9 @@ pub enum JsonError {
 /// ```
 pub fn read(bytes: &[u8]) -> Result<Value, JsonError> {
     let fault = RefCell::new(None);
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // UTF-8 checked once for the whole message, not string by string as the parser would.
+    let text = std::str::from_utf8(bytes).map_err(|_| JsonError::Syntax)?;
+    let mut de = serde_json::Deserializer::from_str(text);
     let value = ValueSeed {
         depth: 0,
         fault: &fault,

@@ -821,7 +821,10 @@ impl ServerBuilder {
         };
         Ok(Server {
             inner: Arc::new(Inner {
-                result_meta: json!({ META_SERVER_INFO: info.clone() }),
+                result_stamp: Stamp::new(Map::from_iter([(
+                    META_SERVER_INFO.to_owned(),
+                    info.clone(),
+                )])),
                 info,
                 instructions: self.instructions,
                 supported_names: revisions.iter().map(|r| r.as_str()).collect(),
@@ -865,7 +868,8 @@ pub struct Server {
 #[derive(Clone)]
 pub(crate) struct Inner {
     pub(crate) info: Value,
-    pub(crate) result_meta: Value,
+    /// What every 2026-07-28 result carries.
+    pub(crate) result_stamp: Stamp,
     pub(crate) instructions: Option<String>,
     pub(crate) revisions: Vec<Revision>,
     pub(crate) supported_names: Vec<&'static str>,
@@ -1014,5 +1018,52 @@ impl std::fmt::Debug for Server {
             .field("revisions", &self.inner.revisions)
             .field("tools", &self.catalog().tools().len())
             .finish_non_exhaustive()
+    }
+}
+
+/// What every 2026-07-28 result carries (`resultType`, and the server's `_meta`), rendered once
+/// when the server is built: each answer writes the bytes rather than a clone of the value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Stamp(Arc<Rendered>);
+
+#[derive(Debug, PartialEq)]
+struct Rendered {
+    /// The server's `_meta` keys (its serverInfo).
+    meta: Map<String, Value>,
+    /// `meta` as JSON.
+    meta_json: Box<str>,
+}
+
+impl Stamp {
+    /// The stamp of a server whose results carry `meta` as their `_meta`.
+    pub(crate) fn new(meta: Map<String, Value>) -> Stamp {
+        let meta_json = Value::Object(meta.clone()).to_string().into_boxed_str();
+        Stamp(Arc::new(Rendered { meta, meta_json }))
+    }
+
+    /// The server's `_meta` as JSON.
+    pub(crate) fn meta_json(&self) -> &str {
+        &self.0.meta_json
+    }
+
+    /// Stamps `result` in place: `resultType` unless it says one itself, and the server's keys
+    /// in its `_meta`, beside any of its own (a listen stream's subscription id).
+    pub(crate) fn apply(&self, result: &mut Value) {
+        if let Value::Object(map) = result {
+            map.entry("resultType")
+                .or_insert_with(|| Value::from("complete"));
+            match map.entry("_meta") {
+                serde_json::map::Entry::Occupied(mut theirs) => {
+                    if let Value::Object(theirs) = theirs.get_mut() {
+                        for (key, value) in &self.0.meta {
+                            theirs.insert(key.clone(), value.clone());
+                        }
+                    }
+                }
+                serde_json::map::Entry::Vacant(place) => {
+                    place.insert(Value::Object(self.0.meta.clone()));
+                }
+            }
+        }
     }
 }

@@ -75,10 +75,9 @@ impl Server {
             Value::Array(_) => return ready_error(None, ProtocolError::Batch, None),
             other => return ready_error(None, ProtocolError::NotAnObject(kind_name(&other)), None),
         };
-        let id = message.remove("id");
         // A request id is a string or an integer; anything else cannot be echoed validly.
-        if id
-            .as_ref()
+        if message
+            .get("id")
             .is_some_and(|id| !(id.is_string() || id.is_i64() || id.is_u64()))
         {
             return ready_error(None, ProtocolError::InvalidRequest, None);
@@ -90,31 +89,40 @@ impl Server {
             && door.accepts_responses()
             && !message.contains_key("method")
             && (message.contains_key("result") || message.contains_key("error"))
-            && let Some(id) = &id
+            && let Some(id) = message.remove("id")
         {
-            if !session.client_requests().answer(id, &message) {
+            if !session.client_requests().answer(&id, &message) {
                 tracing::debug!(id = %Logged(&id.to_string()), "a response nobody waits for");
             }
             return Reply::Silent;
         }
         let method_ok = message.get("method").is_some_and(Value::is_string);
         if !jsonrpc_ok || !method_ok {
+            let id = message.get("id");
             if let Some(method) = message.get("method").and_then(Value::as_str) {
                 let params = message.get("params").and_then(Value::as_object);
                 let error = ProtocolError::InvalidRequest;
-                self.refused_before_seam(session, door, method, id.as_ref(), params, &error);
+                self.refused_before_seam(session, door, method, id, params, &error);
             }
             return match id {
-                Some(id) => ready_error(Some(id), ProtocolError::InvalidRequest, None),
+                Some(id) => ready_error(Some(id.clone()), ProtocolError::InvalidRequest, None),
                 None if door.refuses_non_messages() => {
                     ready_error(None, ProtocolError::InvalidRequest, None)
                 }
                 None => Reply::Silent,
             };
         }
-        let Some(Value::String(method)) = message.remove("method") else {
-            return ready_error(id, ProtocolError::InvalidRequest, None);
-        };
+        // Checked in place above; now taken apart in one pass rather than key by key.
+        let (mut id, mut method, mut params, mut top_meta) = (None, String::new(), None, false);
+        for (key, value) in message {
+            match (key.as_str(), value) {
+                ("id", id_value) => id = Some(id_value),
+                ("method", Value::String(name)) => method = name,
+                ("params", params_value) => params = Some(params_value),
+                ("_meta", _) => top_meta = true,
+                _ => {}
+            }
+        }
         let refuse = |error: ProtocolError, params: Option<&Map<String, Value>>| {
             self.refused_before_seam(session, door, &method, id.as_ref(), params, &error);
             match &id {
@@ -123,11 +131,13 @@ impl Server {
                 None => Reply::Silent,
             }
         };
-        if message.contains_key("_meta") {
-            let params = message.get("params").and_then(Value::as_object);
-            return refuse(ProtocolError::TopLevelMeta, params);
+        if top_meta {
+            return refuse(
+                ProtocolError::TopLevelMeta,
+                params.as_ref().and_then(Value::as_object),
+            );
         }
-        let params = match message.remove("params") {
+        let params = match params.take() {
             None => None,
             Some(Value::Object(params)) => Some(params),
             Some(_) => return refuse(ProtocolError::ParamsNotObject, None),
@@ -421,33 +431,16 @@ impl Server {
         outcome: Result<Value, ProtocolError>,
     ) -> Response {
         match outcome {
-            Ok(mut result) => {
-                if era.is_stateless() {
-                    self.decorate(&mut result);
-                }
-                Response::result(Some(id), result)
+            Ok(result) if era.is_stateless() => {
+                Response::stamped(id, result, &self.inner.result_stamp)
             }
+            Ok(result) => Response::result(Some(id), result),
             Err(error) => Response::error(Some(id), error, era.revision()),
         }
     }
 
     pub(crate) fn decorate(&self, result: &mut Value) {
-        if let Value::Object(map) = result {
-            // An `InputRequiredResult` says so itself; every other result is complete.
-            map.entry("resultType")
-                .or_insert_with(|| Value::from("complete"));
-            // A result with a `_meta` of its own (a listen stream's subscription id) keeps it,
-            // the server's keys added beside. One insert on the common path (no `_meta`).
-            if let Some(Value::Object(mut theirs)) =
-                map.insert("_meta".into(), self.inner.result_meta.clone())
-                && let Value::Object(ours) = &self.inner.result_meta
-            {
-                for (key, value) in ours {
-                    theirs.insert(key.clone(), value.clone());
-                }
-                map.insert("_meta".into(), Value::Object(theirs));
-            }
-        }
+        self.inner.result_stamp.apply(result);
     }
 }
 

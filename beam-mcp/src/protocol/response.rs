@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ProtocolError;
 use crate::revision::Revision;
+use crate::server::Stamp;
 
 /// A JSON-RPC response: the request's id and either a result or an error.
 ///
@@ -20,6 +21,8 @@ pub struct Response {
     id: Option<Value>,
     body: Result<Value, ProtocolError>,
     revision: Option<Revision>,
+    /// What a 2026-07-28 result carries besides its own fields: added when it is written.
+    stamp: Option<Stamp>,
 }
 
 impl Response {
@@ -29,6 +32,24 @@ impl Response {
             id,
             body: Ok(result),
             revision: None,
+            stamp: None,
+        }
+    }
+
+    /// A 2026-07-28 result: stamped when written, without a copy of the stamp in each result.
+    pub(crate) fn stamped(id: Value, result: Value, stamp: &Stamp) -> Self {
+        match result {
+            // A result with a `_meta` of its own is merged now (rare: a listen stream's).
+            Value::Object(ref map) if !map.contains_key("_meta") => Self {
+                id: Some(id),
+                body: Ok(result),
+                revision: None,
+                stamp: Some(stamp.clone()),
+            },
+            mut result => {
+                stamp.apply(&mut result);
+                Self::result(Some(id), result)
+            }
         }
     }
 
@@ -38,6 +59,7 @@ impl Response {
             id,
             body: Err(error),
             revision,
+            stamp: None,
         }
     }
 
@@ -46,7 +68,9 @@ impl Response {
         self.id.as_ref()
     }
 
-    /// The result, or the error.
+    /// The result, or the error. A 2026-07-28 result is given as its method answered it:
+    /// the `resultType` and server `_meta` every such result carries are added by
+    /// [`to_value`](Self::to_value) and [`write_to`](Self::write_to).
     pub fn body(&self) -> Result<&Value, &ProtocolError> {
         self.body.as_ref()
     }
@@ -59,7 +83,13 @@ impl Response {
             out.insert("id".into(), id.clone());
         }
         match &self.body {
-            Ok(result) => out.insert("result".into(), result.clone()),
+            Ok(result) => {
+                let mut result = result.clone();
+                if let Some(stamp) = &self.stamp {
+                    stamp.apply(&mut result);
+                }
+                out.insert("result".into(), result)
+            }
             Err(error) => out.insert("error".into(), error.to_error_object(self.revision)),
         };
         Value::Object(out)
@@ -78,7 +108,10 @@ impl Response {
             Ok(result) => {
                 self.write_id(out);
                 out.extend_from_slice(b"\"jsonrpc\":\"2.0\",\"result\":");
-                write_value(out, result);
+                match (&self.stamp, result) {
+                    (Some(stamp), Value::Object(map)) => write_stamped(out, map, stamp),
+                    _ => write_value(out, result),
+                }
             }
             Err(error) => {
                 out.extend_from_slice(b"\"error\":");
@@ -98,6 +131,24 @@ impl Response {
             out.extend_from_slice(b",");
         }
     }
+}
+
+/// A result object with the stamp's `_meta` (which `map` lacks: [`Response::stamped`]) and,
+/// unless it says its own, `resultType`; the stamp's keys first, then the result's own.
+fn write_stamped(out: &mut Vec<u8>, map: &Map<String, Value>, stamp: &Stamp) {
+    out.extend_from_slice(b"{\"_meta\":");
+    out.extend_from_slice(stamp.meta_json().as_bytes());
+    if !map.contains_key("resultType") {
+        out.extend_from_slice(b",\"resultType\":\"complete\"");
+    }
+    for (key, value) in map {
+        out.push(b',');
+        // A key is a string: writing it cannot fail.
+        let _ = serde_json::to_writer(&mut *out, key);
+        out.push(b':');
+        write_value(out, value);
+    }
+    out.push(b'}');
 }
 
 fn write_value(out: &mut Vec<u8>, value: &Value) {

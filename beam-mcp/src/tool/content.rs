@@ -138,6 +138,19 @@ impl Content {
         }
     }
 
+    /// [`to_value`](Self::to_value), moving a text block's text rather than copying it.
+    fn into_value(self) -> Value {
+        match self {
+            Content::Text { text } => {
+                let mut block = Map::new();
+                block.insert("text".into(), Value::String(text));
+                block.insert("type".into(), Value::from("text"));
+                Value::Object(block)
+            }
+            other => other.to_value(),
+        }
+    }
+
     /// The block as the wire spells it (same at both revisions).
     pub fn to_value(&self) -> Value {
         match self {
@@ -252,6 +265,18 @@ impl CallToolResult {
     /// The structured content, if any.
     pub fn structured(&self) -> Option<&Value> {
         self.structured.as_ref()
+    }
+
+    /// The result object as the wire spells it, moved rather than copied (the core's answer).
+    pub(crate) fn into_value(self) -> Value {
+        let mut out = Map::new();
+        let content = self.content.into_iter().map(Content::into_value).collect();
+        out.insert("content".into(), Value::Array(content));
+        if let Some(structured) = self.structured {
+            out.insert("structuredContent".into(), structured);
+        }
+        out.insert("isError".into(), Value::Bool(self.is_error));
+        Value::Object(out)
     }
 
     /// The result object as the wire spells it.
@@ -370,7 +395,8 @@ pub(crate) fn structured<T: Serialize>(
     if wrap {
         value = json!({ "result": value });
     }
-    let text = value.to_string();
+    // Straight into a buffer: `to_string` would go through the formatter.
+    let text = serde_json::to_string(&value)?;
     Ok(CallToolResult::new(vec![Content::text(text)]).with_structured(value))
 }
 

@@ -93,7 +93,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     };
     if let Err(reason) = checked {
         let result = invalid_arguments(&tool.name, &reason);
-        return Answer::Now(Ok(result.to_value()));
+        return Answer::Now(Ok(result.into_value()));
     }
     // The tasks extension: a task-supporting call from a client that declares it may become a
     // task; a client that does not is refused a tool that runs only as one (2026-07-28).
@@ -190,11 +190,11 @@ fn outcome(
 ) -> Result<Value, ProtocolError> {
     match ran {
         Ran::Done(Ok(result)) => Ok(match output {
-            None => result.to_value(),
-            Some(schema) => checked(tool_name, schema, &result),
+            None => result.into_value(),
+            Some(schema) => checked(tool_name, schema, result),
         }),
         Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
-            Ok(invalid_arguments(tool_name, &reason).to_value())
+            Ok(invalid_arguments(tool_name, &reason).into_value())
         }
         Ran::Done(Err(ToolFault::Internal(reason))) => {
             tracing::error!(tool = %tool_name, reason = %Logged(&reason), "tool fault");
@@ -205,7 +205,7 @@ fn outcome(
             "{tool_name}: the call exceeded its time limit of {} ms",
             limit.as_millis()
         ))
-        .to_value()),
+        .into_value()),
         // A call past its first round no longer asks by rounds.
         Ran::InputRequired => Err(ProtocolError::Internal),
     }
@@ -214,7 +214,7 @@ fn outcome(
 /// A result whose structured content is checked against the tool's `outputSchema`: a mismatch
 /// is answered as an `isError` result naming it (and logged), never sent.
 #[inline(never)]
-fn checked(tool_name: &str, schema: &CompiledSchema, result: &CallToolResult) -> Value {
+fn checked(tool_name: &str, schema: &CompiledSchema, result: CallToolResult) -> Value {
     if !result.is_error()
         && let Some(structured) = result.structured()
         && let Err(mismatch) = schema.validate(structured)
@@ -224,9 +224,9 @@ fn checked(tool_name: &str, schema: &CompiledSchema, result: &CallToolResult) ->
             "{tool_name}: the tool's structured content does not match its outputSchema: {}",
             mismatch.message().replacen("arguments", "the content", 1)
         ))
-        .to_value();
+        .into_value();
     }
-    result.to_value()
+    result.into_value()
 }
 
 /// The call waits: it becomes a task, answered now with the `CreateTaskResult`, and the rest
@@ -284,7 +284,7 @@ fn detach(
 /// A panicking tool is a tool error that says nothing of the panic (which is logged).
 fn panicked(tool: &str, panic: &str) -> Value {
     tracing::error!(%tool, panic = %Logged(panic), "tool panicked");
-    CallToolResult::error(format!("{tool}: the tool failed with an internal error")).to_value()
+    CallToolResult::error(format!("{tool}: the tool failed with an internal error")).into_value()
 }
 
 fn invalid_arguments(tool: &str, reason: &str) -> CallToolResult {
