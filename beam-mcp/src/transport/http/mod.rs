@@ -160,8 +160,14 @@ impl Http {
     /// without `TCP_NODELAY`, every streamed answer on a kept-alive connection waits about 40 ms
     /// for the client's delayed ACK.
     pub fn router(&self) -> Router {
+        self.router_at("/")
+    }
+
+    /// The endpoint answering at `path` itself: no prefix to strip from each request's URI,
+    /// as nesting at `path` would (what [`serve`] answers at `/mcp`).
+    pub(crate) fn router_at(&self, path: &str) -> Router {
         Router::new()
-            .route("/", axum::routing::any(endpoint))
+            .route(path, axum::routing::any(endpoint))
             .with_state(Arc::clone(&self.inner))
     }
 

@@ -169,7 +169,7 @@ pub(super) async fn run(
 
 /// What `serve` answers: the endpoint at `/mcp`, and the health route when one is set.
 fn app(http: &Http) -> Router {
-    let app = Router::new().nest("/mcp", http.router());
+    let app = http.router_at("/mcp");
     #[cfg(feature = "oauth")]
     let app = match http.oauth_metadata_router() {
         Some(metadata) => app.merge(metadata),
