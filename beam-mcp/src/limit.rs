@@ -5,31 +5,37 @@
 //! code runs; a refusal is the JSON-RPC error `-31429` with `data.retryAfterMs`.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 /// Decides, per caller, whether a rate-limited request may run now.
 ///
-/// Called synchronously on the request path, once per `tools/call` and `completion/complete`
-/// that passed every other check; it should be cheap and must not block. Object-safe: the
-/// server holds it as `Arc<dyn RateLimit>`.
+/// Called on the request path, once per `tools/call`, `resources/read`, `prompts/get` and
+/// `completion/complete` that passed every other check. A limiter that decides in memory
+/// answers at once ([`Checked::ready`], no allocation, no await); one that asks a shared store
+/// (replicas behind a balancer counting together) answers later ([`Checked::later`]) and the
+/// call waits for its verdict before any host code runs. Object-safe: the server holds it as
+/// `Arc<dyn RateLimit>`.
 ///
 /// ```
-/// use beam_mcp::limit::{Caller, Limited, RateLimit, Retry};
+/// use beam_mcp::limit::{Caller, Checked, Limited, RateLimit, Retry};
 /// use std::time::Duration;
 ///
 /// /// Completions are free; tool calls of anonymous callers are refused.
 /// struct SignedInOnly;
 ///
 /// impl RateLimit for SignedInOnly {
-///     fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Result<(), Retry> {
-///         match kind {
+///     fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Checked {
+///         Checked::ready(match kind {
 ///             Limited::ToolCall { .. } if caller.is_anonymous() => {
 ///                 Err(Retry::after(Duration::from_secs(60)))
 ///             }
 ///             _ => Ok(()),
-///         }
+///         })
 ///     }
 /// }
 ///
@@ -37,19 +43,96 @@ use std::time::{Duration, Instant};
 /// # let _ = server;
 /// ```
 pub trait RateLimit: Send + Sync + 'static {
-    /// `Ok` to run the request now, or how long the caller should wait.
-    fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Result<(), Retry>;
+    /// `Ok` to run the request now, or how long the caller should wait: now, or once a store
+    /// has answered. The verdict owns what it needs (it outlives the borrowed `caller` and
+    /// `kind`: copy the key and the name into it).
+    fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Checked;
 }
 
 impl<T: RateLimit + ?Sized> RateLimit for Arc<T> {
-    fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Result<(), Retry> {
+    fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Checked {
         (**self).check(caller, kind)
     }
 }
 
 impl<T: RateLimit + ?Sized> RateLimit for Box<T> {
-    fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Result<(), Retry> {
+    fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Checked {
         (**self).check(caller, kind)
+    }
+}
+
+/// A [`RateLimit`]'s verdict: known now, or a future that yields it (a limiter that counts in
+/// a shared store). Await it, or take a ready one with [`into_ready`](Self::into_ready).
+///
+/// ```
+/// use beam_mcp::limit::{Checked, Retry};
+/// use std::time::Duration;
+///
+/// // Decided in memory: no future to drive.
+/// assert_eq!(Checked::ready(Ok(())).into_ready().ok(), Some(Ok(())));
+///
+/// // Decided by a store: awaited.
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let later = Checked::later(async { Err(Retry::after(Duration::from_millis(5))) });
+/// let later = later.into_ready().unwrap_err();
+/// assert_eq!(later.await.unwrap_err().after_ms(), 5);
+/// # });
+/// ```
+#[must_use = "a verdict does nothing unless it is read"]
+pub struct Checked(Verdict);
+
+enum Verdict {
+    /// Taken once: a ready verdict polled twice is a bug of the poller, answered as a panic.
+    Ready(Option<Result<(), Retry>>),
+    Later(Pin<Box<dyn Future<Output = Result<(), Retry>> + Send>>),
+}
+
+impl Checked {
+    /// A verdict known now.
+    pub fn ready(verdict: Result<(), Retry>) -> Checked {
+        Checked(Verdict::Ready(Some(verdict)))
+    }
+
+    /// A verdict that `verdict` yields: a shared store's answer, say. The call waits for it (and
+    /// a client that cancels the call drops it).
+    pub fn later(verdict: impl Future<Output = Result<(), Retry>> + Send + 'static) -> Checked {
+        Checked(Verdict::Later(Box::pin(verdict)))
+    }
+
+    /// The verdict if it is known now, or this verdict to await.
+    pub fn into_ready(self) -> Result<Result<(), Retry>, Checked> {
+        match self.0 {
+            Verdict::Ready(Some(verdict)) => Ok(verdict),
+            other => Err(Checked(other)),
+        }
+    }
+}
+
+impl From<Result<(), Retry>> for Checked {
+    fn from(verdict: Result<(), Retry>) -> Checked {
+        Checked::ready(verdict)
+    }
+}
+
+impl Future for Checked {
+    type Output = Result<(), Retry>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        match &mut self.0 {
+            Verdict::Ready(verdict) => {
+                Poll::Ready(verdict.take().expect("a ready verdict is polled once"))
+            }
+            Verdict::Later(verdict) => verdict.as_mut().poll(cx),
+        }
+    }
+}
+
+impl std::fmt::Debug for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Verdict::Ready(verdict) => f.debug_tuple("Checked::Ready").field(verdict).finish(),
+            Verdict::Later(_) => f.write_str("Checked::Later(..)"),
+        }
     }
 }
 
@@ -187,12 +270,13 @@ impl Retry {
 ///
 /// let limit = TokenBucket::per_second(10).burst(2);
 /// let alice = Caller::from_digest(&[1; 32]);
-/// assert!(limit.check(alice, Limited::Completion).is_ok());
-/// assert!(limit.check(alice, Limited::Completion).is_ok());
-/// let retry = limit.check(alice, Limited::Completion).unwrap_err();
+/// let now = |kind| limit.check(alice, kind).into_ready().expect("decided in memory");
+/// assert!(now(Limited::Completion).is_ok());
+/// assert!(now(Limited::Completion).is_ok());
+/// let retry = now(Limited::Completion).unwrap_err();
 /// assert!(retry.after_ms() <= 100);
 /// // Another caller has a bucket of its own.
-/// assert!(limit.check(Caller::anonymous(), Limited::Completion).is_ok());
+/// assert!(limit.spend(Caller::anonymous()).is_ok());
 ///
 /// let server = beam_mcp::Server::builder().rate_limit(limit).build().unwrap();
 /// # let _ = server;
@@ -285,10 +369,26 @@ impl TokenBucket {
     }
 }
 
-impl RateLimit for TokenBucket {
-    fn check(&self, caller: Caller<'_>, _kind: Limited<'_>) -> Result<(), Retry> {
+impl TokenBucket {
+    /// Spends one of `caller`'s tokens now, or says how long until one is there: what
+    /// [`check`](RateLimit::check) answers, at once.
+    ///
+    /// ```
+    /// use beam_mcp::limit::{Caller, TokenBucket};
+    ///
+    /// let limit = TokenBucket::per_second(1).burst(1);
+    /// assert!(limit.spend(Caller::anonymous()).is_ok());
+    /// assert!(limit.spend(Caller::anonymous()).unwrap_err().after_ms() <= 1000);
+    /// ```
+    pub fn spend(&self, caller: Caller<'_>) -> Result<(), Retry> {
         let now = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.take(caller.key(), now)
+    }
+}
+
+impl RateLimit for TokenBucket {
+    fn check(&self, caller: Caller<'_>, _kind: Limited<'_>) -> Checked {
+        Checked::ready(self.spend(caller))
     }
 }
 
@@ -436,9 +536,10 @@ mod tests {
     fn anonymous_callers_share_one_bucket() {
         let limit = TokenBucket::per_second(1);
         let kind = Limited::Completion;
-        assert!(limit.check(Caller::anonymous(), kind).is_ok());
-        assert!(limit.check(Caller::new(None), kind).is_err());
-        assert!(limit.check(Caller::from_digest(&digest(3)), kind).is_ok());
+        let now = |caller| limit.check(caller, kind).into_ready().expect("in memory");
+        assert!(now(Caller::anonymous()).is_ok());
+        assert!(now(Caller::new(None)).is_err());
+        assert!(now(Caller::from_digest(&digest(3))).is_ok());
     }
 
     #[test]

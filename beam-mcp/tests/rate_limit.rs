@@ -1,6 +1,7 @@
 //! The rate limit of `tools/call` and `completion/complete`, through the core: a burst past
 //! the bucket is refused with `-31429` and `data.retryAfterMs`, the bucket refills, principals
-//! have buckets of their own, invalid requests spend nothing, and no limiter means no check.
+//! have buckets of their own, invalid requests spend nothing, no limiter means no check, and a
+//! verdict a shared store gives later is awaited before any host code runs.
 //! With feature `http`, principals set by `authorize` from two bearer tokens, over 127.0.0.1.
 
 mod common;
@@ -12,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use beam_mcp::Server;
-use beam_mcp::limit::{Caller, Limited, RateLimit, Retry, TokenBucket};
+use beam_mcp::limit::{Caller, Checked, Limited, RateLimit, Retry, TokenBucket};
 use beam_mcp::protocol::Session;
 use common::{call, modern, send};
 use serde_json::{Value, json};
@@ -148,7 +149,7 @@ struct Counting {
 }
 
 impl RateLimit for Counting {
-    fn check(&self, _caller: Caller<'_>, kind: Limited<'_>) -> Result<(), Retry> {
+    fn check(&self, _caller: Caller<'_>, kind: Limited<'_>) -> Checked {
         match kind {
             Limited::ToolCall { name } => {
                 assert!(name == "ping" || name == "echo", "{name}");
@@ -160,8 +161,64 @@ impl RateLimit for Counting {
             Limited::ResourceRead { .. } | Limited::PromptGet { .. } => {}
             _ => unreachable!(),
         }
-        Ok(())
+        Checked::ready(Ok(()))
     }
+}
+
+/// Runs of the `tally` tool: host code that ran.
+static TALLIES: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts its runs.
+#[beam_mcp::tool]
+async fn tally() -> String {
+    TALLIES.fetch_add(1, Ordering::SeqCst).to_string()
+}
+
+/// A limiter that counts in a store elsewhere: its verdict comes later (after the call's future
+/// has waited once), admitting the first `admits` checks and refusing the rest.
+struct Remote {
+    admits: usize,
+    asked: Arc<AtomicUsize>,
+}
+
+impl RateLimit for Remote {
+    fn check(&self, _caller: Caller<'_>, _kind: Limited<'_>) -> Checked {
+        let asked = Arc::clone(&self.asked);
+        let admits = self.admits;
+        Checked::later(async move {
+            // The store's round trip: the call waits here at least once.
+            tokio::task::yield_now().await;
+            if asked.fetch_add(1, Ordering::SeqCst) < admits {
+                Ok(())
+            } else {
+                Err(Retry::after(Duration::from_millis(1500)))
+            }
+        })
+    }
+}
+
+#[test]
+fn a_verdict_given_later_is_awaited_before_any_host_code_runs() {
+    let asked = Arc::new(AtomicUsize::new(0));
+    let remote = Remote {
+        admits: 2,
+        asked: Arc::clone(&asked),
+    };
+    let server = server(remote);
+    let session = Session::new();
+    let tally = |id| send(&server, &session, call(id, true, "tally", json!({}))).unwrap();
+    let before = TALLIES.load(Ordering::SeqCst);
+    assert!(passed(&tally(1)));
+    assert!(passed(&complete_as(&server, &session)));
+    // The third check is refused: answered -31429 with the store's hint, and the tool never ran.
+    assert_eq!(refused(&tally(3)), 1500);
+    assert_eq!(refused(&complete_as(&server, &session)), 1500);
+    assert_eq!(asked.load(Ordering::SeqCst), 4, "one check a call");
+    assert_eq!(
+        TALLIES.load(Ordering::SeqCst) - before,
+        1,
+        "host code ran once"
+    );
 }
 
 #[test]
@@ -314,6 +371,28 @@ mod over_http {
             (200, Some(-32603)),
             "{late}"
         );
+    }
+
+    /// A verdict given later is answered as a refusal given now: 429 with `Retry-After`, not
+    /// a 200 event stream.
+    #[test]
+    fn a_refusal_given_later_is_a_429_with_retry_after() {
+        let remote = super::Remote {
+            admits: 1,
+            asked: std::sync::Arc::default(),
+        };
+        let http = Http::builder(super::server(remote))
+            .authorize(|_| Ok(()))
+            .allowed_origins(Origins::Loopback)
+            .build()
+            .unwrap();
+        let addr = loopback::start(http);
+        let (status, _, answer) = ping_with_retry(addr, "any");
+        assert_eq!(status, 200, "{answer}");
+        let (status, retry, answer) = ping_with_retry(addr, "any");
+        assert_eq!(status, 429, "{answer}");
+        assert_eq!(super::refused(&answer), 1500);
+        assert_eq!(retry.as_deref(), Some("2"), "whole seconds, rounded up");
     }
 
     #[test]

@@ -4,9 +4,10 @@ use serde_json::{Map, Value};
 
 use std::sync::Arc;
 
+use super::admission::{admit, admitted};
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
-use crate::limit::{Caller, Limited};
+use crate::limit::Limited;
 use crate::protocol::answer::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::{Logged, ProtocolError};
@@ -19,14 +20,23 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
         Err(error) => return Answer::Now(Err(error)),
     };
     // The host's rate limit, once the request is valid (also when no completer is declared).
-    if let Some(limit) = &server.inner.rate_limit {
-        let owner = request.session.principal().map(|p| p.digest());
-        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), Limited::Completion) {
-            return Answer::Now(Err(retry.into()));
-        }
-    }
+    let verdict = match admit(server, request.session, Limited::Completion) {
+        Ok(verdict) => verdict,
+        Err(error) => return Answer::Now(Err(error)),
+    };
     let Some(def) = def else {
-        return Answer::Now(Ok(Completion::default().to_value()));
+        return match verdict {
+            None => Answer::Now(Ok(Completion::default().to_value())),
+            // Nothing to run, but the verdict is still awaited before the (empty) answer.
+            verdict @ Some(_) => {
+                let begun = request.begin(server, false);
+                let work = Box::pin(async move {
+                    admitted(verdict).await?;
+                    Ok(Completion::default().to_value())
+                });
+                Answer::Run(begun, work)
+            }
+        };
     };
     // A completer sees the request context, but `logging` is not advertised for it: it gets
     // a notification queue only when this request asked for one.
@@ -47,6 +57,7 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
     let complete = def.complete;
     let context = begun.context.clone();
     let work = Box::pin(async move {
+        admitted(verdict).await?;
         match dispatch::run(&call, context, |context| {
             complete(completion_request(context))
         })

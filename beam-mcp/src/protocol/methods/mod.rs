@@ -1,6 +1,7 @@
 //! One function per method: the result object, before the per-revision decoration. One file
 //! per family: lifecycle here, then tools, resources, prompts and completion.
 
+mod admission;
 mod completion;
 mod prompts;
 mod resources;

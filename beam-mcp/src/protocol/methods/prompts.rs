@@ -4,10 +4,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::admission::{admit, admitted};
 use super::{ListSpec, input_required, list};
 use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
-use crate::limit::{Caller, Limited};
+use crate::limit::Limited;
 use crate::prompt::{PromptFault, PromptRequest};
 use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
@@ -67,13 +68,14 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
         unreachable!("built as an object above")
     };
     // The host's rate limit, last: only a prompt that would render spends a token.
-    if let Some(limit) = &server.inner.rate_limit {
-        let owner = request.session.principal().map(|p| p.digest());
-        let kind = Limited::PromptGet { name: &prompt.name };
-        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
-            return refuse(retry.into());
-        }
-    }
+    let verdict = match admit(
+        server,
+        request.session,
+        Limited::PromptGet { name: &prompt.name },
+    ) {
+        Ok(verdict) => verdict,
+        Err(error) => return refuse(error),
+    };
     let begun = request.begin(server, prompt.takes_context);
     let prompt_name = Arc::clone(&prompt.name);
     let states = Arc::clone(&server.inner.states);
@@ -93,6 +95,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
+        admitted(verdict).await?;
         let asking = context.clone();
         match dispatch::run(&call, context, |context| handler(render(context))).await {
             Ran::Done(Ok(result)) => Ok(result.to_value()),

@@ -4,10 +4,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::admission::{admit, admitted};
 use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
-use crate::limit::{Caller, Limited};
+use crate::limit::Limited;
 use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError};
@@ -72,13 +73,10 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
         return Answer::Now(Err(ProtocolError::ResourceNotFound { uri, reason: None }));
     };
     // The host's rate limit, last: only a read that would run spends a token.
-    if let Some(limit) = &server.inner.rate_limit {
-        let owner = request.session.principal().map(|p| p.digest());
-        let kind = Limited::ResourceRead { uri: &uri };
-        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
-            return Answer::Now(Err(retry.into()));
-        }
-    }
+    let verdict = match admit(server, request.session, Limited::ResourceRead { uri: &uri }) {
+        Ok(verdict) => verdict,
+        Err(error) => return Answer::Now(Err(error)),
+    };
     let begun = request.begin(server, readable.takes_context);
     let variables: Vec<(Arc<str>, String)> = readable
         .variables
@@ -105,6 +103,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
     let context = begun.context.clone();
     let stateless = era.is_stateless();
     let work = Box::pin(async move {
+        admitted(verdict).await?;
         let asking = context.clone();
         match dispatch::run(&call, context, |context| reader(read(context))).await {
             Ran::Done(Ok(contents)) if contents.is_empty() => {

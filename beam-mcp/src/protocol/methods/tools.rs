@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::admission::{admit, admitted};
 use super::{ListSpec, input_required, list};
 use crate::catalog::Tool;
 use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
-use crate::limit::{Caller, Limited};
+use crate::limit::Limited;
 use crate::protocol::Revision;
 use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
@@ -113,13 +114,14 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     let shared = principal.as_ref().is_some_and(|p| p.tells_callers_apart());
     let owner = move || principal.as_ref().map(|p| p.digest());
     // The host's rate limit, last: only a call that would run spends a token.
-    if let Some(limit) = &server.inner.rate_limit {
-        let owner = owner();
-        let kind = Limited::ToolCall { name: &tool.name };
-        if let Err(retry) = limit.check(Caller::new(owner.as_ref()), kind) {
-            return Answer::Now(Err(retry.into()));
-        }
-    }
+    let verdict = match admit(
+        server,
+        request.session,
+        Limited::ToolCall { name: &tool.name },
+    ) {
+        Ok(verdict) => verdict,
+        Err(error) => return Answer::Now(Err(error)),
+    };
     let may_detach = declares_tasks && tool.task_support != TaskSupport::Forbidden;
     let begun = request.begin(server, tool.takes_context);
     let states = Arc::clone(&server.inner.states);
@@ -141,6 +143,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
+        admitted(verdict).await?;
         let asking = context.clone();
         let tool_name = Arc::clone(&call.name);
         let name = Arc::clone(&call.name);
