@@ -50,6 +50,7 @@ mod revision;
 pub mod schema;
 mod schemagen;
 mod server;
+pub mod store;
 mod task;
 #[cfg(feature = "otel")]
 pub mod telemetry;

@@ -5,19 +5,18 @@
 //! code runs; a refusal is the JSON-RPC error `-31429` with `data.retryAfterMs`.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
 use std::time::{Duration, Instant};
+
+use crate::store::StoreFuture;
 
 /// Decides, per caller, whether a rate-limited request may run now.
 ///
 /// Called on the request path, once per `tools/call`, `resources/read`, `prompts/get` and
 /// `completion/complete` that passed every other check. A limiter that decides in memory
-/// answers at once ([`Checked::ready`], no allocation, no await); one that asks a shared store
-/// (replicas behind a balancer counting together) answers later ([`Checked::later`]) and the
+/// answers at once ([`StoreFuture::ready`], no allocation, no await); one that asks a shared
+/// store (replicas behind a balancer counting together) answers later ([`StoreFuture::later`]) and the
 /// call waits for its verdict before any host code runs. Object-safe: the server holds it as
 /// `Arc<dyn RateLimit>`.
 ///
@@ -61,8 +60,8 @@ impl<T: RateLimit + ?Sized> RateLimit for Box<T> {
     }
 }
 
-/// A [`RateLimit`]'s verdict: known now, or a future that yields it (a limiter that counts in
-/// a shared store). Await it, or take a ready one with [`into_ready`](Self::into_ready).
+/// A [`RateLimit`]'s verdict: known now ([`StoreFuture::ready`]), or a future a shared store
+/// resolves ([`StoreFuture::later`]).
 ///
 /// ```
 /// use beam_mcp::limit::{Checked, Retry};
@@ -78,63 +77,7 @@ impl<T: RateLimit + ?Sized> RateLimit for Box<T> {
 /// assert_eq!(later.await.unwrap_err().after_ms(), 5);
 /// # });
 /// ```
-#[must_use = "a verdict does nothing unless it is read"]
-pub struct Checked(Verdict);
-
-enum Verdict {
-    /// Taken once: a ready verdict polled twice is a bug of the poller, answered as a panic.
-    Ready(Option<Result<(), Retry>>),
-    Later(Pin<Box<dyn Future<Output = Result<(), Retry>> + Send>>),
-}
-
-impl Checked {
-    /// A verdict known now.
-    pub fn ready(verdict: Result<(), Retry>) -> Checked {
-        Checked(Verdict::Ready(Some(verdict)))
-    }
-
-    /// A verdict that `verdict` yields: a shared store's answer, say. The call waits for it (and
-    /// a client that cancels the call drops it).
-    pub fn later(verdict: impl Future<Output = Result<(), Retry>> + Send + 'static) -> Checked {
-        Checked(Verdict::Later(Box::pin(verdict)))
-    }
-
-    /// The verdict if it is known now, or this verdict to await.
-    pub fn into_ready(self) -> Result<Result<(), Retry>, Checked> {
-        match self.0 {
-            Verdict::Ready(Some(verdict)) => Ok(verdict),
-            other => Err(Checked(other)),
-        }
-    }
-}
-
-impl From<Result<(), Retry>> for Checked {
-    fn from(verdict: Result<(), Retry>) -> Checked {
-        Checked::ready(verdict)
-    }
-}
-
-impl Future for Checked {
-    type Output = Result<(), Retry>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
-        match &mut self.0 {
-            Verdict::Ready(verdict) => {
-                Poll::Ready(verdict.take().expect("a ready verdict is polled once"))
-            }
-            Verdict::Later(verdict) => verdict.as_mut().poll(cx),
-        }
-    }
-}
-
-impl std::fmt::Debug for Checked {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            Verdict::Ready(verdict) => f.debug_tuple("Checked::Ready").field(verdict).finish(),
-            Verdict::Later(_) => f.write_str("Checked::Later(..)"),
-        }
-    }
-}
+pub type Checked = StoreFuture<Result<(), Retry>>;
 
 /// The key of anonymous callers: not a SHA-256 output anyone can produce.
 static ANONYMOUS: [u8; 32] = [0; 32];

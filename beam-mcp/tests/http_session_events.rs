@@ -1,15 +1,17 @@
 //! What a 2025-11-25 session's event store keeps, over real sockets on 127.0.0.1: a resumption
 //! of the session's GET stream that some events are gone from is refused whatever else the
 //! session streamed, and nothing of a session outlives it (a DELETE racing an event being kept,
-//! or a session left idle that nobody names again).
+//! or a session left idle that nobody names again), and a store that fails is refused around,
+//! never skipped.
 
 mod loopback;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
+use beam_mcp::store::{StoreError, StoreFuture};
 use beam_mcp::transport::http::{
     EventStore, Http, HttpBuilder, MemoryEventStore, Origins, ResumeError, StoredEvent,
 };
@@ -18,6 +20,7 @@ use beam_mcp_tests::http_client::{Connection, HttpResponse};
 use beam_mcp_tests::wait_until;
 use loopback::start;
 use serde_json::{Value, json};
+use tokio::sync::Notify;
 
 /// Reports `steps` steps of progress, `delay_ms` apart.
 #[beam_mcp::tool]
@@ -186,9 +189,9 @@ fn the_get_stream_is_refused_not_partly_replayed_after_thousands_of_streams() {
     assert!(data.contains("notifications/tools/list_changed"));
 }
 
-/// A store as a host may write one: a remote store is slow to keep an event, so a session can
-/// end while one of its events is being kept. It holds the events in a [`MemoryEventStore`]
-/// the test reads, and holds one `store` open until told to finish, when asked to.
+/// A store as a host may write one: a remote store answers later, so a session can end while
+/// one of its events is being kept. It holds the events in a [`MemoryEventStore`] the test
+/// reads, and holds one `store` open until told to finish, when asked to.
 #[derive(Clone, Default)]
 struct SlowStore {
     inner: Arc<MemoryEventStore>,
@@ -196,41 +199,127 @@ struct SlowStore {
     hold_at: Arc<AtomicUsize>,
     stores: Arc<AtomicUsize>,
     /// Set by the test to let the held `store` finish.
-    release: Arc<(Mutex<bool>, Condvar)>,
+    released: Arc<AtomicBool>,
+    release: Arc<Notify>,
 }
 
 impl EventStore for SlowStore {
-    fn store(&self, session: &str, event: StoredEvent) {
+    fn store(&self, session: &str, event: StoredEvent) -> StoreFuture<Result<(), StoreError>> {
         let n = self.stores.fetch_add(1, Ordering::SeqCst) + 1;
-        if n == self.hold_at.load(Ordering::SeqCst) {
-            // As a store that waits on a remote one should: the runtime's other tasks move
-            // off this worker while it waits.
-            tokio::task::block_in_place(|| {
-                let (released, wake) = &*self.release;
-                let mut released = released.lock().unwrap();
-                while !*released {
-                    released = wake.wait(released).unwrap();
-                }
-            });
+        if n != self.hold_at.load(Ordering::SeqCst) {
+            self.inner.store(session, event);
+            return StoreFuture::ready(Ok(()));
         }
-        self.inner.store(session, event);
+        // As a remote store answers: later, the stream's task waiting meanwhile.
+        let (inner, session) = (Arc::clone(&self.inner), session.to_owned());
+        let (released, release) = (Arc::clone(&self.released), Arc::clone(&self.release));
+        StoreFuture::later(async move {
+            while !released.load(Ordering::SeqCst) {
+                release.notified().await;
+            }
+            inner.store(&session, event);
+            Ok(())
+        })
     }
 
-    fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError> {
-        self.inner.after(session, stream, seq)
+    fn after(
+        &self,
+        session: &str,
+        stream: u64,
+        seq: u64,
+    ) -> StoreFuture<Result<Vec<StoredEvent>, ResumeError>> {
+        StoreFuture::ready(self.inner.after(session, stream, seq))
     }
 
-    fn forget(&self, session: &str) {
+    fn forget(&self, session: &str) -> StoreFuture<Result<(), StoreError>> {
         self.inner.forget(session);
+        StoreFuture::ready(Ok(()))
     }
 }
 
 impl SlowStore {
     fn finish_held(&self) {
-        let (released, wake) = &*self.release;
-        *released.lock().unwrap() = true;
-        wake.notify_all();
+        self.released.store(true, Ordering::SeqCst);
+        // A permit for a waiter not yet waiting, besides waking one that is.
+        self.release.notify_one();
     }
+}
+
+/// A store over a network that fails: it cannot keep the event `fail_seq` of POST streams,
+/// and answers no resumption while `after_fails` is set.
+#[derive(Clone, Default)]
+struct FlakyStore {
+    inner: Arc<MemoryEventStore>,
+    fail_seq: Arc<AtomicU64>,
+    after_fails: Arc<AtomicBool>,
+}
+
+impl EventStore for FlakyStore {
+    fn store(&self, session: &str, event: StoredEvent) -> StoreFuture<Result<(), StoreError>> {
+        if event.stream != 0 && event.seq == self.fail_seq.load(Ordering::SeqCst) {
+            return StoreFuture::ready(Err(StoreError::unavailable("connection reset")));
+        }
+        self.inner.store(session, event);
+        StoreFuture::ready(Ok(()))
+    }
+
+    fn after(
+        &self,
+        session: &str,
+        stream: u64,
+        seq: u64,
+    ) -> StoreFuture<Result<Vec<StoredEvent>, ResumeError>> {
+        if self.after_fails.load(Ordering::SeqCst) {
+            let refused = StoreError::unavailable("timed out").into();
+            return StoreFuture::later(async move { Err(refused) });
+        }
+        StoreFuture::ready(self.inner.after(session, stream, seq))
+    }
+
+    fn forget(&self, session: &str) -> StoreFuture<Result<(), StoreError>> {
+        self.inner.forget(session);
+        StoreFuture::ready(Ok(()))
+    }
+}
+
+/// An event the store failed to keep is never skipped by a resumption: one from before it is
+/// refused (400), one from after it replays what followed. A store that cannot answer a
+/// resumption is a 503 with `Retry-After`, never an empty replay.
+#[test]
+fn a_store_that_fails_is_refused_around_not_skipped() {
+    let store = FlakyStore::default();
+    store.fail_seq.store(2, Ordering::SeqCst);
+    let (http, _live) = endpoint(store.clone());
+    let addr = start(http.build().unwrap());
+    let session = Session::open(addr);
+    // Three steps of progress and the result: events 1 to 4, the second not kept.
+    let stream = session.streamed_call(1, 3);
+    let kept = store.inner.after(&session.id, stream, 0).unwrap();
+    let seqs: Vec<u64> = kept.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [1, 3, 4], "the store lost the second");
+    let from = |seq: u64| {
+        let last = format!("{stream}-{seq}");
+        session.send("GET", None, &[("last-event-id", last.as_str())])
+    };
+    let (_, head) = from(1);
+    assert_eq!(head.status, 400, "resuming after 1 would skip 2");
+    let (mut resumed, head) = from(2);
+    assert_eq!(head.status, 200);
+    let ids: Vec<String> = std::iter::from_fn(|| resumed.next_event_with_id())
+        .filter_map(|(id, _)| id)
+        .collect();
+    assert_eq!(ids, [format!("{stream}-3"), format!("{stream}-4")]);
+    // The store stops answering: a resumption is refused for now, to be tried again.
+    store.after_fails.store(true, Ordering::SeqCst);
+    let (_, head) = from(2);
+    assert_eq!(head.status, 503);
+    assert!(
+        head.header("retry-after").is_some(),
+        "503 says when to retry"
+    );
+    store.after_fails.store(false, Ordering::SeqCst);
+    let (_, head) = from(2);
+    assert_eq!(head.status, 200, "served again once the store answers");
 }
 
 /// A DELETE that ends the session while one of its events is being kept: once the call's

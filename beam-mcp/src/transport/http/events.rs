@@ -7,6 +7,8 @@ use std::sync::Mutex;
 
 use axum::body::Bytes;
 
+use crate::store::{StoreError, StoreFuture};
+
 /// One stored event: its stream within the session, its place in that stream, and the
 /// message as written on the wire (the JSON of one `data:` line).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +22,7 @@ pub struct StoredEvent {
 }
 
 /// Why a resumption cannot be served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResumeError {
     /// The store no longer holds every event after the one named: a replay would be partial.
@@ -29,26 +31,36 @@ pub enum ResumeError {
     /// No such stream in this session.
     #[error("no such stream")]
     Unknown,
+    /// The store could not answer.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// Keeps the events of session streams for resumption. The default,
-/// [`MemoryEventStore`], holds a bounded number per session in memory; a host behind a
-/// balancer may keep them where every replica sees them.
+/// [`MemoryEventStore`], holds a bounded number per session in memory and answers at once; a
+/// host behind a balancer may keep them where every replica sees them, answering later
+/// ([`StoreFuture::later`]) and failing with a [`StoreError`] when the store cannot be reached.
 ///
 /// ```
 /// use beam_mcp::transport::http::{EventStore, MemoryEventStore, StoredEvent};
 ///
 /// let store = MemoryEventStore::new(2);
+/// let store: &dyn EventStore = &store;
+/// /// A memory store's answer, ready at once.
+/// fn now<T>(answer: beam_mcp::store::StoreFuture<T>) -> T {
+///     answer.into_ready().unwrap_or_else(|_| panic!("a memory store answers at once"))
+/// }
 /// for seq in 1..=3 {
-///     store.store("s1", StoredEvent { stream: 1, seq, data: format!("{seq}").into() });
+///     let event = StoredEvent { stream: 1, seq, data: format!("{seq}").into() };
+///     now(store.store("s1", event)).unwrap();
 /// }
 /// // The first event was evicted: resuming after it would skip one, so it is refused.
-/// assert!(store.after("s1", 1, 0).is_err());
-/// assert_eq!(store.after("s1", 1, 1).unwrap().len(), 2);
+/// assert!(now(store.after("s1", 1, 0)).is_err());
+/// assert_eq!(now(store.after("s1", 1, 1)).unwrap().len(), 2);
 /// ```
 pub trait EventStore: Send + Sync + 'static {
     /// Keeps one event of a session.
-    fn store(&self, session: &str, event: StoredEvent);
+    fn store(&self, session: &str, event: StoredEvent) -> StoreFuture<Result<(), StoreError>>;
 
     /// Keeps one event of a session opened by the principal whose share key is `owner` (`None`:
     /// a principal that tells no caller apart), so that a store can hold each principal to a
@@ -58,20 +70,32 @@ pub trait EventStore: Send + Sync + 'static {
     /// use beam_mcp::transport::http::{EventStore, MemoryEventStore, StoredEvent};
     ///
     /// let store = MemoryEventStore::new(10);
-    /// store.store_owned("s1", Some(7), StoredEvent { stream: 1, seq: 1, data: "{}".into() });
+    /// let event = StoredEvent { stream: 1, seq: 1, data: "{}".into() };
+    /// let kept = EventStore::store_owned(&store, "s1", Some(7), event);
+    /// assert_eq!(kept.into_ready().unwrap(), Ok(()));
     /// assert_eq!(store.after("s1", 1, 0).unwrap().len(), 1);
     /// ```
-    fn store_owned(&self, session: &str, owner: Option<u64>, event: StoredEvent) {
+    fn store_owned(
+        &self,
+        session: &str,
+        owner: Option<u64>,
+        event: StoredEvent,
+    ) -> StoreFuture<Result<(), StoreError>> {
         let _ = owner;
-        self.store(session, event);
+        self.store(session, event)
     }
 
     /// Every held event of `stream` after `seq`, in order; an error when an event after `seq`
-    /// is no longer held, or the stream is unknown.
-    fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError>;
+    /// is no longer held, the stream is unknown, or the store cannot answer.
+    fn after(
+        &self,
+        session: &str,
+        stream: u64,
+        seq: u64,
+    ) -> StoreFuture<Result<Vec<StoredEvent>, ResumeError>>;
 
     /// Forgets a session's events (it ended).
-    fn forget(&self, session: &str);
+    fn forget(&self, session: &str) -> StoreFuture<Result<(), StoreError>>;
 }
 
 /// The default [`EventStore`]: the newest events of each session, in memory, bounded four
@@ -250,11 +274,62 @@ impl Default for MemoryEventStore {
 }
 
 impl EventStore for MemoryEventStore {
-    fn store(&self, session: &str, event: StoredEvent) {
+    fn store(&self, session: &str, event: StoredEvent) -> StoreFuture<Result<(), StoreError>> {
+        MemoryEventStore::store_owned(self, session, None, event);
+        StoreFuture::ready(Ok(()))
+    }
+
+    fn store_owned(
+        &self,
+        session: &str,
+        owner: Option<u64>,
+        event: StoredEvent,
+    ) -> StoreFuture<Result<(), StoreError>> {
+        MemoryEventStore::store_owned(self, session, owner, event);
+        StoreFuture::ready(Ok(()))
+    }
+
+    fn after(
+        &self,
+        session: &str,
+        stream: u64,
+        seq: u64,
+    ) -> StoreFuture<Result<Vec<StoredEvent>, ResumeError>> {
+        StoreFuture::ready(MemoryEventStore::after(self, session, stream, seq))
+    }
+
+    fn forget(&self, session: &str) -> StoreFuture<Result<(), StoreError>> {
+        MemoryEventStore::forget(self, session);
+        StoreFuture::ready(Ok(()))
+    }
+}
+
+/// The store's work, done at once (what [`EventStore`] answers, ready): these take the trait's
+/// names, so a `MemoryEventStore` in hand is used without awaiting.
+impl MemoryEventStore {
+    /// Keeps one event of a session.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{MemoryEventStore, StoredEvent};
+    ///
+    /// let store = MemoryEventStore::new(10);
+    /// store.store("s1", StoredEvent { stream: 1, seq: 1, data: "{}".into() });
+    /// assert_eq!(store.after("s1", 1, 0).unwrap().len(), 1);
+    /// ```
+    pub fn store(&self, session: &str, event: StoredEvent) {
         self.store_owned(session, None, event);
     }
 
-    fn store_owned(&self, session: &str, owner: Option<u64>, event: StoredEvent) {
+    /// Keeps one event of a session opened by the principal whose share key is `owner`.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{MemoryEventStore, StoredEvent};
+    ///
+    /// let store = MemoryEventStore::new(10);
+    /// store.store_owned("s1", Some(7), StoredEvent { stream: 1, seq: 1, data: "{}".into() });
+    /// assert_eq!(store.after("s1", 1, 0).unwrap().len(), 1);
+    /// ```
+    pub fn store_owned(&self, session: &str, owner: Option<u64>, event: StoredEvent) {
         let mut state = self.lock();
         let State {
             sessions,
@@ -325,7 +400,21 @@ impl EventStore for MemoryEventStore {
         owners.retain(|_, owned| *owned > 0);
     }
 
-    fn after(&self, session: &str, stream: u64, seq: u64) -> Result<Vec<StoredEvent>, ResumeError> {
+    /// Every held event of `stream` after `seq`, in order, or why a resumption from there
+    /// cannot be served.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{MemoryEventStore, ResumeError};
+    ///
+    /// let store = MemoryEventStore::new(10);
+    /// assert_eq!(store.after("s1", 1, 0), Err(ResumeError::Unknown));
+    /// ```
+    pub fn after(
+        &self,
+        session: &str,
+        stream: u64,
+        seq: u64,
+    ) -> Result<Vec<StoredEvent>, ResumeError> {
         let state = self.lock();
         let Some(held) = state.sessions.get(session) else {
             return Err(ResumeError::Unknown);
@@ -347,7 +436,17 @@ impl EventStore for MemoryEventStore {
             .collect())
     }
 
-    fn forget(&self, session: &str) {
+    /// Forgets a session's events.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{MemoryEventStore, ResumeError, StoredEvent};
+    ///
+    /// let store = MemoryEventStore::new(10);
+    /// store.store("s1", StoredEvent { stream: 1, seq: 1, data: "{}".into() });
+    /// store.forget("s1");
+    /// assert_eq!(store.after("s1", 1, 0), Err(ResumeError::Unknown));
+    /// ```
+    pub fn forget(&self, session: &str) {
         let mut state = self.lock();
         if let Some(held) = state.sessions.remove(session) {
             state.bytes -= held.bytes;

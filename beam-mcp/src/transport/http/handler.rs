@@ -60,7 +60,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
     // The guard let GET and DELETE through only with a session id, to a session endpoint.
     if let Some(legacy) = &endpoint.legacy {
         if parts.method == axum::http::Method::GET {
-            return legacy::get(legacy, &parts, &principal, endpoint);
+            return legacy::get(legacy, &parts, &principal, endpoint).await;
         }
         if parts.method == axum::http::Method::DELETE {
             return legacy::delete(legacy, &parts, &principal);

@@ -26,7 +26,8 @@ use crate::context::{CancelFlag, Principal};
 use crate::middleware::Via;
 use crate::protocol::door::Door;
 use crate::protocol::envelope::Envelope;
-use crate::protocol::{Exchange, ProtocolError, Reply, Revision, Session};
+use crate::protocol::{Exchange, Logged, ProtocolError, Reply, Revision, Session};
+use crate::store::StoreError;
 
 const SESSION_ID: &str = "mcp-session-id";
 const VERSION: &str = "mcp-protocol-version";
@@ -323,7 +324,7 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
                 seq,
                 data: data.clone(),
             };
-            if keep(store.as_ref(), &entry, event) {
+            if keep(store.as_ref(), &entry, event).await {
                 entry.touch();
             }
             entry.stored.notify_waiters();
@@ -343,7 +344,7 @@ fn stream(entry: Arc<Entry>, store: Arc<dyn EventStore>, mut exchange: Exchange)
 
 /// GET with a session id: the session's own stream (one at a time), or with `Last-Event-ID`
 /// a resumption of any of its streams.
-pub(super) fn get(
+pub(super) async fn get(
     legacy: &Legacy,
     parts: &Parts,
     principal: &Principal,
@@ -359,7 +360,7 @@ pub(super) fn get(
             return super::load::streams_busy(None);
         }
     };
-    let response = get_stream(legacy, parts, principal, &endpoint.stopping);
+    let response = get_stream(legacy, parts, principal, &endpoint.stopping).await;
     if response.status() == StatusCode::OK {
         slot.hold_until_sent(response)
     } else {
@@ -367,7 +368,7 @@ pub(super) fn get(
     }
 }
 
-fn get_stream(
+async fn get_stream(
     legacy: &Legacy,
     parts: &Parts,
     principal: &Principal,
@@ -409,7 +410,7 @@ fn get_stream(
                 false,
             );
         }
-        Some(_) if stream != 0 => return resume(entry, Arc::clone(store), stream, after),
+        Some(_) if stream != 0 => return resume(entry, Arc::clone(store), stream, after).await,
         Some(_) => {}
     }
     // The session's own stream, taken over from any earlier GET (which may be a connection
@@ -417,7 +418,7 @@ fn get_stream(
     let reader = entry.claim(0);
     let missed = match resume_from {
         None => Vec::new(),
-        Some((_, after)) => match held(store.as_ref(), &entry, 0, after) {
+        Some((_, after)) => match held(store.as_ref(), &entry, 0, after).await {
             Ok(missed) => missed,
             Err(refused) => return *refused,
         },
@@ -487,7 +488,7 @@ async fn listen(
                 seq,
                 data: data.clone(),
             };
-            keep(store, entry, event);
+            keep(store, entry, event).await;
             if tx
                 .send(Event::message(Some((0, seq)), &data))
                 .await
@@ -514,30 +515,42 @@ async fn listen(
 /// Keeps an event of a live session; false when the session has ended. The store is asked
 /// again after it: a session that ended while the event was being kept (its events forgotten
 /// just before this one came) is forgotten once more, so no event outlives its session.
-pub(super) fn keep(store: &dyn EventStore, entry: &Entry, event: StoredEvent) -> bool {
+///
+/// An event the store fails to keep is still sent on a live connection; a resumption that
+/// would need it is refused, since the events after it no longer follow on (`held`).
+pub(super) async fn keep(store: &dyn EventStore, entry: &Entry, event: StoredEvent) -> bool {
     if entry.is_gone() {
         return false;
     }
-    store.store_owned(&entry.id, entry.share, event);
+    let (stream, seq) = (event.stream, event.seq);
+    if let Err(error) = store.store_owned(&entry.id, entry.share, event).await {
+        tracing::error!(stream, seq, detail = %Logged(error.detail()), "an event was not kept: a resumption past it is refused");
+        return false;
+    }
     if entry.is_gone() {
-        store.forget(&entry.id);
+        forgotten(store.forget(&entry.id).await);
         return false;
     }
     true
 }
 
+/// Logs a store's failure to forget a session's events (they outlive it there until the store
+/// expires them).
+pub(super) fn forgotten(result: Result<(), StoreError>) {
+    if let Err(error) = result {
+        tracing::error!(detail = %Logged(error.detail()), "a session's events could not be forgotten");
+    }
+}
+
 /// The held events of a stream after `after`, or the refusal when some are gone.
-fn held(
+async fn held(
     store: &dyn EventStore,
     entry: &Entry,
     stream: u64,
     after: u64,
 ) -> Result<Vec<StoredEvent>, Box<HttpResponse>> {
-    match store.after(&entry.id, stream, after) {
-        Ok(events) => Ok(events),
-        // A stream of this session with nothing kept yet.
-        Err(ResumeError::Unknown) => Ok(Vec::new()),
-        Err(ResumeError::Evicted) => Err(Box::new(reply(
+    let gone = || {
+        Err(Box::new(reply(
             400,
             None,
             HttpRefusal::LastEventId(
@@ -545,17 +558,49 @@ fn held(
                 "is older than the events this server still holds; nothing was replayed",
             ),
             false,
-        ))),
+        )))
+    };
+    match follow_on(after, store.after(&entry.id, stream, after).await) {
+        Ok(events) => Ok(events),
+        // A stream of this session with nothing kept yet.
+        Err(ResumeError::Unknown) => Ok(Vec::new()),
+        Err(ResumeError::Store(error)) => {
+            tracing::error!(detail = %Logged(error.detail()), "the event store could not answer a resumption");
+            Err(Box::new(super::load::store_unavailable()))
+        }
+        Err(_) => gone(),
     }
+}
+
+/// A store's events after `after`, refused as evicted unless they follow on from it: one the
+/// store failed to keep (or lost) would otherwise be skipped without a word.
+fn follow_on(
+    after: u64,
+    events: Result<Vec<StoredEvent>, ResumeError>,
+) -> Result<Vec<StoredEvent>, ResumeError> {
+    let events = events?;
+    let mut next = after.checked_add(1);
+    for event in &events {
+        if Some(event.seq) != next {
+            return Err(ResumeError::Evicted);
+        }
+        next = event.seq.checked_add(1);
+    }
+    Ok(events)
 }
 
 /// Resumes a POST's stream after `after`: the held events, then the rest as the request
 /// produces them, until it ends.
-fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64) -> HttpResponse {
+async fn resume(
+    entry: Arc<Entry>,
+    store: Arc<dyn EventStore>,
+    stream: u64,
+    after: u64,
+) -> HttpResponse {
     // This reader takes the stream over first: the connection it replaces sends nothing more,
     // so no event goes out twice.
     let reader = entry.claim(stream);
-    let first = match held(store.as_ref(), &entry, stream, after) {
+    let first = match held(store.as_ref(), &entry, stream, after).await {
         Ok(events) => events,
         Err(refused) => return *refused,
     };
@@ -583,11 +628,12 @@ fn resume(entry: Arc<Entry>, store: Arc<dyn EventStore>, stream: u64, after: u64
                 }
             }
             let ended = entry.stream_state(stream) != Some(false);
-            let more = match store.after(&entry.id, stream, last) {
+            let more = match follow_on(last, store.after(&entry.id, stream, last).await) {
                 Ok(more) => more,
                 // Nothing kept for it yet: the request has not said anything since.
                 Err(ResumeError::Unknown) => Vec::new(),
-                Err(ResumeError::Evicted) => return,
+                // Evicted, lost or unreachable: the stream ends rather than skip an event.
+                Err(_) => return,
             };
             if more.is_empty() {
                 if ended {
@@ -633,15 +679,15 @@ pub(super) fn delete(legacy: &Legacy, parts: &Parts, principal: &Principal) -> H
 mod tests {
     use std::sync::Arc;
 
-    use super::super::events::{EventStore, MemoryEventStore, ResumeError, StoredEvent};
+    use super::super::events::{MemoryEventStore, ResumeError, StoredEvent};
     use super::super::sessions::{SessionLimits, Sessions};
-    use super::{keep, parse_event_id};
+    use super::{follow_on, keep, parse_event_id};
     use crate::protocol::Session;
 
     /// An event kept for a session that ended is not kept: the store holds nothing of it.
     /// (Before, the GET stream kept events without asking whether its session had ended.)
-    #[test]
-    fn no_event_outlives_its_session() {
+    #[tokio::test]
+    async fn no_event_outlives_its_session() {
         let store = Arc::new(MemoryEventStore::default());
         let sessions = Sessions::new(SessionLimits::default(), store.clone());
         let entry = sessions.open(Session::new(), None, None).unwrap();
@@ -650,11 +696,36 @@ mod tests {
             seq,
             data: "{}".into(),
         };
-        assert!(keep(store.as_ref(), &entry, event(1)));
+        assert!(keep(store.as_ref(), &entry, event(1)).await);
         assert_eq!(store.after(&entry.id, 0, 0).unwrap().len(), 1);
         sessions.remove(&entry.id);
-        assert!(!keep(store.as_ref(), &entry, event(2)));
+        assert!(!keep(store.as_ref(), &entry, event(2)).await);
         assert_eq!(store.after(&entry.id, 0, 0), Err(ResumeError::Unknown));
+    }
+
+    /// A resumption is served only when the events follow on from the one named: a gap (an
+    /// event a store failed to keep) refuses it rather than skip the event without a word.
+    #[test]
+    fn a_gap_in_the_events_refuses_the_resumption() {
+        let events = |seqs: &[u64]| -> Result<Vec<StoredEvent>, ResumeError> {
+            Ok(seqs
+                .iter()
+                .map(|&seq| StoredEvent {
+                    stream: 1,
+                    seq,
+                    data: "{}".into(),
+                })
+                .collect())
+        };
+        assert_eq!(follow_on(2, events(&[3, 4, 5])).unwrap().len(), 3);
+        assert_eq!(follow_on(2, events(&[])).unwrap().len(), 0);
+        assert_eq!(follow_on(2, events(&[4, 5])), Err(ResumeError::Evicted));
+        assert_eq!(follow_on(2, events(&[3, 5])), Err(ResumeError::Evicted));
+        assert_eq!(follow_on(u64::MAX, events(&[1])), Err(ResumeError::Evicted));
+        assert_eq!(
+            follow_on(0, Err(ResumeError::Unknown)),
+            Err(ResumeError::Unknown)
+        );
     }
 
     #[test]

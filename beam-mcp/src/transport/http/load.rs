@@ -167,6 +167,12 @@ pub(super) fn streams_busy(id: Option<Value>) -> HttpResponse {
     refused_with(id, HttpRefusal::StreamsFull)
 }
 
+/// A request whose state store could not answer: refused, to be tried again (never answered
+/// from a guess).
+pub(super) fn store_unavailable() -> HttpResponse {
+    refused_with(None, HttpRefusal::StoreUnavailable)
+}
+
 fn refused_with(id: Option<Value>, error: HttpRefusal) -> HttpResponse {
     let mut out = super::reply(503, id, error, false);
     out.headers_mut().insert(

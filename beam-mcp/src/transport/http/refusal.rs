@@ -66,6 +66,10 @@ pub(crate) enum HttpRefusal {
     /// A 2025-11-25 session already running as many requests as a connection may.
     #[error("Too many requests running in this session: try again later")]
     SessionBusy,
+    /// The state store (a host's [`EventStore`](super::EventStore) over a network) could not
+    /// answer (503, with `Retry-After`; what it said goes to the log).
+    #[error("The state store is unavailable: try again later")]
+    StoreUnavailable,
     /// A `Last-Event-ID` that cannot be resumed (why is the second field).
     #[error("Last-Event-ID {1}")]
     LastEventId(String, &'static str),
@@ -79,6 +83,7 @@ impl HttpRefusal {
     pub(crate) fn code(&self) -> i64 {
         match self {
             HttpRefusal::BodyUnreadable | HttpRefusal::EmptyBody => -32700,
+            HttpRefusal::StoreUnavailable => -32603,
             HttpRefusal::Core(error) => error.code_at(Some(Revision::V2026_07_28)),
             _ => -32600,
         }

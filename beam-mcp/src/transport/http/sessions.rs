@@ -242,7 +242,19 @@ impl Sessions {
         entry.timer.lock().unwrap_or_else(|e| e.into_inner()).take();
         entry.session.end();
         entry.session.cancel_all();
-        self.store.forget(&entry.id);
+        match self.store.forget(&entry.id).into_ready() {
+            Ok(result) => super::legacy::forgotten(result),
+            // A store over a network forgets in the background (a session may end in a sweep
+            // under the table's lock): `keep` forgets again an event stored meanwhile.
+            Err(later) => match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => {
+                    runtime.spawn(async move { super::legacy::forgotten(later.await) });
+                }
+                Err(_) => tracing::warn!(
+                    "a session ended outside the runtime: its events are left to the store's expiry"
+                ),
+            },
+        }
         entry.stored.notify_waiters();
     }
 
@@ -363,7 +375,7 @@ fn new_id() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::events::{EventStore, MemoryEventStore, StoredEvent};
+    use super::super::events::{MemoryEventStore, StoredEvent};
     use super::*;
 
     #[test]
