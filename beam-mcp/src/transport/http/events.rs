@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use axum::body::Bytes;
 
+use crate::caller_text::Logged;
 use crate::store::{StoreError, StoreFuture};
 
 /// One stored event: its stream within the session, its place in that stream, and the
@@ -96,6 +97,14 @@ pub trait EventStore: Send + Sync + 'static {
 
     /// Forgets a session's events (it ended).
     fn forget(&self, session: &str) -> StoreFuture<Result<(), StoreError>>;
+}
+
+/// Logs a store's failure to forget a session's events (they outlive it there until the store
+/// expires them).
+pub(super) fn forgotten(result: Result<(), StoreError>) {
+    if let Err(error) = result {
+        tracing::error!(detail = %Logged(error.detail()), "a session's events could not be forgotten");
+    }
 }
 
 /// The default [`EventStore`]: the newest events of each session, in memory, bounded four

@@ -14,7 +14,7 @@ use axum::response::Response as HttpResponse;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::events::{EventStore, ResumeError, StoredEvent};
+use super::events::{EventStore, ResumeError, StoredEvent, forgotten};
 use super::load::{Places, busy};
 use super::refusal::HttpRefusal;
 use super::sessions::{Entry, Sessions};
@@ -27,7 +27,6 @@ use crate::middleware::Via;
 use crate::protocol::door::Door;
 use crate::protocol::envelope::Envelope;
 use crate::protocol::{Exchange, Logged, ProtocolError, Reply, Revision, Session};
-use crate::store::StoreError;
 
 const SESSION_ID: &str = "mcp-session-id";
 const VERSION: &str = "mcp-protocol-version";
@@ -532,14 +531,6 @@ pub(super) async fn keep(store: &dyn EventStore, entry: &Entry, event: StoredEve
         return false;
     }
     true
-}
-
-/// Logs a store's failure to forget a session's events (they outlive it there until the store
-/// expires them).
-pub(super) fn forgotten(result: Result<(), StoreError>) {
-    if let Err(error) = result {
-        tracing::error!(detail = %Logged(error.detail()), "a session's events could not be forgotten");
-    }
 }
 
 /// The held events of a stream after `after`, or the refusal when some are gone.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use super::events::EventStore;
+use super::events::{EventStore, forgotten};
 use crate::protocol::Session;
 
 /// The bounds of an endpoint's sessions.
@@ -243,12 +243,12 @@ impl Sessions {
         entry.session.end();
         entry.session.cancel_all();
         match self.store.forget(&entry.id).into_ready() {
-            Ok(result) => super::legacy::forgotten(result),
+            Ok(result) => forgotten(result),
             // A store over a network forgets in the background (a session may end in a sweep
             // under the table's lock): `keep` forgets again an event stored meanwhile.
             Err(later) => match tokio::runtime::Handle::try_current() {
                 Ok(runtime) => {
-                    runtime.spawn(async move { super::legacy::forgotten(later.await) });
+                    runtime.spawn(async move { forgotten(later.await) });
                 }
                 Err(_) => tracing::warn!(
                     "a session ended outside the runtime: its events are left to the store's expiry"
