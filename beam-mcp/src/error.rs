@@ -195,6 +195,17 @@ pub enum ProtocolError {
         /// How long the caller should wait, in milliseconds (rounded up).
         retry_after_ms: u64,
     },
+    /// A shared store the request needed (a rate limit's counts, a task, a session) could not
+    /// answer: `-32603`, and HTTP 503 with `Retry-After`. What the store said goes to the log.
+    ///
+    /// ```
+    /// use beam_mcp::protocol::ProtocolError;
+    /// let e = ProtocolError::StoreUnavailable;
+    /// assert_eq!(e.code(), -32603);
+    /// assert_eq!(e.to_string(), "Internal error: the state store is unavailable");
+    /// ```
+    #[error("Internal error: the state store is unavailable")]
+    StoreUnavailable,
     /// A host rule ([`Middleware`](crate::middleware::Middleware)) refused the request, with
     /// its own code, message and data.
     #[error("{0}")]
@@ -226,7 +237,7 @@ impl ProtocolError {
             Self::Json(JsonError::Syntax) => -32700,
             Self::HeaderMismatch(_) => -32020,
             Self::MissingClientCapability(_) | Self::MissingExtension(_) => -32021,
-            Self::TasksFull => -32603,
+            Self::TasksFull | Self::StoreUnavailable => -32603,
             // The spec defines no code: -32000..-32019 is legacy, -32020..-32099 the spec's,
             // so an application code outside -32768..-32000 (429 as in HTTP).
             Self::RateLimited { .. } => -31429,
@@ -430,6 +441,23 @@ impl From<crate::limit::Retry> for ProtocolError {
     fn from(retry: crate::limit::Retry) -> Self {
         ProtocolError::RateLimited {
             retry_after_ms: retry.after_ms(),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for ProtocolError {
+    fn from(error: crate::store::StoreError) -> Self {
+        // The store's own words (an address, a reason) are for the operator, not the caller.
+        tracing::error!(detail = %crate::caller_text::Logged(error.detail()), "the state store could not answer");
+        ProtocolError::StoreUnavailable
+    }
+}
+
+impl From<crate::limit::Denied> for ProtocolError {
+    fn from(denied: crate::limit::Denied) -> Self {
+        match denied {
+            crate::limit::Denied::Retry(retry) => retry.into(),
+            crate::limit::Denied::Store(error) => error.into(),
         }
     }
 }

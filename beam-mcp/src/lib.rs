@@ -35,6 +35,7 @@ pub mod connectome;
 mod context;
 mod dispatch;
 mod error;
+pub mod fanout;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing;

@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::store::StoreFuture;
+use crate::store::{StoreError, StoreFuture};
 
 /// Decides, per caller, whether a rate-limited request may run now.
 ///
@@ -31,7 +31,7 @@ use crate::store::StoreFuture;
 ///     fn check(&self, caller: Caller<'_>, kind: Limited<'_>) -> Checked {
 ///         Checked::ready(match kind {
 ///             Limited::ToolCall { .. } if caller.is_anonymous() => {
-///                 Err(Retry::after(Duration::from_secs(60)))
+///                 Err(Retry::after(Duration::from_secs(60)).into())
 ///             }
 ///             _ => Ok(()),
 ///         })
@@ -64,7 +64,7 @@ impl<T: RateLimit + ?Sized> RateLimit for Box<T> {
 /// resolves ([`StoreFuture::later`]).
 ///
 /// ```
-/// use beam_mcp::limit::{Checked, Retry};
+/// use beam_mcp::limit::{Checked, Denied, Retry};
 /// use std::time::Duration;
 ///
 /// // Decided in memory: no future to drive.
@@ -72,12 +72,36 @@ impl<T: RateLimit + ?Sized> RateLimit for Box<T> {
 ///
 /// // Decided by a store: awaited.
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let later = Checked::later(async { Err(Retry::after(Duration::from_millis(5))) });
+/// let later = Checked::later(async { Err(Retry::after(Duration::from_millis(5)).into()) });
 /// let later = later.into_ready().unwrap_err();
-/// assert_eq!(later.await.unwrap_err().after_ms(), 5);
+/// assert_eq!(later.await, Err(Denied::Retry(Retry::after(Duration::from_millis(5)))));
 /// # });
 /// ```
-pub type Checked = StoreFuture<Result<(), Retry>>;
+pub type Checked = StoreFuture<Result<(), Denied>>;
+
+/// Why a rate-limited request may not run now: the caller is over its limit, or the store that
+/// keeps the counts could not answer (the request is refused, never admitted on a guess).
+///
+/// ```
+/// use beam_mcp::limit::{Denied, Retry};
+/// use beam_mcp::store::StoreError;
+/// use std::time::Duration;
+///
+/// let over: Denied = Retry::after(Duration::from_secs(1)).into();
+/// assert_eq!(over.to_string(), "rate limit exceeded: retry after 1000 ms");
+/// let lost: Denied = StoreError::unavailable("connection refused").into();
+/// assert_eq!(lost.to_string(), "the state store is unavailable");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Denied {
+    /// Over the limit: try again after the delay (`-31429`, HTTP 429 at 2026-07-28).
+    #[error(transparent)]
+    Retry(#[from] Retry),
+    /// The counts could not be read (`-32603`, HTTP 503 with `Retry-After`).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 /// The key of anonymous callers: not a SHA-256 output anyone can produce.
 static ANONYMOUS: [u8; 32] = [0; 32];
@@ -209,14 +233,14 @@ impl Retry {
 /// algorithm: one instant per caller, no floating point.
 ///
 /// ```
-/// use beam_mcp::limit::{Caller, Limited, RateLimit, TokenBucket};
+/// use beam_mcp::limit::{Caller, Denied, Limited, RateLimit, TokenBucket};
 ///
 /// let limit = TokenBucket::per_second(10).burst(2);
 /// let alice = Caller::from_digest(&[1; 32]);
 /// let now = |kind| limit.check(alice, kind).into_ready().expect("decided in memory");
 /// assert!(now(Limited::Completion).is_ok());
 /// assert!(now(Limited::Completion).is_ok());
-/// let retry = now(Limited::Completion).unwrap_err();
+/// let Err(Denied::Retry(retry)) = now(Limited::Completion) else { panic!("refused") };
 /// assert!(retry.after_ms() <= 100);
 /// // Another caller has a bucket of its own.
 /// assert!(limit.spend(Caller::anonymous()).is_ok());
@@ -331,7 +355,7 @@ impl TokenBucket {
 
 impl RateLimit for TokenBucket {
     fn check(&self, caller: Caller<'_>, _kind: Limited<'_>) -> Checked {
-        Checked::ready(self.spend(caller))
+        Checked::ready(self.spend(caller).map_err(Denied::Retry))
     }
 }
 

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::context::{CancelFlag, Outbox};
+use crate::fanout::{self, Broadcast, Delivery, Fanout};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
 use crate::revision::META_SUBSCRIPTION_ID;
@@ -56,6 +57,8 @@ pub(crate) struct Live {
     listeners: Mutex<Vec<Arc<Listener>>>,
     /// Set when the server ends its subscriptions (shutdown).
     closing: CancelFlag,
+    /// Where changes go to the other replicas, when the host configured a bus.
+    fanout: OnceLock<Arc<dyn Fanout>>,
 }
 
 struct Bound {
@@ -93,6 +96,14 @@ pub(crate) enum Change {
 }
 
 impl Change {
+    fn broadcast(self) -> Broadcast {
+        match self {
+            Change::Tools => Broadcast::ToolsChanged,
+            Change::Prompts => Broadcast::PromptsChanged,
+            Change::Resources => Broadcast::ResourcesChanged,
+        }
+    }
+
     fn method(self) -> &'static str {
         match self {
             Change::Tools => "notifications/tools/list_changed",
@@ -226,6 +237,40 @@ impl Live {
         &self.closing
     }
 
+    /// Sends this replica's changes to the others through `fanout`, and delivers theirs here.
+    pub(crate) fn connect(self: &Arc<Self>, fanout: Arc<dyn Fanout>) {
+        fanout.deliver_to(Delivery::new(self));
+        if self.fanout.set(fanout).is_err() {
+            tracing::warn!("a LiveCatalog handle was given a second fan-out; it keeps the first");
+        }
+    }
+
+    /// What another replica published, told to this replica's subscribers.
+    pub(crate) fn hear(&self, message: &Broadcast) {
+        match message {
+            Broadcast::ToolsChanged => self.broadcast(Change::Tools),
+            Broadcast::PromptsChanged => self.broadcast(Change::Prompts),
+            Broadcast::ResourcesChanged => self.broadcast(Change::Resources),
+            Broadcast::ResourceUpdated { uri } => self.updated(uri),
+        }
+    }
+
+    fn tell_others(&self, message: Broadcast) {
+        if let Some(fanout) = self.fanout.get() {
+            fanout::publish(fanout.as_ref(), message);
+        }
+    }
+
+    fn updated(&self, uri: &str) {
+        for listener in self.lock_listeners().iter() {
+            if listener.filter().wants_uri(uri) {
+                let mut params = Map::new();
+                params.insert("uri".into(), Value::from(uri));
+                listener.notify("notifications/resources/updated", params, None);
+            }
+        }
+    }
+
     fn lock_listeners(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Listener>>> {
         self.listeners.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -254,6 +299,7 @@ impl Live {
             *definitions = next;
         }
         self.broadcast(change);
+        self.tell_others(change.broadcast());
         Ok(())
     }
 }
@@ -263,7 +309,8 @@ impl LiveCatalog {
         &self.inner
     }
 
-    /// Adds a tool, or replaces the tool of the same name.
+    /// Adds a tool, or replaces the tool of the same name. Every subscriber is told, on every
+    /// replica when a fan-out is configured; the other replicas' catalogs are theirs to change.
     pub fn add_tool(&self, def: ToolDef) -> Result<(), LiveError> {
         self.inner.change(Change::Tools, |d| {
             d.tools.retain(|t| t.name != def.name);
@@ -313,14 +360,13 @@ impl LiveCatalog {
 
     /// Tells every subscriber of `uri` (or of a URI it is under) that the resource changed:
     /// `notifications/resources/updated`.
+    ///
+    /// With a fan-out configured ([`ServerBuilder::fanout`](crate::ServerBuilder::fanout)),
+    /// the subscribers of every other replica are told too.
     pub fn resource_updated(&self, uri: &str) {
-        for listener in self.inner.lock_listeners().iter() {
-            if listener.filter().wants_uri(uri) {
-                let mut params = Map::new();
-                params.insert("uri".into(), Value::from(uri));
-                listener.notify("notifications/resources/updated", params, None);
-            }
-        }
+        self.inner.updated(uri);
+        self.inner
+            .tell_others(Broadcast::ResourceUpdated { uri: uri.into() });
     }
 
     /// How many subscribers are listening now (open listen streams and legacy sessions).

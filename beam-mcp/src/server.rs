@@ -102,6 +102,10 @@ pub enum BuildError {
         "max_tasks, max_running_tasks, their per-principal shares and task_lifetime must be above zero"
     )]
     ZeroTaskBound,
+    /// A fan-out was given to a server whose catalog is not live: there is nothing for it to
+    /// carry.
+    #[error("a fan-out carries a live catalog's changes: call live() on the builder too")]
+    FanoutWithoutLive,
 }
 
 /// Builds a [`Server`]: the catalog, the host state, and the options.
@@ -142,6 +146,7 @@ pub struct ServerBuilder {
     page_size: Option<usize>,
     limits: Limits,
     live: Option<LiveCatalog>,
+    fanout: Option<Arc<dyn crate::fanout::Fanout>>,
     state_key: Option<Vec<u8>>,
     previous_state_key: Option<Vec<u8>>,
     state_lifetime: Option<Duration>,
@@ -513,6 +518,15 @@ impl ServerBuilder {
         (self, handle)
     }
 
+    /// Carries the live catalog's changes to the other replicas behind a balancer, and theirs
+    /// here: a change made on one replica reaches the listen streams and legacy sessions of all
+    /// of them, exactly once (see [`fanout`](crate::fanout)). Needs [`live`](Self::live);
+    /// the Redis engine brings one (`store::redis::Redis::fanout`, feature `redis`).
+    pub fn fanout(mut self, fanout: impl crate::fanout::Fanout) -> Self {
+        self.fanout = Some(Arc::new(fanout));
+        self
+    }
+
     /// The key that seals a multi-round-trip `requestState` (HMAC-SHA256; at least 32 bytes).
     /// The default is random per process, so a state does not survive a restart: replicas
     /// behind a balancer must share one key, from the host's secret store.
@@ -690,6 +704,9 @@ impl ServerBuilder {
     /// Checks the catalog and the options, and builds the server.
     pub fn build(mut self) -> Result<Server, BuildError> {
         let task_limits = self.tasks.limits().ok_or(BuildError::ZeroTaskBound)?;
+        if self.fanout.is_some() && self.live.is_none() {
+            return Err(BuildError::FanoutWithoutLive);
+        }
         // Telemetry is the outermost middleware: its span covers the host's.
         #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
         let mut middleware = std::mem::take(&mut self.middleware);
@@ -815,6 +832,9 @@ impl ServerBuilder {
                 handle
                     .shared()
                     .bind(self.definitions, Arc::clone(&states), catalog);
+                if let Some(fanout) = self.fanout {
+                    handle.shared().connect(fanout);
+                }
                 CatalogCell::Live(Arc::clone(handle.shared()))
             }
             None => CatalogCell::Fixed(catalog),

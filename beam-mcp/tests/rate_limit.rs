@@ -191,7 +191,7 @@ impl RateLimit for Remote {
             if asked.fetch_add(1, Ordering::SeqCst) < admits {
                 Ok(())
             } else {
-                Err(Retry::after(Duration::from_millis(1500)))
+                Err(Retry::after(Duration::from_millis(1500)).into())
             }
         })
     }

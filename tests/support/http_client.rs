@@ -289,6 +289,16 @@ impl Connection {
         }
     }
 
+    /// The next event if one comes within `wait`, or `None`: the stream stays readable after.
+    pub fn next_event_within(&mut self, wait: Duration) -> Option<String> {
+        self.stream.set_read_timeout(Some(wait)).unwrap();
+        let event = self.next_event();
+        self.stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        event
+    }
+
     /// Like [`next_event`](Self::next_event), with the event's `id:` (if any); an event with
     /// an id and empty data (a resumption point) is returned too, with `""`.
     pub fn next_event_with_id(&mut self) -> Option<(Option<String>, String)> {

@@ -52,6 +52,9 @@ pub enum HttpError {
     /// A `health_route` that is not a literal path outside `/mcp` (the path, and why).
     #[error("health_route {0:?} cannot be served: {1}")]
     HealthRoute(String, &'static str),
+    /// A `health_probe` without a `health_route`: nothing would ask it.
+    #[error("health_probe needs a health_route to be asked from")]
+    ProbeWithoutHealthRoute,
     /// An [`OAuth`] configuration that cannot serve.
     #[cfg(feature = "oauth")]
     #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
@@ -95,6 +98,7 @@ pub struct HttpBuilder {
     pub(super) max_streams_per_principal: Option<usize>,
     pub(super) shutdown_grace: Duration,
     pub(super) health_route: Option<String>,
+    pub(super) health_probe: Option<Arc<dyn crate::store::Probe>>,
     #[cfg(feature = "oauth")]
     pub(super) oauth: Option<OAuth>,
     #[cfg_attr(
@@ -460,6 +464,35 @@ impl HttpBuilder {
         self
     }
 
+    /// Makes the health route ask a shared store too: while `probe` fails, `GET` answers 503
+    /// `store unavailable` (what the store said goes to the log), so a balancer sends the
+    /// replica no work its requests would be refused for. The Redis engine is a probe
+    /// (`store::redis::Redis`, feature `redis`).
+    ///
+    /// ```
+    /// use beam_mcp::store::{Probe, StoreError, StoreFuture};
+    /// use beam_mcp::transport::http::{Http, Origins};
+    ///
+    /// struct Gone;
+    /// impl Probe for Gone {
+    ///     fn probe(&self) -> StoreFuture<Result<(), StoreError>> {
+    ///         StoreFuture::ready(Err(StoreError::unavailable("unplugged")))
+    ///     }
+    /// }
+    /// let endpoint = Http::builder(beam_mcp::Server::builder().build().unwrap())
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .health_route("/healthz")
+    ///     .health_probe(Gone)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn health_probe(mut self, probe: impl crate::store::Probe) -> Self {
+        self.health_probe = Some(Arc::new(probe));
+        self
+    }
+
     /// Checks the configuration.
     // `mut` for the OAuth resource server, which learns the catalog's scopes here.
     #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
@@ -499,6 +532,9 @@ impl HttpBuilder {
             && let Some(why) = health::refusal(path)
         {
             return Err(HttpError::HealthRoute(path.clone(), why));
+        }
+        if self.health_probe.is_some() && self.health_route.is_none() {
+            return Err(HttpError::ProbeWithoutHealthRoute);
         }
         // The semaphore's own ceiling; far above any useful bound.
         let max_in_flight_requests = self.max_in_flight_requests.min(Semaphore::MAX_PERMITS);
@@ -551,6 +587,7 @@ impl HttpBuilder {
                 max_connections: self.max_connections,
                 shutdown_grace: self.shutdown_grace,
                 health_route: self.health_route,
+                health_probe: self.health_probe,
                 #[cfg(feature = "oauth")]
                 oauth: self.oauth,
                 stopping: Arc::new(CancelFlag::default()),

@@ -1,6 +1,7 @@
 //! The health route for load balancers ([`health_route`](super::HttpBuilder::health_route)):
-//! `GET` answers 200 `ok`, and 503 once the endpoint is shutting down, so a balancer stops
-//! sending it work. Off unless set.
+//! `GET` answers 200 `ok`, and 503 once the endpoint is shutting down or while the shared store
+//! it was given ([`health_probe`](super::HttpBuilder::health_probe)) does not answer, so a
+//! balancer stops sending it work. Off unless set.
 //!
 //! It is its own route beside the endpoint, so none of the endpoint's checks run for it
 //! (`Origin`, `Host`, `authorize`, the in-flight bound): a balancer probes by address, with no
@@ -15,7 +16,9 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response as HttpResponse;
 
+use crate::caller_text::Logged;
 use crate::context::CancelFlag;
+use crate::store::Probe;
 
 /// The longest health path accepted.
 const MAX_PATH: usize = 256;
@@ -46,16 +49,34 @@ pub(super) fn refusal(path: &str) -> Option<&'static str> {
     None
 }
 
-/// The route at `path`, answering from `stopping`.
-pub(super) fn router(path: &str, stopping: Arc<CancelFlag>) -> Router {
-    Router::new()
-        .route(path, axum::routing::get(health))
-        .with_state(stopping)
+/// What the route answers from.
+#[derive(Clone)]
+struct Health {
+    stopping: Arc<CancelFlag>,
+    probe: Option<Arc<dyn Probe>>,
 }
 
-async fn health(State(stopping): State<Arc<CancelFlag>>) -> HttpResponse {
-    let (status, text) = if stopping.is_cancelled() {
+/// The route at `path`, answering from `stopping` and the store's `probe`.
+pub(super) fn router(
+    path: &str,
+    stopping: Arc<CancelFlag>,
+    probe: Option<Arc<dyn Probe>>,
+) -> Router {
+    Router::new()
+        .route(path, axum::routing::get(health))
+        .with_state(Health { stopping, probe })
+}
+
+async fn health(State(health): State<Health>) -> HttpResponse {
+    let store = match &health.probe {
+        Some(probe) if !health.stopping.is_cancelled() => probe.probe().await,
+        _ => Ok(()),
+    };
+    let (status, text) = if health.stopping.is_cancelled() {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down")
+    } else if let Err(error) = store {
+        tracing::warn!(detail = %Logged(error.detail()), "health: the shared store does not answer");
+        (StatusCode::SERVICE_UNAVAILABLE, "store unavailable")
     } else {
         (StatusCode::OK, "ok")
     };
@@ -103,7 +124,7 @@ mod tests {
     #[tokio::test]
     async fn get_is_ok_until_the_endpoint_stops_then_503() {
         let stopping = Arc::new(CancelFlag::default());
-        let route = TowerToHyperService::new(router("/healthz", Arc::clone(&stopping)));
+        let route = TowerToHyperService::new(router("/healthz", Arc::clone(&stopping), None));
         let get = || Request::get("/healthz").body(Body::empty()).unwrap();
         let response = route.call(get()).await.unwrap();
         assert_eq!(response.status(), 200);
@@ -117,5 +138,38 @@ mod tests {
         assert_eq!(response.status(), 503);
         let body = response.into_body().collect().await.unwrap().to_bytes();
         assert_eq!(&body[..], b"shutting down");
+    }
+
+    /// A store that is there now and gone later: `ok`, then 503 `store unavailable`.
+    #[tokio::test]
+    async fn a_store_that_does_not_answer_is_a_503() {
+        use crate::store::{StoreError, StoreFuture};
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        #[derive(Default)]
+        struct Flaky(AtomicBool);
+        impl Probe for Flaky {
+            fn probe(&self) -> StoreFuture<Result<(), StoreError>> {
+                let gone = self.0.load(Ordering::SeqCst);
+                StoreFuture::later(async move {
+                    if gone {
+                        Err(StoreError::unavailable("gone"))
+                    } else {
+                        Ok(())
+                    }
+                })
+            }
+        }
+        let flaky = Arc::new(Flaky::default());
+        let probe: Arc<dyn Probe> = flaky.clone();
+        let stopping = Arc::new(CancelFlag::default());
+        let route = TowerToHyperService::new(router("/healthz", stopping, Some(probe)));
+        let get = || Request::get("/healthz").body(Body::empty()).unwrap();
+        assert_eq!(route.call(get()).await.unwrap().status(), 200);
+        flaky.0.store(true, Ordering::SeqCst);
+        let response = route.call(get()).await.unwrap();
+        assert_eq!(response.status(), 503);
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(&body[..], b"store unavailable");
     }
 }

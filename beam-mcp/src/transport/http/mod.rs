@@ -99,6 +99,8 @@ struct Endpoint {
     max_connections: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
+    /// A shared store the health route asks too.
+    health_probe: Option<Arc<dyn crate::store::Probe>>,
     /// The resource server whose metadata `serve` serves.
     #[cfg(feature = "oauth")]
     oauth: Option<OAuth>,
@@ -147,6 +149,7 @@ impl Http {
             max_streams_per_principal: None,
             shutdown_grace: Duration::from_secs(10),
             health_route: None,
+            health_probe: None,
             #[cfg(feature = "oauth")]
             oauth: None,
             host_authorize: false,

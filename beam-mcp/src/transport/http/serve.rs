@@ -176,7 +176,11 @@ fn app(http: &Http) -> Router {
         None => app,
     };
     match &http.inner.health_route {
-        Some(path) => app.merge(health::router(path, Arc::clone(&http.inner.stopping))),
+        Some(path) => app.merge(health::router(
+            path,
+            Arc::clone(&http.inner.stopping),
+            http.inner.health_probe.clone(),
+        )),
         None => app,
     }
 }

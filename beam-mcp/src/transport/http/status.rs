@@ -32,6 +32,10 @@ pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
     if let ProtocolError::Refused(refusal) = error {
         return refusal.status();
     }
+    // A shared store that could not answer: the server's own fault, for now, at both eras.
+    if let ProtocolError::StoreUnavailable = error {
+        return 503;
+    }
     match wire {
         Wire::Sessions => {
             let envelope = matches!(error.code(), -32700 | -32600);
@@ -65,8 +69,8 @@ pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
     }
 }
 
-/// `response` as an HTTP response, with `Retry-After` on a 2026-07-28 rate limit and a host
-/// refusal's `WWW-Authenticate` challenge.
+/// `response` as an HTTP response, with `Retry-After` on a 2026-07-28 rate limit and on a store
+/// that could not answer, and a host refusal's `WWW-Authenticate` challenge.
 pub(super) fn respond(response: &Response, wire: Wire) -> HttpResponse {
     let mut out = json_response(status_of(response, wire), response, false);
     if let Err(ProtocolError::Refused(refusal)) = response.body()
@@ -74,6 +78,10 @@ pub(super) fn respond(response: &Response, wire: Wire) -> HttpResponse {
         && let Ok(value) = HeaderValue::from_str(challenge)
     {
         out.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+    }
+    if let Err(ProtocolError::StoreUnavailable) = response.body() {
+        out.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(1u32));
     }
     if wire == Wire::Stateless
         && let Err(error) = response.body()

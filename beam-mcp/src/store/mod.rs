@@ -118,3 +118,25 @@ impl StoreError {
         &self.detail
     }
 }
+
+/// A shared store's answer to "are you there?", for a health route: a balancer stops sending
+/// work to a replica whose store is gone, rather than have every request refused there.
+///
+/// ```
+/// use beam_mcp::store::{Probe, StoreError, StoreFuture};
+///
+/// struct AlwaysThere;
+/// impl Probe for AlwaysThere {
+///     fn probe(&self) -> StoreFuture<Result<(), StoreError>> {
+///         StoreFuture::ready(Ok(()))
+///     }
+/// }
+/// assert_eq!(AlwaysThere.probe().into_ready().unwrap(), Ok(()));
+/// ```
+pub trait Probe: Send + Sync + 'static {
+    /// `Ok` when the store answers now; the implementation bounds how long it waits.
+    fn probe(&self) -> StoreFuture<Result<(), StoreError>>;
+}
+
+#[cfg(feature = "redis")]
+pub mod redis;

@@ -1,0 +1,119 @@
+//! The fan-out on Redis pub/sub: one channel per server, each message tagged with the replica
+//! that sent it, so a replica skips its own and every other hears it once.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use redis::aio::{AsyncPushSender, SendError};
+use redis::{PushInfo, PushKind, Value};
+
+use super::{Redis, Shared};
+use crate::fanout::{Broadcast, Delivery, Fanout};
+use crate::store::{StoreError, StoreFuture};
+
+/// The live catalog's fan-out over Redis pub/sub (`PUBLISH` on `beam-mcp:{server}:bus`).
+/// Built by [`Redis::fanout`]; give it to
+/// [`ServerBuilder::fanout`](crate::ServerBuilder::fanout).
+///
+/// A replica that lost its connection may have missed messages: once it is subscribed again it
+/// tells its own subscribers that every list changed, so none keeps a stale list unawares.
+#[derive(Debug, Clone)]
+pub struct RedisFanout {
+    redis: Redis,
+    channel: Arc<str>,
+}
+
+impl Redis {
+    /// The fan-out of this server's live catalog changes across the replicas sharing this
+    /// Redis.
+    pub fn fanout(&self) -> RedisFanout {
+        RedisFanout {
+            redis: self.clone(),
+            channel: self.key("bus").into(),
+        }
+    }
+}
+
+impl Fanout for RedisFanout {
+    fn publish(&self, message: Broadcast) -> StoreFuture<Result<(), StoreError>> {
+        let mut manager = self.redis.manager();
+        let channel = Arc::clone(&self.channel);
+        let payload = format!("{} {}", self.redis.shared.replica, message.encode());
+        let published = self.redis.timed(async move {
+            redis::cmd("PUBLISH")
+                .arg(&*channel)
+                .arg(payload)
+                .query_async::<i64>(&mut manager)
+                .await
+        });
+        StoreFuture::later(async move { published.await.map(drop) })
+    }
+
+    fn deliver_to(&self, delivery: Delivery) {
+        if self.redis.shared.delivery.set(delivery).is_err() {
+            tracing::warn!(
+                "a Redis fan-out was given to a second server; it delivers to the first"
+            );
+        }
+    }
+}
+
+/// Receives the connection's push messages: the bus's messages, and the confirmations of
+/// (re)subscription.
+pub(super) struct Pushes {
+    shared: Arc<Shared>,
+    channel: String,
+    /// Set by the first subscription's confirmation; a later one follows a reconnection.
+    subscribed: AtomicBool,
+}
+
+impl Pushes {
+    pub(super) fn new(shared: Arc<Shared>, channel: String) -> Pushes {
+        Pushes {
+            shared,
+            channel,
+            subscribed: AtomicBool::new(false),
+        }
+    }
+
+    fn message(&self, data: &[Value]) {
+        let [Value::BulkString(channel), Value::BulkString(payload)] = data else {
+            return;
+        };
+        if channel.as_slice() != self.channel.as_bytes() {
+            return;
+        }
+        let Ok(payload) = std::str::from_utf8(payload) else {
+            return;
+        };
+        let Some((replica, text)) = payload.split_once(' ') else {
+            return;
+        };
+        if replica == self.shared.replica {
+            return;
+        }
+        match (Broadcast::decode(text), self.shared.delivery.get()) {
+            (Some(message), Some(delivery)) => delivery.deliver(&message),
+            (None, _) => tracing::warn!("a fan-out message this version cannot read was skipped"),
+            (Some(_), None) => {}
+        }
+    }
+}
+
+impl AsyncPushSender for Pushes {
+    fn send(&self, info: PushInfo) -> Result<(), SendError> {
+        match info.kind {
+            PushKind::Message => self.message(&info.data),
+            PushKind::Subscribe => {
+                if self.subscribed.swap(true, Ordering::AcqRel)
+                    && let Some(delivery) = self.shared.delivery.get()
+                {
+                    // Back after a lost connection: whatever was published meanwhile is gone.
+                    delivery.deliver_all_changed();
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

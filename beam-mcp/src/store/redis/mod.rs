@@ -1,0 +1,215 @@
+//! The Redis engine of the state seam (feature `redis`): one connection per replica, shared by
+//! the rate limit ([`RedisRateLimit`]), the events of resumable streams
+#![cfg_attr(feature = "http", doc = "([`RedisEventStore`])")]
+#![cfg_attr(not(feature = "http"), doc = "(`RedisEventStore`, with `http`)")]
+//! and the fan-out of catalog changes ([`RedisFanout`]).
+//!
+//! Built on `redis` (redis-rs) rather than `fred`: it is the Redis project's own Rust client,
+//! released monthly; its `ConnectionManager` multiplexes every command of a replica over one
+//! connection (pipelined by construction), reconnects by itself with a bounded back-off, and
+//! over RESP3 carries pub/sub on that same connection and subscribes again after a
+//! reconnection. `fred` has more (pools, its own reconnect policies) at about twice the
+//! dependencies; nothing here needs them.
+//!
+//! What holds, whatever the engine is asked:
+//! - **Keys** are `beam-mcp:{server}:…`, so servers of different names share one Redis safely
+//!   ([`Redis::key`] says the layout; `docs/deploy.md` lists it).
+//! - **Every record expires**: buckets when full again, events with their session's idle
+//!   lifetime (30 minutes, refreshed on each event).
+//! - **Arithmetic is atomic**: a bucket's spend and an event's keeping are each one Lua script.
+//! - **A lost Redis refuses**: each command waits at most [`RedisOptions::response_timeout`]
+//!   (default 500 ms); past it the request is refused (`-32603`, HTTP 503 with `Retry-After`),
+//!   never answered from memory. The connection comes back by itself (back-off at most
+//!   [`RedisOptions::max_reconnect_delay`], default 500 ms) and service with it.
+//! - **Credentials** come from the environment ([`RedisOptions::from_env`]), TLS from the
+//!   `rediss://` scheme; the `requestState` sealing key never goes to Redis.
+
+mod fanout;
+mod options;
+mod rate_limit;
+
+#[cfg(feature = "http")]
+mod events;
+
+use std::future::Future;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
+use crate::fanout::Delivery;
+use crate::store::StoreError;
+
+#[cfg(feature = "http")]
+pub use events::RedisEventStore;
+pub use fanout::RedisFanout;
+pub use options::{ConnectError, RedisOptions};
+pub use rate_limit::RedisRateLimit;
+
+/// One replica's connection to the shared Redis, for one server name. Cheap to clone: every
+/// clone multiplexes over the same connection.
+///
+/// ```no_run
+/// use beam_mcp::store::redis::{Redis, RedisOptions};
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// // BEAM_MCP_REDIS_URL=rediss://redis.internal:6380/0, credentials in
+/// // BEAM_MCP_REDIS_USERNAME and BEAM_MCP_REDIS_PASSWORD.
+/// let redis = Redis::connect("weather", RedisOptions::from_env()?).await?;
+/// let (builder, _catalog) = beam_mcp::Server::builder().live();
+/// let server = builder
+///     .rate_limit(redis.rate_limit_per_second(20).burst(40))
+///     .fanout(redis.fanout())
+///     .build()?;
+/// # let _ = server;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Redis {
+    manager: ConnectionManager,
+    prefix: Arc<str>,
+    shared: Arc<Shared>,
+    /// The most one command may take, reconnection included.
+    limit: Duration,
+}
+
+/// What the connection's push messages and the engine's parts share.
+struct Shared {
+    /// This replica's id on the bus: its own messages come back to it and are skipped.
+    replica: String,
+    /// Where the bus delivers, once a server took the fan-out.
+    delivery: OnceLock<Delivery>,
+}
+
+impl Redis {
+    /// Connects to Redis for the server named `server` (the namespace of every key), and
+    /// subscribes to the server's fan-out channel. Fails at once, with the reason, when Redis
+    /// cannot be reached or refuses the credentials: a replica that cannot share its state does
+    /// not start.
+    pub async fn connect(server: &str, options: RedisOptions) -> Result<Redis, ConnectError> {
+        let client = options.client()?;
+        let prefix: Arc<str> = format!("beam-mcp:{server}:").into();
+        let shared = Arc::new(Shared {
+            replica: replica_id(),
+            delivery: OnceLock::new(),
+        });
+        let pushes = fanout::Pushes::new(Arc::clone(&shared), format!("{prefix}bus"));
+        let config = ConnectionManagerConfig::new()
+            .set_response_timeout(Some(options.response_timeout))
+            .set_connection_timeout(Some(options.response_timeout))
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(options.max_reconnect_delay)
+            // Retried for as long as Redis is away: each command in the meantime is refused by
+            // its own time limit (`timed`), and the connection is back as soon as Redis is.
+            .set_number_of_retries(usize::MAX)
+            .set_push_sender(pushes)
+            .set_automatic_resubscription();
+        // One plain connection first, with the time limits: the manager retries for ever, so
+        // a wrong password or an untrusted certificate would otherwise hang the start.
+        let probe = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(options.response_timeout))
+            .set_response_timeout(Some(options.response_timeout));
+        let reached = client.get_multiplexed_async_connection_with_config(&probe);
+        match tokio::time::timeout(options.response_timeout * 4, reached).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => return Err(ConnectError::Unreachable(e.to_string())),
+            Err(_) => return Err(ConnectError::Unreachable("no answer in time".into())),
+        }
+        let channel = format!("{prefix}bus");
+        let managed = async move {
+            let mut manager = ConnectionManager::new_with_config(client, config).await?;
+            manager.subscribe(channel).await?;
+            Ok::<_, redis::RedisError>(manager)
+        };
+        let manager = match tokio::time::timeout(options.response_timeout * 4, managed).await {
+            Ok(Ok(manager)) => manager,
+            Ok(Err(e)) => return Err(ConnectError::Unreachable(e.to_string())),
+            Err(_) => return Err(ConnectError::Unreachable("no answer in time".into())),
+        };
+        Ok(Redis {
+            manager,
+            prefix,
+            shared,
+            limit: options.response_timeout,
+        })
+    }
+
+    /// The key of `what` in this server's namespace: `beam-mcp:{server}:{what}`.
+    ///
+    /// The layout: `bucket:{caller}` (a rate-limit bucket; the caller's principal digest in
+    /// hex), `events:{session}` and `events-meta:{session}` (a session's stream events and
+    /// their bookkeeping), and the channel `bus` (the fan-out).
+    pub fn key(&self, what: &str) -> String {
+        format!("{}{what}", self.prefix)
+    }
+
+    /// Asks Redis whether it is there (`PING`): for a health check.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        let mut manager = self.manager.clone();
+        let ping = async move { redis::cmd("PING").query_async::<String>(&mut manager).await };
+        self.timed(ping).await.map(drop)
+    }
+
+    pub(crate) fn manager(&self) -> ConnectionManager {
+        self.manager.clone()
+    }
+
+    /// `command`'s answer, or a [`StoreError`] when it fails or takes longer than the
+    /// response time limit: a command issued while the connection is being re-established
+    /// waits for it, and Redis may be away for long.
+    pub(crate) fn timed<T>(
+        &self,
+        command: impl Future<Output = redis::RedisResult<T>> + Send + 'static,
+    ) -> impl Future<Output = Result<T, StoreError>> + Send + 'static
+    where
+        T: Send + 'static,
+    {
+        let limit = self.limit;
+        async move {
+            match tokio::time::timeout(limit, command).await {
+                Ok(answer) => answer.map_err(unavailable),
+                Err(_) => Err(StoreError::unavailable(format!(
+                    "redis: no answer within {} ms",
+                    limit.as_millis()
+                ))),
+            }
+        }
+    }
+}
+
+impl crate::store::Probe for Redis {
+    fn probe(&self) -> crate::store::StoreFuture<Result<(), StoreError>> {
+        let redis = self.clone();
+        crate::store::StoreFuture::later(async move { redis.ping().await })
+    }
+}
+
+impl std::fmt::Debug for Redis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redis")
+            .field("prefix", &self.prefix)
+            .field("replica", &self.shared.replica)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A Redis failure as the seam's error: the words for the log, never for a client.
+pub(crate) fn unavailable(error: redis::RedisError) -> StoreError {
+    StoreError::unavailable(format!("redis: {error}"))
+}
+
+/// A random id for this replica's connection, so its own bus messages are told apart.
+fn replica_id() -> String {
+    let mut bytes = [0u8; 12];
+    // The OS's randomness; were it missing, the time and the process still tell replicas apart.
+    if getrandom::fill(&mut bytes).is_err() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        bytes[..8].copy_from_slice(&(nanos as u64).to_le_bytes());
+        bytes[8..].copy_from_slice(&std::process::id().to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,620 @@
+//! The Redis engine against a real `redis-server` on 127.0.0.1 (Debian's package; `.ci/run`
+//! installs it when missing), with replicas served over real sockets: one rate-limit bucket per
+//! caller across replicas, a catalog change heard once on every replica, the events of a
+//! session resumed through another connection, keys in the server's namespace with their
+//! lifetimes, TLS and ACL credentials, and a Redis that goes away refused clearly (the health
+//! route says so) and served again when it is back.
+
+mod loopback;
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use beam_mcp::store::redis::{Redis, RedisOptions};
+use beam_mcp::transport::http::{EventStore, Http, Origins, ResumeError, StoredEvent};
+use beam_mcp::{LiveCatalog, Server};
+use beam_mcp_tests::http_client::{Connection, HttpResponse};
+use serde_json::{Value, json};
+
+/// Answers pong.
+#[beam_mcp::tool]
+fn ping() -> String {
+    "pong".into()
+}
+
+/// Says hello.
+#[beam_mcp::tool]
+fn hello() -> String {
+    "hello".into()
+}
+
+/// A `redis-server` of the test's own, on a free loopback port, without persistence.
+struct RedisServer {
+    child: Option<Child>,
+    port: u16,
+    dir: PathBuf,
+    /// What the test adds to the command line (TLS, ACL users).
+    extra: Vec<String>,
+    /// Serves TLS only: ready once the port accepts a connection.
+    tls: bool,
+}
+
+impl RedisServer {
+    fn start() -> RedisServer {
+        RedisServer::start_with(Vec::new(), false)
+    }
+
+    fn start_with(extra: Vec<String>, tls: bool) -> RedisServer {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir =
+            std::env::temp_dir().join(format!("beam-mcp-redis-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut server = RedisServer {
+            child: None,
+            port,
+            dir,
+            extra,
+            tls,
+        };
+        server.restart();
+        server
+    }
+
+    /// Starts (again) on the same port, and waits until it answers.
+    fn restart(&mut self) {
+        let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .expect("redis-server is not installed: apt-get install redis-server (.ci/run does)");
+        let port = self.port.to_string();
+        let ports = if self.tls {
+            ["--port", "0", "--tls-port", &port]
+        } else {
+            ["--port", &port, "--tls-port", "0"]
+        };
+        let child = Command::new(binary)
+            .args(ports)
+            .args(["--bind", "127.0.0.1"])
+            .args(&self.extra)
+            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .arg("--dir")
+            .arg(&self.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !self.answers() {
+            assert!(
+                Instant::now() < deadline,
+                "redis-server did not answer in 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Kills it, and waits until the port is closed.
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn answers(&self) -> bool {
+        use std::io::{Read, Write};
+        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        if self.tls {
+            return true;
+        }
+        stream
+            .set_read_timeout(Some(Duration::from_millis(500)))
+            .unwrap();
+        let mut reply = [0u8; 7];
+        stream.write_all(b"PING\r\n").is_ok()
+            && stream.read_exact(&mut reply).is_ok()
+            && &reply == b"+PONG\r\n"
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A runtime that outlives the test's replicas: their Redis connections run on it.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn connect(runtime: &tokio::runtime::Runtime, redis: &RedisServer) -> Redis {
+    runtime
+        .block_on(Redis::connect("weather", RedisOptions::new(redis.url())))
+        .expect("connects")
+}
+
+fn serve(server: Server) -> SocketAddr {
+    let http = Http::builder(server)
+        .authorize(|_| Ok(()))
+        .allowed_origins(Origins::Loopback)
+        .build()
+        .unwrap();
+    loopback::start(http)
+}
+
+/// Served with a health route at `/healthz` that asks `store` too.
+fn serve_with_health(server: Server, store: &Redis) -> SocketAddr {
+    let http = Http::builder(server)
+        .authorize(|_| Ok(()))
+        .allowed_origins(Origins::Loopback)
+        .health_route("/healthz")
+        .health_probe(store.clone())
+        .build()
+        .unwrap();
+    loopback::start(http)
+}
+
+/// `GET /healthz`: the status line's code and the body.
+fn health(addr: SocketAddr) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = TcpStream::connect(addr).unwrap();
+    let request = format!(
+        "GET /healthz HTTP/1.1\r\nhost: 127.0.0.1:{}\r\nconnection: close\r\n\r\n",
+        addr.port()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn headers(addr: SocketAddr, method: &str, name: Option<&str>) -> Vec<(String, String)> {
+    let mut h = vec![
+        ("host".to_owned(), format!("127.0.0.1:{}", addr.port())),
+        ("content-type".to_owned(), "application/json".to_owned()),
+        (
+            "accept".to_owned(),
+            "application/json, text/event-stream".to_owned(),
+        ),
+        ("mcp-protocol-version".to_owned(), "2026-07-28".to_owned()),
+        ("mcp-method".to_owned(), method.to_owned()),
+    ];
+    if let Some(name) = name {
+        h.push(("mcp-name".to_owned(), name.to_owned()));
+    }
+    h
+}
+
+fn body(method: &str, mut params: Value) -> String {
+    params["_meta"] = beam_mcp_tests::modern_meta();
+    json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string()
+}
+
+fn post(connection: &mut Connection, h: &[(String, String)], body: &str) -> HttpResponse {
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    connection.post(&h, body.as_bytes())
+}
+
+/// A 2026-07-28 `tools/call` of `ping`.
+fn ping_at(addr: SocketAddr) -> HttpResponse {
+    let h = headers(addr, "tools/call", Some("ping"));
+    let b = body("tools/call", json!({ "name": "ping", "arguments": {} }));
+    post(&mut Connection::open(addr), &h, &b)
+}
+
+/// Five replicas' worth of calls on two replicas: the bucket of three is one bucket.
+#[test]
+fn replicas_draw_from_one_bucket_per_caller() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let replicas: Vec<SocketAddr> = (0..2)
+        .map(|_| {
+            let store = connect(&rt, &redis);
+            let limit = store.rate_limit_every(Duration::from_secs(60)).burst(3);
+            serve(
+                Server::builder()
+                    .crate_items(module_path!())
+                    .rate_limit(limit)
+                    .build()
+                    .unwrap(),
+            )
+        })
+        .collect();
+    for (i, replica) in [0, 1, 0].into_iter().enumerate() {
+        let answer = ping_at(replicas[replica]);
+        assert_eq!(answer.status, 200, "call {i}: {}", answer.json());
+    }
+    let refused = ping_at(replicas[1]);
+    assert_eq!(refused.status, 429, "{}", refused.json());
+    let error = &refused.json()["error"];
+    assert_eq!(error["code"], -31429, "{error}");
+    let wait = error["data"]["retryAfterMs"].as_u64().unwrap();
+    // Three spent of a bucket of three, one token a minute: the next is a minute away.
+    assert!((59_000..=60_000).contains(&wait), "{wait}");
+    assert_eq!(
+        refused.header("retry-after"),
+        Some(&*(wait.div_ceil(1000)).to_string())
+    );
+    // The other replica counts the same bucket: refused there too.
+    assert_eq!(ping_at(replicas[0]).status, 429);
+}
+
+/// Redis goes away: a call that needs it is refused at once, 503 with `Retry-After` and
+/// `-32603` naming the store; one that needs nothing of it is served; when Redis is back the
+/// replica serves again within two seconds, by itself.
+#[test]
+fn a_lost_redis_is_refused_clearly_and_service_comes_back_by_itself() {
+    let mut redis = RedisServer::start();
+    let rt = runtime();
+    let store = connect(&rt, &redis);
+    let addr = serve_with_health(
+        Server::builder()
+            .crate_items(module_path!())
+            .rate_limit(store.rate_limit_per_second(1000))
+            .build()
+            .unwrap(),
+        &store,
+    );
+    assert_eq!(ping_at(addr).status, 200);
+    assert_eq!(health(addr), (200, "ok".to_owned()));
+
+    redis.stop();
+    let asked = Instant::now();
+    let refused = ping_at(addr);
+    let took = asked.elapsed();
+    assert_eq!(refused.status, 503, "{}", refused.json());
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let error = &refused.json()["error"];
+    assert_eq!(error["code"], -32603, "{error}");
+    assert_eq!(
+        error["message"],
+        "Internal error: the state store is unavailable"
+    );
+    assert!(
+        took < Duration::from_secs(3),
+        "refused within the store's time limit: {took:?}"
+    );
+    // Listing touches no shared state: served while Redis is away.
+    let h = headers(addr, "tools/list", None);
+    let listed = post(
+        &mut Connection::open(addr),
+        &h,
+        &body("tools/list", json!({})),
+    );
+    assert_eq!(listed.status, 200, "{}", listed.json());
+    assert_eq!(health(addr), (503, "store unavailable".to_owned()));
+
+    redis.restart();
+    let back = Instant::now();
+    loop {
+        let answer = ping_at(addr);
+        if answer.status == 200 {
+            break;
+        }
+        assert_eq!(answer.status, 503, "{}", answer.json());
+        assert!(
+            back.elapsed() < Duration::from_secs(2),
+            "still refused 2 s after Redis came back"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!("served again {:?} after Redis answered", back.elapsed());
+    assert_eq!(health(addr), (200, "ok".to_owned()));
+}
+
+/// A 2026-07-28 listen stream on `addr`, past its acknowledgement.
+fn listen(addr: SocketAddr) -> Connection {
+    let h = headers(addr, "subscriptions/listen", None);
+    let b = body(
+        "subscriptions/listen",
+        json!({ "notifications": { "toolsListChanged": true } }),
+    );
+    let mut connection = Connection::open(addr);
+    let hh: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let head = connection.post_head(&hh, b.as_bytes());
+    assert_eq!(head.status, 200);
+    let first = connection.next_event().expect("the acknowledgement");
+    assert!(
+        first.contains("notifications/subscriptions/acknowledged"),
+        "{first}"
+    );
+    connection
+}
+
+/// Every replica's listeners hear a change made on one replica, each exactly once.
+#[test]
+fn a_catalog_change_on_one_replica_is_heard_once_on_every_replica() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let mut catalogs: Vec<LiveCatalog> = Vec::new();
+    let replicas: Vec<SocketAddr> = (0..3)
+        .map(|_| {
+            let store = connect(&rt, &redis);
+            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
+            catalogs.push(catalog);
+            serve(builder.fanout(store.fanout()).build().unwrap())
+        })
+        .collect();
+    let mut streams: Vec<Connection> = replicas.iter().map(|&a| listen(a)).collect();
+    // The change is made on replica 0 (outside any runtime, as a host's admin thread would).
+    rt.block_on(async { catalogs[0].add_tool(hello::DEF).unwrap() });
+    for (i, stream) in streams.iter_mut().enumerate() {
+        let heard = stream
+            .next_event_within(Duration::from_secs(5))
+            .unwrap_or_else(|| panic!("replica {i} heard nothing"));
+        assert!(
+            heard.contains("notifications/tools/list_changed"),
+            "{heard}"
+        );
+        assert!(
+            stream
+                .next_event_within(Duration::from_millis(500))
+                .is_none(),
+            "replica {i} heard the change twice"
+        );
+    }
+}
+
+/// The events one replica keeps are resumed through another's connection, with the in-memory
+/// store's answers; the keys sit in the server's namespace and expire.
+#[test]
+fn events_kept_through_one_connection_are_resumed_through_another() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let (a, b) = (connect(&rt, &redis), connect(&rt, &redis));
+    let writer = a.event_store().per_session(3);
+    let reader = b.event_store().per_session(3);
+    rt.block_on(async {
+        for seq in 1..=4 {
+            let data = format!("{{\"n\": \"{seq} {seq}\"}}").into();
+            writer
+                .store(
+                    "s1",
+                    StoredEvent {
+                        stream: 2,
+                        seq,
+                        data,
+                    },
+                )
+                .await
+                .unwrap();
+        }
+        // Four kept past a bound of three: the first went, so resuming before it is refused.
+        assert_eq!(reader.after("s1", 2, 0).await, Err(ResumeError::Evicted));
+        let missed = reader.after("s1", 2, 2).await.unwrap();
+        let seqs: Vec<u64> = missed.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [3, 4]);
+        assert_eq!(&missed[0].data[..], b"{\"n\": \"3 3\"}");
+        assert_eq!(reader.after("s1", 9, 0).await, Err(ResumeError::Unknown));
+        assert_eq!(reader.after("s2", 2, 0).await, Err(ResumeError::Unknown));
+
+        let client = redis::Client::open(redis.url()).unwrap();
+        let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+        let mut keys: Vec<String> = redis::cmd("KEYS")
+            .arg("*")
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "beam-mcp:weather:events-meta:s1",
+                "beam-mcp:weather:events:s1"
+            ]
+        );
+        for key in &keys {
+            let ttl: i64 = redis::cmd("PTTL")
+                .arg(key)
+                .query_async(&mut raw)
+                .await
+                .unwrap();
+            assert!(
+                (29 * 60_000..=30 * 60_000).contains(&ttl),
+                "{key}: {ttl} ms"
+            );
+        }
+
+        writer.forget("s1").await.unwrap();
+        assert_eq!(reader.after("s1", 2, 2).await, Err(ResumeError::Unknown));
+        let keys: Vec<String> = redis::cmd("KEYS")
+            .arg("*")
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        assert!(keys.is_empty(), "{keys:?}");
+    });
+}
+
+/// `rediss://` checked against a private CA, with an ACL user whose keys and channels are only
+/// the `beam-mcp:` namespace, its credentials from the environment: the engine works within
+/// them. Without the CA, or with a wrong password, it does not start.
+#[test]
+fn tls_and_acl_credentials_from_the_environment() {
+    let certs = std::env::temp_dir().join(format!("beam-mcp-redis-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&certs).unwrap();
+    let openssl = |args: &[&str]| {
+        let status = Command::new("openssl")
+            .args(args)
+            .current_dir(&certs)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("openssl runs");
+        assert!(status.success(), "openssl {args:?}");
+    };
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=beam-mcp test CA",
+    ]);
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "redis.key",
+        "-out",
+        "redis.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    std::fs::write(certs.join("ext"), "subjectAltName=IP:127.0.0.1").unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "redis.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "redis.pem",
+        "-days",
+        "1",
+        "-extfile",
+        "ext",
+    ]);
+    let path = |name: &str| certs.join(name).to_string_lossy().into_owned();
+    let redis = RedisServer::start_with(
+        vec![
+            "--tls-cert-file".into(),
+            path("redis.pem"),
+            "--tls-key-file".into(),
+            path("redis.key"),
+            "--tls-ca-cert-file".into(),
+            path("ca.pem"),
+            "--tls-auth-clients".into(),
+            "no".into(),
+            // Each word its own argument: redis-server quotes an argument that has spaces.
+            "--user".into(),
+            "default".into(),
+            "off".into(),
+            "--user".into(),
+            "mcp".into(),
+            "on".into(),
+            ">s3cret".into(),
+            "~beam-mcp:*".into(),
+            "&beam-mcp:*".into(),
+            "+@all".into(),
+        ],
+        true,
+    );
+    let url = format!("rediss://127.0.0.1:{}/0", redis.port);
+    let rt = runtime();
+    // SAFETY: no other test of this binary reads or writes these variables.
+    unsafe {
+        std::env::set_var("BEAM_MCP_REDIS_URL", &url);
+        std::env::set_var("BEAM_MCP_REDIS_USERNAME", "mcp");
+        std::env::set_var("BEAM_MCP_REDIS_PASSWORD", "s3cret");
+        std::env::set_var("BEAM_MCP_REDIS_CA_FILE", path("ca.pem"));
+    }
+    let options = RedisOptions::from_env().unwrap();
+    rt.block_on(async {
+        let store = Redis::connect("weather", options.clone())
+            .await
+            .expect("connects over TLS");
+        store.ping().await.unwrap();
+        let limit = store.rate_limit_every(Duration::from_secs(60));
+        use beam_mcp::limit::{Caller, Limited, RateLimit};
+        let alice = Caller::from_digest(&[7; 32]);
+        assert_eq!(limit.check(alice, Limited::Completion).await, Ok(()));
+        assert!(limit.check(alice, Limited::Completion).await.is_err());
+
+        let wrong = Redis::connect("weather", options.clone().password("guess")).await;
+        assert!(wrong.is_err(), "a wrong password does not connect");
+        let untrusted = Redis::connect(
+            "weather",
+            RedisOptions::new(&url).username("mcp").password("s3cret"),
+        )
+        .await;
+        assert!(
+            untrusted.is_err(),
+            "a certificate of an unknown CA is not trusted"
+        );
+    });
+    let _ = std::fs::remove_dir_all(&certs);
+}
+
+/// Redis restarts while no replica issues a command: each replica reconnects and subscribes
+/// again by itself, tells its listeners every list may have changed (what was published
+/// meanwhile is lost), and hears the other replicas' changes again.
+#[test]
+fn after_redis_restarts_listeners_are_told_and_changes_travel_again() {
+    let mut redis = RedisServer::start();
+    let rt = runtime();
+    let mut catalogs: Vec<LiveCatalog> = Vec::new();
+    let replicas: Vec<SocketAddr> = (0..2)
+        .map(|_| {
+            let store = connect(&rt, &redis);
+            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
+            catalogs.push(catalog);
+            serve(builder.fanout(store.fanout()).build().unwrap())
+        })
+        .collect();
+    let mut stream = listen(replicas[1]);
+    redis.stop();
+    redis.restart();
+    let heard = stream
+        .next_event_within(Duration::from_secs(5))
+        .expect("told after the reconnection");
+    assert!(
+        heard.contains("notifications/tools/list_changed"),
+        "{heard}"
+    );
+    assert!(
+        stream
+            .next_event_within(Duration::from_millis(300))
+            .is_none()
+    );
+    // Replica 0 publishes on its own reconnected connection; replica 1 hears it once.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        rt.block_on(async { catalogs[0].add_tool(hello::DEF).unwrap() });
+        if let Some(heard) = stream.next_event_within(Duration::from_millis(500)) {
+            assert!(
+                heard.contains("notifications/tools/list_changed"),
+                "{heard}"
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "changes did not travel again");
+    }
+}
