@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Three replicas behind nginx (docs/deploy.md): the official suite's 2026-07-28 run through the
-# balancer, judged by judge.py (every scenario as on one replica, but the checks that need state
-# across replicas, listed in cross-replica.txt), then one weather replica killed under load.
+# Three replicas behind nginx (docs/deploy.md), sharing a Redis: the official suite's 2026-07-28
+# run through the balancer, judged by judge.py (every scenario as on one replica, but the checks
+# that need state across replicas not yet shared, listed in cross-replica.txt), then one weather
+# replica killed under load.
 #
 #   tests/balancer/run.sh            # both parts
 #   tests/balancer/run.sh suite|kill # one part
 #
-# Needs nginx (apt-get install nginx; the gate installs it when missing). Exit 0 when both
-# parts hold.
+# Needs nginx and redis-server (apt-get install nginx redis-server; the gate installs them when
+# missing). Exit 0 when both parts hold.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -65,13 +66,23 @@ export MCP_REQUEST_STATE_KEY="balancer-test-key-of-at-least-32-bytes!"
 status=0
 
 if [ "$part" = all ] || [ "$part" = suite ]; then
+    # The replicas share a Redis (Debian's redis-server, on a loopback port of its own) for the
+    # live catalog's fan-out.
+    redis_server="$(command -v redis-server || echo /usr/bin/redis-server)"
+    [ -x "$redis_server" ] || { echo "balancer: redis-server is not installed (apt-get install redis-server)" >&2; exit 2; }
+    redis_port="$(free_port)"
+    "$redis_server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+        >"$work/redis.log" 2>&1 &
+    pids+=($!)
+    wait_port "$redis_port"
     # Removing the linked binary makes cargo link this checkout's own build (a shared target dir).
     rm -f "$target/debug/conformance-harness"
-    (cd "$repo" && cargo build --locked --quiet -p conformance-harness)
+    (cd "$repo" && cargo build --locked --quiet -p conformance-harness --features redis)
     ports=()
     for i in 1 2 3; do
         p="$(free_port)"
-        PORT="$p" "$target/debug/conformance-harness" >"$work/harness-$i.log" 2>&1 &
+        BEAM_MCP_REDIS_URL="redis://127.0.0.1:$redis_port/0" PORT="$p" \
+            "$target/debug/conformance-harness" >"$work/harness-$i.log" 2>&1 &
         pids+=($!)
         ports+=("$p")
     done

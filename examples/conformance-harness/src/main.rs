@@ -28,6 +28,21 @@ fn main() -> std::process::ExitCode {
     if let Ok(key) = std::env::var("MCP_REQUEST_STATE_KEY") {
         builder = builder.request_state_key(key);
     }
+    // With the `redis` feature and BEAM_MCP_REDIS_URL set, a list change made on one replica
+    // reaches the listen streams of every replica.
+    #[cfg(feature = "redis")]
+    if std::env::var_os("BEAM_MCP_REDIS_URL").is_some() {
+        use beam_mcp::store::redis::{Redis, RedisOptions};
+        let connected = RedisOptions::from_env()
+            .and_then(|options| Redis::connect_blocking("beam-mcp-conformance-harness", options));
+        match connected {
+            Ok(redis) => builder = builder.fanout(redis.fanout()),
+            Err(e) => {
+                eprintln!("conformance-harness: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        }
+    }
     http::main(&format!("127.0.0.1:{port}"), builder, |server| {
         Http::builder(server)
             .authorize(|_| Ok(()))

@@ -135,6 +135,53 @@ impl Redis {
         })
     }
 
+    /// [`connect`](Self::connect) from a synchronous `main`, outside any runtime (before
+    /// `transport::http::main` or `serve!`, say): the connection runs on
+    /// a thread of its own (`beam-mcp-redis`) for as long as the process does, and serves every
+    /// runtime of the process.
+    ///
+    /// ```no_run
+    /// use beam_mcp::store::redis::{Redis, RedisOptions};
+    ///
+    /// fn main() -> Result<(), Box<dyn std::error::Error>> {
+    ///     let redis = Redis::connect_blocking("weather", RedisOptions::from_env()?)?;
+    ///     let (builder, _catalog) = beam_mcp::Server::builder().live();
+    ///     let server = builder.fanout(redis.fanout()).build()?;
+    ///     # let _ = server;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn connect_blocking(server: &str, options: RedisOptions) -> Result<Redis, ConnectError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let server = server.to_owned();
+        std::thread::Builder::new()
+            .name("beam-mcp-redis".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => {
+                        let _ = tx.send(Err(ConnectError::Unreachable(format!("no runtime: {e}"))));
+                        return;
+                    }
+                };
+                runtime.block_on(async move {
+                    let connected = Redis::connect(&server, options).await;
+                    let ok = connected.is_ok();
+                    let _ = tx.send(connected);
+                    if ok {
+                        // The connection's tasks run here until the process ends.
+                        std::future::pending::<()>().await;
+                    }
+                });
+            })
+            .map_err(|e| ConnectError::Unreachable(format!("no thread for the connection: {e}")))?;
+        rx.recv()
+            .unwrap_or_else(|_| Err(ConnectError::Unreachable("the connection thread ended".into())))
+    }
+
     /// The key of `what` in this server's namespace: `beam-mcp:{server}:{what}`.
     ///
     /// The layout: `bucket:{caller}` (a rate-limit bucket; the caller's principal digest in
