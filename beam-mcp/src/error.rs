@@ -202,9 +202,9 @@ pub enum ProtocolError {
     /// use beam_mcp::protocol::ProtocolError;
     /// let e = ProtocolError::StoreUnavailable;
     /// assert_eq!(e.code(), -32603);
-    /// assert_eq!(e.to_string(), "Internal error: the state store is unavailable");
+    /// assert_eq!(e.to_string(), "The state store is unavailable: try again later");
     /// ```
-    #[error("Internal error: the state store is unavailable")]
+    #[error("The state store is unavailable: try again later")]
     StoreUnavailable,
     /// A host rule ([`Middleware`](crate::middleware::Middleware)) refused the request, with
     /// its own code, message and data.

@@ -178,8 +178,11 @@ impl Redis {
                 });
             })
             .map_err(|e| ConnectError::Unreachable(format!("no thread for the connection: {e}")))?;
-        rx.recv()
-            .unwrap_or_else(|_| Err(ConnectError::Unreachable("the connection thread ended".into())))
+        rx.recv().unwrap_or_else(|_| {
+            Err(ConnectError::Unreachable(
+                "the connection thread ended".into(),
+            ))
+        })
     }
 
     /// The key of `what` in this server's namespace: `beam-mcp:{server}:{what}`.

@@ -16,7 +16,7 @@
 //! | decode | empty, not JSON, too deep, duplicate keys, not one request | 400 | kept |
 //! | headers | `MCP-Protocol-Version`, `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` | 400 | kept |
 //! | in flight | a request handed to host code past `max_in_flight_requests` (256) | 503 + `Retry-After: 1` | kept |
-//! | core | -32601 / a missing `_meta` field (-32602), -32020, -32021, -32022 / -31429 / any other error, a result / notification | 404 / 400 / 429 / 200 / 202 | kept |
+//! | core | -32601 / a missing `_meta` field (-32602), -32020, -32021, -32022 / -31429 / a shared store that could not answer (-32603) / any other error, a result / notification | 404 / 400 / 429 / 503 + `Retry-After: 1` / 200 / 202 | kept |
 //! | core, streaming | a request with `progressToken` or `logLevel` for an item that can emit | 200 `text/event-stream`: notifications, then the response | kept |
 //!
 //! A refusal before the body is read closes the connection, because the unread body would
