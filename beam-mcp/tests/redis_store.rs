@@ -292,7 +292,7 @@ fn a_lost_redis_is_refused_clearly_and_service_comes_back_by_itself() {
     assert_eq!(error["code"], -32603, "{error}");
     assert_eq!(
         error["message"],
-        "Internal error: the state store is unavailable"
+        "The state store is unavailable: try again later"
     );
     assert!(
         took < Duration::from_secs(3),
