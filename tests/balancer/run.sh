@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Three replicas behind nginx (docs/deploy.md), sharing a Redis: the official suite's 2026-07-28
 # run through the balancer, judged by judge.py (every scenario as on one replica, but the checks
-# that need state across replicas not yet shared, listed in cross-replica.txt), then one weather
-# replica killed under load.
+# that need state across replicas not yet shared, listed in cross-replica.txt), then the same
+# replicas under load while Redis is away for 5 s (outage.py), then one weather replica killed
+# under load.
 #
 #   tests/balancer/run.sh            # both parts
 #   tests/balancer/run.sh suite|kill # one part
@@ -71,19 +72,21 @@ if [ "$part" = all ] || [ "$part" = suite ]; then
     redis_server="$(command -v redis-server || echo /usr/bin/redis-server)"
     [ -x "$redis_server" ] || { echo "balancer: redis-server is not installed (apt-get install redis-server)" >&2; exit 2; }
     redis_port="$(free_port)"
-    "$redis_server" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
-        >"$work/redis.log" 2>&1 &
-    pids+=($!)
+    printf 'port %s\nbind 127.0.0.1\nsave ""\nappendonly no\ndir %s\n' "$redis_port" "$work" >"$work/redis.conf"
+    "$redis_server" "$work/redis.conf" >"$work/redis.log" 2>&1 &
+    redis_pid=$!
+    pids+=($redis_pid)
     wait_port "$redis_port"
     # Removing the linked binary makes cargo link this checkout's own build (a shared target dir).
     rm -f "$target/debug/conformance-harness"
     (cd "$repo" && cargo build --locked --quiet -p conformance-harness --features redis)
-    ports=()
+    ports=() harnesses=()
     for i in 1 2 3; do
         p="$(free_port)"
         BEAM_MCP_REDIS_URL="redis://127.0.0.1:$redis_port/0" PORT="$p" \
             "$target/debug/conformance-harness" >"$work/harness-$i.log" 2>&1 &
         pids+=($!)
+        harnesses+=($!)
         ports+=("$p")
     done
     for p in "${ports[@]}"; do wait_port "$p"; done
@@ -96,6 +99,10 @@ if [ "$part" = all ] || [ "$part" = suite ]; then
         status=1
     fi
     echo "balancer: suite exit $status" >&2
+    # The same replicas under load while their Redis is away for 5 s (outage.py says what holds).
+    python3 "$here/outage.py" --url "http://127.0.0.1:$front/mcp" --redis-pid "$redis_pid" \
+        --redis-port "$redis_port" --redis-command "$redis_server $work/redis.conf" \
+        --replicas "$(IFS=,; echo "${harnesses[*]}")" || status=1
 fi
 
 if [ "$part" = all ] || [ "$part" = kill ]; then

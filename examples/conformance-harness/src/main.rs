@@ -29,14 +29,20 @@ fn main() -> std::process::ExitCode {
         builder = builder.request_state_key(key);
     }
     // With the `redis` feature and BEAM_MCP_REDIS_URL set, a list change made on one replica
-    // reaches the listen streams of every replica.
+    // reaches the listen streams of every replica, and the rate limit is counted in Redis.
     #[cfg(feature = "redis")]
     if std::env::var_os("BEAM_MCP_REDIS_URL").is_some() {
         use beam_mcp::store::redis::{Redis, RedisOptions};
         let connected = RedisOptions::from_env()
             .and_then(|options| Redis::connect_blocking("beam-mcp-conformance-harness", options));
         match connected {
-            Ok(redis) => builder = builder.fanout(redis.fanout()),
+            // A limit no conformance scenario reaches, so that every call asks the shared store
+            // (tests/balancer/outage.py stops it under load).
+            Ok(redis) => {
+                builder = builder
+                    .fanout(redis.fanout())
+                    .rate_limit(redis.rate_limit_per_second(1_000_000))
+            }
             Err(e) => {
                 eprintln!("conformance-harness: {e}");
                 return std::process::ExitCode::from(2);

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Redis stopped for 5 s under load (tests/balancer/run.sh): workers call the conformance
+harness's `test_simple_text` tool through nginx and three replicas whose rate limit is kept in
+the shared Redis, so every call asks Redis. After a while Redis is killed, and started again on
+the same port 5 s later.
+
+Passes when:
+- every answer is a 200 result, or the documented refusal: 503 with `Retry-After` and `-32603`
+  "The state store is unavailable: try again later" (no 502: no replica died; no other error);
+- no call that began while Redis was away (past the store's 500 ms time limit) was served;
+- service is back within 2 s of Redis answering again, and every call that began after that was
+  served;
+- every replica is alive at the end."""
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.parse
+
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+STORE_MESSAGE = "The state store is unavailable: try again later"
+
+
+def call(conn, path, n):
+    body = json.dumps({
+        "jsonrpc": "2.0", "id": n, "method": "tools/call",
+        "params": {"_meta": META, "name": "test_simple_text", "arguments": {}},
+    })
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "test_simple_text",
+    }
+    conn.request("POST", path, body, headers)
+    response = conn.getresponse()
+    answer = json.loads(response.read())
+    if response.status == 200 and "result" in answer:
+        return "ok"
+    error = answer.get("error") or {}
+    if (response.status == 503 and response.getheader("Retry-After")
+            and error.get("code") == -32603 and error.get("message") == STORE_MESSAGE):
+        return "refused"
+    return f"HTTP {response.status}: {json.dumps(answer)[:160]}"
+
+
+def worker(url, stop, records, lock, index):
+    parsed = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+    n = 0
+    while not stop.is_set():
+        n += 1
+        began = time.monotonic()
+        try:
+            outcome = call(conn, parsed.path, f"{index}-{n}")
+        except Exception as error:  # a reset connection, a 502 page that is not JSON
+            outcome = f"{type(error).__name__}: {error}"
+            conn.close()
+            conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+        with lock:
+            records.append((began, time.monotonic(), outcome))
+        if outcome == "refused":
+            time.sleep(0.02)
+
+
+def answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(7) == b"+PONG\r\n"
+    except OSError:
+        return False
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--redis-pid", type=int, required=True)
+    parser.add_argument("--redis-port", type=int, required=True)
+    parser.add_argument("--redis-command", required=True, help="the command line to start it again")
+    parser.add_argument("--replicas", required=True, help="the replicas' pids, comma-separated")
+    parser.add_argument("--workers", type=int, default=12)
+    parser.add_argument("--before", type=float, default=2.0)
+    parser.add_argument("--outage", type=float, default=5.0)
+    parser.add_argument("--after", type=float, default=4.0)
+    args = parser.parse_args()
+    stop, lock, records = threading.Event(), threading.Lock(), []
+    threads = [threading.Thread(target=worker, args=(args.url, stop, records, lock, i))
+               for i in range(args.workers)]
+    for t in threads:
+        t.start()
+    time.sleep(args.before)
+    os.kill(args.redis_pid, signal.SIGKILL)
+    gone_at = time.monotonic()
+    time.sleep(args.outage)
+    restarted = subprocess.Popen(args.redis_command.split(), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+    while not answers(args.redis_port):
+        time.sleep(0.005)
+    back_at = time.monotonic()
+    time.sleep(args.after)
+    stop.set()
+    for t in threads:
+        t.join()
+    restarted.terminate()
+    restarted.wait()
+
+    records.sort()
+    odd = [r for r in records if r[2] not in ("ok", "refused")]
+    # Past the store's time limit, a call that began during the outage cannot have been served.
+    served_in_outage = [r for r in records if gone_at + 0.6 < r[0] and r[1] < back_at
+                        and r[2] == "ok"]
+    refused = [r for r in records if r[2] == "refused"]
+    first_ok_after = next((r[1] for r in records if r[0] >= back_at and r[2] == "ok"), None)
+    recovery = None if first_ok_after is None else first_ok_after - back_at
+    late = [r for r in records if r[0] >= back_at + 2.0 and r[2] != "ok"]
+    dead = [pid for pid in map(int, args.replicas.split(",")) if not alive(pid)]
+    before = sum(1 for r in records if r[1] <= gone_at)
+    after = sum(1 for r in records if r[0] >= back_at + 2.0)
+    print(f"outage: {len(records)} calls ({before} before Redis went, {after} begun 2 s after it "
+          f"was back); {len(refused)} refused 503 while it was away, {len(served_in_outage)} "
+          f"served then; service back {recovery * 1000:.0f} ms after Redis answered"
+          if recovery is not None else "outage: service never came back")
+    print(f"outage: other answers {len(odd)}, refused or failed 2 s after: {len(late)}, "
+          f"replicas dead: {dead}")
+    for r in (odd + late)[:5]:
+        print(f"  {r[2]}")
+    ok = (not odd and not served_in_outage and refused and recovery is not None
+          and recovery <= 2.0 and not late and after > 0 and not dead)
+    print(f"outage: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
