@@ -1,0 +1,118 @@
+//! What a rate limit kept in Redis costs one 2026-07-28 `tools/call` through the core, beside
+//! no limit and the in-memory `TokenBucket`: the Redis one is a script run, one round trip to a
+//! `redis-server` on 127.0.0.1 that this bench starts (Debian's package).
+//!
+//! Run: `cargo bench -p beam-mcp-bench --features redis --bench redis_rate_limit`.
+
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use beam_mcp::Server;
+use beam_mcp::limit::TokenBucket;
+use beam_mcp::protocol::{Reply, Session};
+use beam_mcp::store::redis::{Redis, RedisOptions};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+use beam_mcp_bench::MODERN;
+
+/// Kills the bench's redis-server when the bench ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn redis_server() -> (Killed, u16) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("redis-server (apt-get install redis-server)");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "redis-server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (Killed(child), port)
+}
+
+/// One call, bytes in to bytes out, awaiting the verdict a store gives later.
+async fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    match server.handle(session, input) {
+        Reply::Silent => {}
+        Reply::Ready(response) => response.write_to(out),
+        Reply::Pending(mut exchange) => {
+            if let Some(message) = exchange.next().await {
+                message.write_to(out);
+            }
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let (_redis, port) = redis_server();
+    let store = Redis::connect_blocking(
+        "bench",
+        RedisOptions::new(format!("redis://127.0.0.1:{port}/0")),
+    )
+    .expect("connects");
+    let build = |limit: Option<Box<dyn beam_mcp::limit::RateLimit>>| {
+        let builder = Server::builder().crate_items("beam_mcp_bench");
+        match limit {
+            Some(limit) => builder.rate_limit(limit),
+            None => builder,
+        }
+        .build()
+        .unwrap()
+    };
+    let servers = [
+        ("no_limit", build(None)),
+        (
+            "memory_bucket",
+            build(Some(Box::new(TokenBucket::per_second(1_000_000_000)))),
+        ),
+        (
+            "redis_bucket",
+            build(Some(Box::new(store.rate_limit_per_second(1_000_000)))),
+        ),
+    ];
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let session = Session::new();
+    let mut out = Vec::with_capacity(1024);
+    let mut group = c.benchmark_group("rate_limited_tools_call");
+    for (name, server) in &servers {
+        runtime.block_on(answer(server, &session, MODERN, &mut out));
+        assert!(
+            out.windows(9).any(|w| w == b"\"result\":"),
+            "{name}: {}",
+            String::from_utf8_lossy(&out)
+        );
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                runtime.block_on(answer(server, &session, black_box(MODERN), &mut out));
+                black_box(&out);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
