@@ -147,6 +147,7 @@ pub struct ServerBuilder {
     limits: Limits,
     live: Option<LiveCatalog>,
     fanout: Option<Arc<dyn crate::fanout::Fanout>>,
+    task_share: Option<Arc<dyn crate::store::TaskShare>>,
     state_key: Option<Vec<u8>>,
     previous_state_key: Option<Vec<u8>>,
     state_lifetime: Option<Duration>,
@@ -527,6 +528,16 @@ impl ServerBuilder {
         self
     }
 
+    /// Shares this server's tasks with the other replicas behind a balancer: a task created on
+    /// one is read (`tasks/get`), answered (`tasks/update`) and cancelled (`tasks/cancel`)
+    /// through any of them, and its result is there. The replica that created a task runs it;
+    /// the others read its copy in the store and relay answers and cancellations to it. The
+    /// Redis engine brings one (`store::redis::Redis::tasks`, feature `redis`).
+    pub fn task_share(mut self, share: impl crate::store::TaskShare) -> Self {
+        self.task_share = Some(Arc::new(share));
+        self
+    }
+
     /// The key that seals a multi-round-trip `requestState` (HMAC-SHA256; at least 32 bytes).
     /// The default is random per process, so a state does not survive a restart: replicas
     /// behind a balancer must share one key, from the host's secret store.
@@ -839,6 +850,10 @@ impl ServerBuilder {
             }
             None => CatalogCell::Fixed(catalog),
         };
+        let tasks = Arc::new(Tasks::new(task_limits, self.task_share.clone()));
+        if let Some(share) = &self.task_share {
+            share.deliver_to(crate::store::TaskDelivery::new(&tasks));
+        }
         Ok(Server {
             inner: Arc::new(Inner {
                 result_stamp: Stamp::new(Map::from_iter([(
@@ -851,7 +866,7 @@ impl ServerBuilder {
                 revisions,
                 capabilities: Value::Object(capabilities),
                 discover_capabilities: Value::Object(discover_capabilities),
-                tasks: Arc::new(Tasks::new(task_limits)),
+                tasks,
                 catalog,
                 states,
                 discover_cache: self.discover_cache,

@@ -4,13 +4,14 @@
 //! dispatch decides when a call becomes one, the methods serve the `tasks/*` requests.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Map, Value};
 
 use crate::clock::{Fraction, rfc3339};
+use crate::store::{SharedTask, StoreError, TaskShare};
 use tokio::sync::{Notify, oneshot};
 
 /// The extension's key under `capabilities.extensions`.
@@ -138,6 +139,10 @@ pub(crate) struct Task {
     cancel: Notify,
     /// Asks made so far, for keys made from the call order.
     asks: AtomicUsize,
+    /// Where other replicas read it, when the server shares its tasks.
+    share: Option<Arc<dyn TaskShare>>,
+    /// Rises with each copy given to the share, so it keeps the newest.
+    version: AtomicU64,
 }
 
 struct State {
@@ -177,8 +182,11 @@ impl Task {
 
     /// What `tasks/get` answers: the envelope, and the result, the error or the waiting asks.
     pub(crate) fn detailed(&self) -> Map<String, Value> {
-        let state = self.lock();
-        let mut map = self.envelope_of(&state);
+        self.detailed_of(&self.lock())
+    }
+
+    fn detailed_of(&self, state: &State) -> Map<String, Value> {
+        let mut map = self.envelope_of(state);
         match &state.status {
             Status::Completed(result) => {
                 map.insert("result".into(), result.clone());
@@ -199,13 +207,75 @@ impl Task {
         map
     }
 
+    /// The copy other replicas read, with the next version.
+    fn snapshot(&self) -> SharedTask {
+        let state = self.lock();
+        let version = self.version.fetch_add(1, Ordering::AcqRel) + 1;
+        let terminal = state.status.terminal();
+        let keep = if terminal {
+            self.ttl
+        } else {
+            let ran = self.created.elapsed().unwrap_or_default();
+            self.lifetime.saturating_sub(ran) + self.ttl
+        };
+        SharedTask {
+            id: self.id.clone(),
+            owner: self.owner,
+            version,
+            terminal,
+            keep,
+            detailed: self.detailed_of(&state),
+        }
+    }
+
+    /// Gives the share its first copy and waits until it is kept: a task is announced only once
+    /// every replica can read it.
+    pub(crate) async fn shared(&self) -> Result<(), StoreError> {
+        match &self.share {
+            Some(share) => share.save(self.snapshot()).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Gives the share a copy after a change, in the background; a failure is logged (the
+    /// replica that runs the task still answers for it).
+    fn mirror(&self) {
+        let Some(share) = &self.share else {
+            return;
+        };
+        let saved = share.save(self.snapshot());
+        let logged = |result: Result<(), StoreError>| {
+            if let Err(error) = result {
+                tracing::error!(
+                    detail = %crate::caller_text::Logged(error.detail()),
+                    "a task's change could not be shared with the other replicas"
+                );
+            }
+        };
+        match saved.into_ready() {
+            Ok(result) => logged(result),
+            Err(later) => {
+                if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                    runtime.spawn(async move { logged(later.await) });
+                }
+            }
+        }
+    }
+
     /// Ends the task with `status`, unless it already ended (a cancel wins over a late result).
     pub(crate) fn finish(&self, status: Status) {
-        let mut state = self.lock();
-        if !state.status.terminal() {
-            state.status = status;
-            state.updated = SystemTime::now();
-            state.waiting.clear();
+        let changed = {
+            let mut state = self.lock();
+            let changed = !state.status.terminal();
+            if changed {
+                state.status = status;
+                state.updated = SystemTime::now();
+                state.waiting.clear();
+            }
+            changed
+        };
+        if changed {
+            self.mirror();
         }
     }
 
@@ -249,32 +319,40 @@ impl Task {
         state.waiting.insert(key, (request, tx));
         state.status = Status::InputRequired;
         state.updated = SystemTime::now();
+        drop(state);
+        self.mirror();
         Ok(rx)
     }
 
     /// Forgets an ask nobody answered in time; the task works again once nothing waits.
     pub(crate) fn give_up(&self, key: &str) {
-        let mut state = self.lock();
-        state.waiting.remove(key);
-        if state.status == Status::InputRequired && state.waiting.is_empty() {
-            state.status = Status::Working;
-            state.updated = SystemTime::now();
+        {
+            let mut state = self.lock();
+            state.waiting.remove(key);
+            if state.status == Status::InputRequired && state.waiting.is_empty() {
+                state.status = Status::Working;
+                state.updated = SystemTime::now();
+            }
         }
+        self.mirror();
     }
 
     /// Delivers the client's answers (`tasks/update`): each to the ask waiting under its key;
     /// other keys are ignored. The task works again once nothing waits.
     pub(crate) fn answer(&self, responses: Map<String, Value>) {
-        let mut state = self.lock();
-        for (key, answer) in responses {
-            if let Some((_, tx)) = state.waiting.remove(&key) {
-                let _ = tx.send(answer);
+        {
+            let mut state = self.lock();
+            for (key, answer) in responses {
+                if let Some((_, tx)) = state.waiting.remove(&key) {
+                    let _ = tx.send(answer);
+                }
+            }
+            if state.status == Status::InputRequired && state.waiting.is_empty() {
+                state.status = Status::Working;
+                state.updated = SystemTime::now();
             }
         }
-        if state.status == Status::InputRequired && state.waiting.is_empty() {
-            state.status = Status::Working;
-            state.updated = SystemTime::now();
-        }
+        self.mirror();
     }
 
     fn running(&self) -> bool {
@@ -309,14 +387,28 @@ pub(crate) enum Parked {
 pub(crate) struct Tasks {
     limits: TaskLimits,
     map: Mutex<HashMap<String, Arc<Task>>>,
+    /// Where the other replicas read them, when the host shares them.
+    share: Option<Arc<dyn TaskShare>>,
 }
 
 impl Tasks {
-    pub(crate) fn new(limits: TaskLimits) -> Self {
+    pub(crate) fn new(limits: TaskLimits, share: Option<Arc<dyn TaskShare>>) -> Self {
         Tasks {
             limits,
             map: Mutex::new(HashMap::new()),
+            share,
         }
+    }
+
+    /// Where the other replicas' tasks are read, if they are shared.
+    pub(crate) fn share(&self) -> Option<&Arc<dyn TaskShare>> {
+        self.share.as_ref()
+    }
+
+    /// The task `id` if this replica runs it or keeps it (whoever owns it).
+    pub(crate) fn local(&self, id: &str) -> Option<Arc<Task>> {
+        let map = self.lock();
+        map.get(id).filter(|task| !task.expired()).cloned()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Task>>> {
@@ -375,6 +467,8 @@ impl Tasks {
             cancelled: AtomicBool::new(false),
             cancel: Notify::new(),
             asks: AtomicUsize::new(0),
+            share: self.share.clone(),
+            version: AtomicU64::new(0),
         });
         map.insert(id, Arc::clone(&task));
         Ok(task)
@@ -403,7 +497,7 @@ mod tests {
 
     #[tokio::test]
     async fn asks_park_the_task_until_every_one_is_answered() {
-        let tasks = Tasks::new(TaskLimits::default());
+        let tasks = Tasks::new(TaskLimits::default(), None);
         let task = tasks.create(None, false).unwrap();
         assert_eq!(task.detailed()["status"], "working");
         let a = task
@@ -447,12 +541,15 @@ mod tests {
 
     #[test]
     fn tasks_are_their_owners_bounded_and_dropped_after_their_lifetime() {
-        let tasks = Tasks::new(TaskLimits {
-            max: 1,
-            ttl: Duration::from_millis(30),
-            poll: Duration::from_millis(10),
-            ..TaskLimits::default()
-        });
+        let tasks = Tasks::new(
+            TaskLimits {
+                max: 1,
+                ttl: Duration::from_millis(30),
+                poll: Duration::from_millis(10),
+                ..TaskLimits::default()
+            },
+            None,
+        );
         let task = tasks.create(Some([1; 32]), true).unwrap();
         assert_eq!(task.id.len(), 32);
         assert!(tasks.find(&task.id, Some([1; 32])).is_some());
@@ -472,15 +569,18 @@ mod tests {
 
     #[test]
     fn running_tasks_are_bounded_and_a_principal_holds_its_share_only() {
-        let tasks = Tasks::new(TaskLimits {
-            max: 10,
-            running: 4,
-            share: Share {
-                kept: 3,
-                running: 2,
+        let tasks = Tasks::new(
+            TaskLimits {
+                max: 10,
+                running: 4,
+                share: Share {
+                    kept: 3,
+                    running: 2,
+                },
+                ..TaskLimits::default()
             },
-            ..TaskLimits::default()
-        });
+            None,
+        );
         let alice = Some([1; 32]);
         let a1 = tasks.create(alice, true).unwrap();
         let _a2 = tasks.create(alice, true).unwrap();

@@ -30,6 +30,43 @@ fn hello() -> String {
     "hello".into()
 }
 
+/// Whether `long_wait`'s host code was dropped.
+static DROPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sets [`DROPPED`] when the host code holding it is dropped.
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        DROPPED.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Runs as a task for a minute, unless it is cancelled.
+#[beam_mcp::tool(task = "required")]
+async fn long_wait() -> String {
+    let _guard = Guard;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "done".into()
+}
+
+/// A yes or no.
+#[derive(serde::Deserialize, schemars::JsonSchema, beam_mcp::Elicit)]
+struct Confirm {
+    confirm: bool,
+}
+
+/// Becomes a task, then asks the client one question.
+#[beam_mcp::tool(task = "required")]
+async fn ask_once(ctx: beam_mcp::Context) -> Result<String, beam_mcp::ToolError> {
+    ctx.detach().await;
+    let answer = ctx.elicit::<Confirm>("Go on?").key("go").await;
+    Ok(match answer {
+        Ok(beam_mcp::Elicited::Accepted(Confirm { confirm })) => format!("confirm={confirm}"),
+        _ => "no answer".into(),
+    })
+}
+
 /// A `redis-server` of the test's own, on a free loopback port, without persistence.
 struct RedisServer {
     child: Option<Child>,
@@ -211,6 +248,11 @@ fn headers(addr: SocketAddr, method: &str, name: Option<&str>) -> Vec<(String, S
 
 fn body(method: &str, mut params: Value) -> String {
     params["_meta"] = beam_mcp_tests::modern_meta();
+    // Every request declares the tasks extension and elicitation (the task tools need both).
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json!({
+        "elicitation": {},
+        "extensions": { "io.modelcontextprotocol/tasks": {} },
+    });
     json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string()
 }
 
@@ -237,7 +279,7 @@ fn replicas_draw_from_one_bucket_per_caller() {
             let limit = store.rate_limit_every(Duration::from_secs(60)).burst(3);
             serve(
                 Server::builder()
-                    .crate_items(module_path!())
+                    .tool(ping::DEF)
                     .rate_limit(limit)
                     .build()
                     .unwrap(),
@@ -273,7 +315,7 @@ fn a_lost_redis_is_refused_clearly_and_service_comes_back_by_itself() {
     let store = connect(&rt, &redis);
     let addr = serve_with_health(
         Server::builder()
-            .crate_items(module_path!())
+            .tool(ping::DEF)
             .rate_limit(store.rate_limit_per_second(1000))
             .build()
             .unwrap(),
@@ -617,4 +659,121 @@ fn after_redis_restarts_listeners_are_told_and_changes_travel_again() {
         }
         assert!(Instant::now() < deadline, "changes did not travel again");
     }
+}
+
+/// A 2026-07-28 request of `method` to `addr`: its JSON-RPC answer.
+fn request(addr: SocketAddr, method: &str, name: Option<&str>, params: Value) -> Value {
+    let h = headers(addr, method, name);
+    let answer = post(&mut Connection::open(addr), &h, &body(method, params));
+    assert_eq!(answer.status, 200, "{method}: {}", answer.json());
+    answer.json()
+}
+
+fn task_at(addr: SocketAddr, id: &str) -> Value {
+    request(addr, "tasks/get", Some(id), json!({ "taskId": id }))["result"].clone()
+}
+
+/// Polls `addr` until `done` holds of the task, for 5 s at most.
+fn task_until(addr: SocketAddr, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let task = task_at(addr, id);
+        if done(&task) {
+            return task;
+        }
+        assert!(Instant::now() < deadline, "{what}: {task}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Three replicas sharing tasks: a task created on one is read on another, answered through a
+/// third, and its result is read everywhere; a task cancelled through another replica is
+/// cancelled where it runs (its host code dropped) and reads so everywhere.
+#[test]
+fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_the_others() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let replicas: Vec<SocketAddr> = (0..3)
+        .map(|_| {
+            let store = connect(&rt, &redis);
+            let server = Server::builder()
+                .tool(ask_once::DEF)
+                .tool(long_wait::DEF)
+                .task_share(store.tasks())
+                .build()
+                .unwrap();
+            serve(server)
+        })
+        .collect();
+    let (a, b, c) = (replicas[0], replicas[1], replicas[2]);
+
+    let created = request(
+        a,
+        "tools/call",
+        Some("ask_once"),
+        json!({ "name": "ask_once", "arguments": {} }),
+    );
+    let id = created["result"]["taskId"]
+        .as_str()
+        .expect("a task")
+        .to_owned();
+    let parked = task_until(b, &id, "the ask, read on another replica", |t| {
+        t["status"] == "input_required"
+    });
+    assert_eq!(
+        parked["inputRequests"]["go"]["method"], "elicitation/create",
+        "{parked}"
+    );
+    let ack = request(
+        c,
+        "tasks/update",
+        Some(&id),
+        json!({ "taskId": id, "inputResponses": {
+            "go": { "action": "accept", "content": { "confirm": true } } } }),
+    );
+    assert!(ack["result"].is_object(), "{ack}");
+    for replica in [b, c, a] {
+        let done = task_until(replica, &id, "the result, on every replica", |t| {
+            t["status"] == "completed"
+        });
+        assert_eq!(
+            done["result"]["content"][0]["text"], "confirm=true",
+            "{done}"
+        );
+    }
+
+    let created = request(
+        a,
+        "tools/call",
+        Some("long_wait"),
+        json!({ "name": "long_wait", "arguments": {} }),
+    );
+    let id = created["result"]["taskId"]
+        .as_str()
+        .expect("a task")
+        .to_owned();
+    assert_eq!(task_at(c, &id)["status"], "working");
+    request(b, "tasks/cancel", Some(&id), json!({ "taskId": id }));
+    for replica in [c, a, b] {
+        task_until(replica, &id, "cancelled, on every replica", |t| {
+            t["status"] == "cancelled"
+        });
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !DROPPED.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(
+            Instant::now() < deadline,
+            "the host code ran on after the cancel"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    // An id no replica knows is unknown on every one.
+    let unknown = request(
+        c,
+        "tasks/get",
+        Some("no-such-task"),
+        json!({ "taskId": "no-such-task" }),
+    );
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
 }

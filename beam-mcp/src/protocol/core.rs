@@ -400,9 +400,15 @@ impl Server {
             "subscriptions/listen" if stateless && self.live().is_some() => {
                 return methods::listen(self, request);
             }
-            "tasks/get" if stateless && self.has_tasks() => methods::get_task(self, &request),
-            "tasks/update" if stateless && self.has_tasks() => methods::update_task(self, &request),
-            "tasks/cancel" if stateless && self.has_tasks() => methods::cancel_task(self, &request),
+            "tasks/get" if stateless && self.has_tasks() => {
+                return methods::get_task(self, request);
+            }
+            "tasks/update" if stateless && self.has_tasks() => {
+                return methods::update_task(self, request);
+            }
+            "tasks/cancel" if stateless && self.has_tasks() => {
+                return methods::cancel_task(self, request);
+            }
             "resources/subscribe" if !stateless && self.live().is_some() => {
                 methods::subscribe(session, &request.params, true)
             }

@@ -138,5 +138,9 @@ pub trait Probe: Send + Sync + 'static {
     fn probe(&self) -> StoreFuture<Result<(), StoreError>>;
 }
 
+mod tasks;
+
+pub use tasks::{SharedTask, TaskDelivery, TaskRelay, TaskShare};
+
 #[cfg(feature = "redis")]
 pub mod redis;

@@ -29,7 +29,8 @@ fn main() -> std::process::ExitCode {
         builder = builder.request_state_key(key);
     }
     // With the `redis` feature and BEAM_MCP_REDIS_URL set, a list change made on one replica
-    // reaches the listen streams of every replica, and the rate limit is counted in Redis.
+    // reaches the listen streams of every replica, tasks are shared, and the rate limit is
+    // counted in Redis.
     #[cfg(feature = "redis")]
     if std::env::var_os("BEAM_MCP_REDIS_URL").is_some() {
         use beam_mcp::store::redis::{Redis, RedisOptions};
@@ -41,6 +42,7 @@ fn main() -> std::process::ExitCode {
             Ok(redis) => {
                 builder = builder
                     .fanout(redis.fanout())
+                    .task_share(redis.tasks())
                     .rate_limit(redis.rate_limit_per_second(1_000_000))
             }
             Err(e) => {

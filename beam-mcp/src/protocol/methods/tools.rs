@@ -167,7 +167,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
                         (&tool_name, output),
                         running,
                     );
-                    return outcome;
+                    return outcome.await;
                 }
             }
         } else {
@@ -233,8 +233,9 @@ fn checked(tool_name: &str, schema: &CompiledSchema, result: CallToolResult) -> 
 }
 
 /// The call waits: it becomes a task, answered now with the `CreateTaskResult`, and the rest
-/// of it runs in the background until it ends or `tasks/cancel` drops it.
-fn detach(
+/// of it runs in the background until it ends or `tasks/cancel` drops it. Where tasks are
+/// shared, it is announced only once the store keeps it, so any replica can read it at once.
+async fn detach(
     server: &Server,
     context: &Context,
     (owner, shared): (Option<[u8; 32]>, bool),
@@ -248,6 +249,11 @@ fn detach(
             return Err(ProtocolError::TasksFull);
         }
     };
+    if let Err(error) = task.shared().await {
+        // Not announced, so not kept: the host code is dropped with `running`.
+        task.cancel();
+        return Err(error.into());
+    }
     context.set_task(Arc::clone(&task));
     let mut created = task.envelope();
     created.insert("resultType".into(), Value::from("task"));

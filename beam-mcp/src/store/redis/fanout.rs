@@ -63,15 +63,18 @@ impl Fanout for RedisFanout {
 pub(super) struct Pushes {
     shared: Arc<Shared>,
     channel: String,
+    /// The channel of task relays.
+    tasks: String,
     /// Set by the first subscription's confirmation; a later one follows a reconnection.
     subscribed: AtomicBool,
 }
 
 impl Pushes {
-    pub(super) fn new(shared: Arc<Shared>, channel: String) -> Pushes {
+    pub(super) fn new(shared: Arc<Shared>, channel: String, tasks: String) -> Pushes {
         Pushes {
             shared,
             channel,
+            tasks,
             subscribed: AtomicBool::new(false),
         }
     }
@@ -80,9 +83,6 @@ impl Pushes {
         let [Value::BulkString(channel), Value::BulkString(payload)] = data else {
             return;
         };
-        if channel.as_slice() != self.channel.as_bytes() {
-            return;
-        }
         let Ok(payload) = std::str::from_utf8(payload) else {
             return;
         };
@@ -90,6 +90,17 @@ impl Pushes {
             return;
         };
         if replica == self.shared.replica {
+            return;
+        }
+        if channel.as_slice() == self.tasks.as_bytes() {
+            match (super::tasks::relayed(text), self.shared.tasks.get()) {
+                (Some((id, relay)), Some(delivery)) => delivery.deliver(id, relay),
+                (None, _) => tracing::warn!("a task relay this version cannot read was skipped"),
+                (Some(_), None) => {}
+            }
+            return;
+        }
+        if channel.as_slice() != self.channel.as_bytes() {
             return;
         }
         match (Broadcast::decode(text), self.shared.delivery.get()) {
@@ -100,11 +111,18 @@ impl Pushes {
     }
 }
 
+impl Pushes {
+    fn is_bus(&self, data: &[Value]) -> bool {
+        matches!(data.first(), Some(Value::BulkString(c)) if c.as_slice() == self.channel.as_bytes())
+    }
+}
+
 impl AsyncPushSender for Pushes {
     fn send(&self, info: PushInfo) -> Result<(), SendError> {
         match info.kind {
             PushKind::Message => self.message(&info.data),
-            PushKind::Subscribe => {
+            // One confirmation per channel; the bus's after the first is a resubscription.
+            PushKind::Subscribe if self.is_bus(&info.data) => {
                 if self.subscribed.swap(true, Ordering::AcqRel)
                     && let Some(delivery) = self.shared.delivery.get()
                 {

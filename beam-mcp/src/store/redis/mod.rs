@@ -1,5 +1,5 @@
 //! The Redis engine of the state seam (feature `redis`): one connection per replica, shared by
-//! the rate limit ([`RedisRateLimit`]), the events of resumable streams
+//! the rate limit ([`RedisRateLimit`]), tasks ([`RedisTasks`]), the events of resumable streams
 #![cfg_attr(feature = "http", doc = "([`RedisEventStore`])")]
 #![cfg_attr(not(feature = "http"), doc = "(`RedisEventStore`, with `http`)")]
 //! and the fan-out of catalog changes ([`RedisFanout`]).
@@ -27,6 +27,7 @@
 mod fanout;
 mod options;
 mod rate_limit;
+mod tasks;
 
 #[cfg(feature = "http")]
 mod events;
@@ -45,6 +46,7 @@ pub use events::RedisEventStore;
 pub use fanout::RedisFanout;
 pub use options::{ConnectError, RedisOptions};
 pub use rate_limit::RedisRateLimit;
+pub use tasks::RedisTasks;
 
 /// One replica's connection to the shared Redis, for one server name. Cheap to clone: every
 /// clone multiplexes over the same connection.
@@ -80,6 +82,8 @@ struct Shared {
     replica: String,
     /// Where the bus delivers, once a server took the fan-out.
     delivery: OnceLock<Delivery>,
+    /// Where task relays go, once a server took the tasks.
+    tasks: OnceLock<crate::store::TaskDelivery>,
 }
 
 impl Redis {
@@ -93,8 +97,13 @@ impl Redis {
         let shared = Arc::new(Shared {
             replica: replica_id(),
             delivery: OnceLock::new(),
+            tasks: OnceLock::new(),
         });
-        let pushes = fanout::Pushes::new(Arc::clone(&shared), format!("{prefix}bus"));
+        let pushes = fanout::Pushes::new(
+            Arc::clone(&shared),
+            format!("{prefix}bus"),
+            format!("{prefix}tasks"),
+        );
         let config = ConnectionManagerConfig::new()
             .set_response_timeout(Some(options.response_timeout))
             .set_connection_timeout(Some(options.response_timeout))
@@ -116,10 +125,10 @@ impl Redis {
             Ok(Err(e)) => return Err(ConnectError::Unreachable(e.to_string())),
             Err(_) => return Err(ConnectError::Unreachable("no answer in time".into())),
         }
-        let channel = format!("{prefix}bus");
+        let channels = [format!("{prefix}bus"), format!("{prefix}tasks")];
         let managed = async move {
             let mut manager = ConnectionManager::new_with_config(client, config).await?;
-            manager.subscribe(channel).await?;
+            manager.subscribe(&channels).await?;
             Ok::<_, redis::RedisError>(manager)
         };
         let manager = match tokio::time::timeout(options.response_timeout * 4, managed).await {
@@ -189,7 +198,8 @@ impl Redis {
     ///
     /// The layout: `bucket:{caller}` (a rate-limit bucket; the caller's principal digest in
     /// hex), `events:{session}` and `events-meta:{session}` (a session's stream events and
-    /// their bookkeeping), and the channel `bus` (the fan-out).
+    /// their bookkeeping), `task:{id}` (a task's copy), and the channels `bus` (the fan-out) and
+    /// `tasks` (relays to the replica that runs a task).
     pub fn key(&self, what: &str) -> String {
         format!("{}{what}", self.prefix)
     }
