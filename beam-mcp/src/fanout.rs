@@ -10,7 +10,6 @@
 
 use std::sync::{Arc, Weak};
 
-use crate::live::Live;
 use crate::store::{StoreError, StoreFuture};
 
 /// What one replica tells the others: which list changed, or which resource was updated.
@@ -65,7 +64,7 @@ impl Broadcast {
 }
 
 /// Carries [`Broadcast`]s between the replicas of one server. The Redis engine implements it
-/// on pub/sub (`store::redis`, feature `redis`); a host may bring its own bus.
+/// on pub/sub (`redis`, feature `redis`); a host may bring its own bus.
 ///
 /// ```
 /// use beam_mcp::fanout::{Broadcast, Delivery, Fanout};
@@ -116,18 +115,23 @@ impl<T: Fanout + ?Sized> Fanout for Arc<T> {
     }
 }
 
+/// What hears another replica's messages: the live catalog's broadcaster.
+pub(crate) trait Hear: Send + Sync + 'static {
+    /// Tells this replica's subscribers.
+    fn hear(&self, message: &Broadcast);
+}
+
 /// Where a [`Fanout`] hands what other replicas published: this replica's subscribers. It
 /// holds the server weakly, so a bus that outlives its server delivers to no one.
 #[derive(Clone)]
 pub struct Delivery {
-    live: Weak<Live>,
+    live: Weak<dyn Hear>,
 }
 
 impl Delivery {
-    pub(crate) fn new(live: &Arc<Live>) -> Delivery {
-        Delivery {
-            live: Arc::downgrade(live),
-        }
+    pub(crate) fn new<H: Hear>(live: &Arc<H>) -> Delivery {
+        let live: Weak<dyn Hear> = Arc::downgrade(live) as Weak<dyn Hear>;
+        Delivery { live }
     }
 
     /// Tells this replica's subscribers what another replica published.

@@ -46,6 +46,9 @@ pub mod middleware;
 mod panic;
 pub mod prompt;
 pub mod protocol;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub mod redis;
 pub mod resource;
 mod revision;
 pub mod schema;

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::{Catalog, CatalogError, Definitions};
 use crate::context::{CancelFlag, Outbox};
-use crate::fanout::{self, Broadcast, Delivery, Fanout};
+use crate::fanout::{self, Broadcast, Delivery, Fanout, Hear};
 use crate::prompt::PromptDef;
 use crate::resource::ResourceDef;
 use crate::revision::META_SUBSCRIPTION_ID;
@@ -245,16 +245,6 @@ impl Live {
         }
     }
 
-    /// What another replica published, told to this replica's subscribers.
-    pub(crate) fn hear(&self, message: &Broadcast) {
-        match message {
-            Broadcast::ToolsChanged => self.broadcast(Change::Tools),
-            Broadcast::PromptsChanged => self.broadcast(Change::Prompts),
-            Broadcast::ResourcesChanged => self.broadcast(Change::Resources),
-            Broadcast::ResourceUpdated { uri } => self.updated(uri),
-        }
-    }
-
     fn tell_others(&self, message: Broadcast) {
         if let Some(fanout) = self.fanout.get() {
             fanout::publish(fanout.as_ref(), message);
@@ -301,6 +291,18 @@ impl Live {
         self.broadcast(change);
         self.tell_others(change.broadcast());
         Ok(())
+    }
+}
+
+impl Hear for Live {
+    /// What another replica published, told to this replica's subscribers.
+    fn hear(&self, message: &Broadcast) {
+        match message {
+            Broadcast::ToolsChanged => self.broadcast(Change::Tools),
+            Broadcast::PromptsChanged => self.broadcast(Change::Prompts),
+            Broadcast::ResourcesChanged => self.broadcast(Change::Resources),
+            Broadcast::ResourceUpdated { uri } => self.updated(uri),
+        }
     }
 }
 

@@ -522,7 +522,7 @@ impl ServerBuilder {
     /// Carries the live catalog's changes to the other replicas behind a balancer, and theirs
     /// here: a change made on one replica reaches the listen streams and legacy sessions of all
     /// of them, exactly once (see [`fanout`](crate::fanout)). Needs [`live`](Self::live);
-    /// the Redis engine brings one (`store::redis::Redis::fanout`, feature `redis`).
+    /// the Redis engine brings one (`redis::Redis::fanout`, feature `redis`).
     pub fn fanout(mut self, fanout: impl crate::fanout::Fanout) -> Self {
         self.fanout = Some(Arc::new(fanout));
         self
@@ -532,7 +532,7 @@ impl ServerBuilder {
     /// one is read (`tasks/get`), answered (`tasks/update`) and cancelled (`tasks/cancel`)
     /// through any of them, and its result is there. The replica that created a task runs it;
     /// the others read its copy in the store and relay answers and cancellations to it. The
-    /// Redis engine brings one (`store::redis::Redis::tasks`, feature `redis`).
+    /// Redis engine brings one (`redis::Redis::tasks`, feature `redis`).
     pub fn task_share(mut self, share: impl crate::store::TaskShare) -> Self {
         self.task_share = Some(Arc::new(share));
         self

@@ -11,7 +11,8 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Map, Value};
 
 use crate::clock::{Fraction, rfc3339};
-use crate::store::{SharedTask, StoreError, TaskShare};
+use crate::store::tasks::Relayed;
+use crate::store::{SharedTask, StoreError, TaskRelay, TaskShare};
 use tokio::sync::{Notify, oneshot};
 
 /// The extension's key under `capabilities.extensions`.
@@ -483,6 +484,18 @@ impl Tasks {
             return None;
         }
         (task.owner == owner).then(|| Arc::clone(task))
+    }
+}
+
+impl Relayed for Tasks {
+    fn relayed(&self, id: &str, relay: TaskRelay) {
+        let Some(task) = self.local(id) else {
+            return;
+        };
+        match relay {
+            TaskRelay::Answer(responses) => task.answer(responses),
+            TaskRelay::Cancel => task.cancel(),
+        }
     }
 }
 

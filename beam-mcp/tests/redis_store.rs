@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use beam_mcp::store::redis::{Redis, RedisOptions};
+use beam_mcp::redis::{Redis, RedisOptions};
 use beam_mcp::transport::http::{EventStore, Http, Origins, ResumeError, StoredEvent};
 use beam_mcp::{LiveCatalog, Server};
 use beam_mcp_tests::http_client::{Connection, HttpResponse};
@@ -387,20 +387,30 @@ fn listen(addr: SocketAddr) -> Connection {
     connection
 }
 
+/// `n` replicas with live catalogs sharing the fan-out: their addresses and catalogs.
+fn live_replicas(
+    rt: &tokio::runtime::Runtime,
+    redis: &RedisServer,
+    n: usize,
+) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
+    (0..n)
+        .map(|_| {
+            let store = connect(rt, redis);
+            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
+            (
+                serve(builder.fanout(store.fanout()).build().unwrap()),
+                catalog,
+            )
+        })
+        .unzip()
+}
+
 /// Every replica's listeners hear a change made on one replica, each exactly once.
 #[test]
 fn a_catalog_change_on_one_replica_is_heard_once_on_every_replica() {
     let redis = RedisServer::start();
     let rt = runtime();
-    let mut catalogs: Vec<LiveCatalog> = Vec::new();
-    let replicas: Vec<SocketAddr> = (0..3)
-        .map(|_| {
-            let store = connect(&rt, &redis);
-            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
-            catalogs.push(catalog);
-            serve(builder.fanout(store.fanout()).build().unwrap())
-        })
-        .collect();
+    let (replicas, catalogs) = live_replicas(&rt, &redis, 3);
     let mut streams: Vec<Connection> = replicas.iter().map(|&a| listen(a)).collect();
     // The change is made on replica 0 (outside any runtime, as a host's admin thread would).
     rt.block_on(async { catalogs[0].add_tool(hello::DEF).unwrap() });
@@ -622,15 +632,7 @@ fn tls_and_acl_credentials_from_the_environment() {
 fn after_redis_restarts_listeners_are_told_and_changes_travel_again() {
     let mut redis = RedisServer::start();
     let rt = runtime();
-    let mut catalogs: Vec<LiveCatalog> = Vec::new();
-    let replicas: Vec<SocketAddr> = (0..2)
-        .map(|_| {
-            let store = connect(&rt, &redis);
-            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
-            catalogs.push(catalog);
-            serve(builder.fanout(store.fanout()).build().unwrap())
-        })
-        .collect();
+    let (replicas, catalogs) = live_replicas(&rt, &redis, 2);
     let mut stream = listen(replicas[1]);
     redis.stop();
     redis.restart();

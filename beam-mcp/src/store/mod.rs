@@ -138,9 +138,6 @@ pub trait Probe: Send + Sync + 'static {
     fn probe(&self) -> StoreFuture<Result<(), StoreError>>;
 }
 
-mod tasks;
+pub(crate) mod tasks;
 
 pub use tasks::{SharedTask, TaskDelivery, TaskRelay, TaskShare};
-
-#[cfg(feature = "redis")]
-pub mod redis;

@@ -8,7 +8,6 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::{StoreError, StoreFuture};
-use crate::task::Tasks;
 
 /// A task as every replica may read it: what `tasks/get` answers, with its owner and version.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +41,7 @@ pub enum TaskRelay {
 }
 
 /// Where tasks are shared between the replicas of one server. The Redis engine implements it
-/// (`store::redis::Redis::tasks`, feature `redis`).
+/// (`redis::Redis::tasks`, feature `redis`).
 ///
 /// ```
 /// use beam_mcp::store::{SharedTask, StoreError, StoreFuture, TaskDelivery, TaskRelay, TaskShare};
@@ -110,32 +109,30 @@ impl<T: TaskShare + ?Sized> TaskShare for Arc<T> {
     }
 }
 
+/// What applies another replica's relays: this replica's tasks.
+pub(crate) trait Relayed: Send + Sync + 'static {
+    /// Applies `relay` to task `id` if this replica runs it; anything else is ignored.
+    fn relayed(&self, id: &str, relay: TaskRelay);
+}
+
 /// Where a [`TaskShare`] hands what other replicas relayed: this replica's running tasks. It
 /// holds them weakly, so a store that outlives its server delivers to no one.
 #[derive(Clone)]
 pub struct TaskDelivery {
-    tasks: Weak<Tasks>,
+    tasks: Weak<dyn Relayed>,
 }
 
 impl TaskDelivery {
-    pub(crate) fn new(tasks: &Arc<Tasks>) -> TaskDelivery {
-        TaskDelivery {
-            tasks: Arc::downgrade(tasks),
-        }
+    pub(crate) fn new<R: Relayed>(tasks: &Arc<R>) -> TaskDelivery {
+        let tasks: Weak<dyn Relayed> = Arc::downgrade(tasks) as Weak<dyn Relayed>;
+        TaskDelivery { tasks }
     }
 
     /// Applies `relay` to task `id` if this replica runs it (the relaying replica checked its
     /// owner); anything else is ignored.
     pub fn deliver(&self, id: &str, relay: TaskRelay) {
-        let Some(tasks) = self.tasks.upgrade() else {
-            return;
-        };
-        let Some(task) = tasks.local(id) else {
-            return;
-        };
-        match relay {
-            TaskRelay::Answer(responses) => task.answer(responses),
-            TaskRelay::Cancel => task.cancel(),
+        if let Some(tasks) = self.tasks.upgrade() {
+            tasks.relayed(id, relay);
         }
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use beam_mcp::Server;
 use beam_mcp::limit::TokenBucket;
 use beam_mcp::protocol::{Reply, Session};
-use beam_mcp::store::redis::{Redis, RedisOptions};
+use beam_mcp::redis::{Redis, RedisOptions};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use beam_mcp_bench::MODERN;

@@ -33,7 +33,7 @@ fn main() -> std::process::ExitCode {
     // counted in Redis.
     #[cfg(feature = "redis")]
     if std::env::var_os("BEAM_MCP_REDIS_URL").is_some() {
-        use beam_mcp::store::redis::{Redis, RedisOptions};
+        use beam_mcp::redis::{Redis, RedisOptions};
         let connected = RedisOptions::from_env()
             .and_then(|options| Redis::connect_blocking("beam-mcp-conformance-harness", options));
         match connected {

@@ -467,7 +467,7 @@ impl HttpBuilder {
     /// Makes the health route ask a shared store too: while `probe` fails, `GET` answers 503
     /// `store unavailable` (what the store said goes to the log), so a balancer sends the
     /// replica no work its requests would be refused for. The Redis engine is a probe
-    /// (`store::redis::Redis`, feature `redis`).
+    /// (`redis::Redis`, feature `redis`).
     ///
     /// ```
     /// use beam_mcp::store::{Probe, StoreError, StoreFuture};

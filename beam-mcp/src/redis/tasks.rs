@@ -31,7 +31,7 @@ return 1
 /// [`Redis::tasks`]; give it to [`ServerBuilder::task_share`](crate::ServerBuilder::task_share).
 ///
 /// ```no_run
-/// # async fn run(redis: beam_mcp::store::redis::Redis) {
+/// # async fn run(redis: beam_mcp::redis::Redis) {
 /// let server = beam_mcp::Server::builder().task_share(redis.tasks()).build().unwrap();
 /// # let _ = server;
 /// # }
@@ -134,23 +134,10 @@ impl TaskShare for RedisTasks {
 
     fn relay(&self, id: &str, relay: TaskRelay) -> StoreFuture<Result<(), StoreError>> {
         let payload = match relay {
-            TaskRelay::Answer(responses) => format!(
-                "{} answer {id} {}",
-                self.redis.shared.replica,
-                Value::Object(responses)
-            ),
-            TaskRelay::Cancel => format!("{} cancel {id}", self.redis.shared.replica),
+            TaskRelay::Answer(responses) => format!("answer {id} {}", Value::Object(responses)),
+            TaskRelay::Cancel => format!("cancel {id}"),
         };
-        let channel = Arc::clone(&self.channel);
-        let mut manager = self.redis.manager();
-        let published = self.redis.timed(async move {
-            redis::cmd("PUBLISH")
-                .arg(&*channel)
-                .arg(payload)
-                .query_async::<i64>(&mut manager)
-                .await
-        });
-        StoreFuture::later(async move { published.await.map(drop) })
+        self.redis.publish(&self.channel, &payload)
     }
 
     fn deliver_to(&self, delivery: TaskDelivery) {

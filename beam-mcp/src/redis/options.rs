@@ -8,7 +8,7 @@ use redis::{Client, IntoConnectionInfo, ProtocolVersion};
 /// How a replica reaches Redis.
 ///
 /// ```
-/// use beam_mcp::store::redis::RedisOptions;
+/// use beam_mcp::redis::RedisOptions;
 /// use std::time::Duration;
 ///
 /// let options = RedisOptions::new("rediss://redis.internal:6380/0")

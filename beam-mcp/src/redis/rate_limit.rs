@@ -40,7 +40,7 @@ return 0
 /// request is refused with `-32603` (HTTP 503 with `Retry-After`), never admitted on a guess.
 ///
 /// ```no_run
-/// # async fn run(redis: beam_mcp::store::redis::Redis) {
+/// # async fn run(redis: beam_mcp::redis::Redis) {
 /// let limit = redis.rate_limit_per_second(10).burst(20);
 /// let server = beam_mcp::Server::builder().rate_limit(limit).build().unwrap();
 /// # let _ = server;

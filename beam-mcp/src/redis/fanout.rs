@@ -36,17 +36,7 @@ impl Redis {
 
 impl Fanout for RedisFanout {
     fn publish(&self, message: Broadcast) -> StoreFuture<Result<(), StoreError>> {
-        let mut manager = self.redis.manager();
-        let channel = Arc::clone(&self.channel);
-        let payload = format!("{} {}", self.redis.shared.replica, message.encode());
-        let published = self.redis.timed(async move {
-            redis::cmd("PUBLISH")
-                .arg(&*channel)
-                .arg(payload)
-                .query_async::<i64>(&mut manager)
-                .await
-        });
-        StoreFuture::later(async move { published.await.map(drop) })
+        self.redis.publish(&self.channel, &message.encode())
     }
 
     fn deliver_to(&self, delivery: Delivery) {

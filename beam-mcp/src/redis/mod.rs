@@ -52,7 +52,7 @@ pub use tasks::RedisTasks;
 /// clone multiplexes over the same connection.
 ///
 /// ```no_run
-/// use beam_mcp::store::redis::{Redis, RedisOptions};
+/// use beam_mcp::redis::{Redis, RedisOptions};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// // BEAM_MCP_REDIS_URL=rediss://redis.internal:6380/0, credentials in
@@ -150,7 +150,7 @@ impl Redis {
     /// runtime of the process.
     ///
     /// ```no_run
-    /// use beam_mcp::store::redis::{Redis, RedisOptions};
+    /// use beam_mcp::redis::{Redis, RedisOptions};
     ///
     /// fn main() -> Result<(), Box<dyn std::error::Error>> {
     ///     let redis = Redis::connect_blocking("weather", RedisOptions::from_env()?)?;
@@ -213,6 +213,28 @@ impl Redis {
 
     pub(crate) fn manager(&self) -> ConnectionManager {
         self.manager.clone()
+    }
+
+    /// Publishes `payload` on `channel`, tagged with this replica's id (its own messages come
+    /// back to it and are skipped).
+    pub(crate) fn publish(
+        &self,
+        channel: &str,
+        payload: &str,
+    ) -> crate::store::StoreFuture<Result<(), StoreError>> {
+        let (channel, tagged) = (
+            channel.to_owned(),
+            format!("{} {payload}", self.shared.replica),
+        );
+        let mut manager = self.manager();
+        let published = self.timed(async move {
+            redis::cmd("PUBLISH")
+                .arg(channel)
+                .arg(tagged)
+                .query_async::<i64>(&mut manager)
+                .await
+        });
+        crate::store::StoreFuture::later(async move { published.await.map(drop) })
     }
 
     /// `command`'s answer, or a [`StoreError`] when it fails or takes longer than the

@@ -67,7 +67,7 @@ return 1
 /// principal across sessions: the session bound per principal bounds what one principal keeps.
 ///
 /// ```no_run
-/// # async fn run(redis: beam_mcp::store::redis::Redis) {
+/// # async fn run(redis: beam_mcp::redis::Redis) {
 /// let events = redis.event_store().per_session(500);
 /// # let _ = events;
 /// # }
