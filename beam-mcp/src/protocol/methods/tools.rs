@@ -167,7 +167,8 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
                         (&tool_name, output),
                         running,
                     );
-                    return outcome.await;
+                    // Boxed: a call that never becomes a task (most) keeps a small future.
+                    return Box::pin(outcome).await;
                 }
             }
         } else {
