@@ -499,6 +499,11 @@ impl Relayed for Tasks {
     }
 }
 
+/// True for what [`Tasks::create`] issues as an id: 16 random bytes in lowercase hex.
+pub(crate) fn is_task_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
@@ -565,6 +570,16 @@ mod tests {
         );
         let task = tasks.create(Some([1; 32]), true).unwrap();
         assert_eq!(task.id.len(), 32);
+        // What a replica accepts as an id to ask the shared store about: only what it issues.
+        assert!(is_task_id(&task.id));
+        for not_issued in [
+            "",
+            "no-such-task",
+            &task.id.to_uppercase(),
+            &format!("{}0", task.id),
+        ] {
+            assert!(!is_task_id(not_issued), "{not_issued}");
+        }
         assert!(tasks.find(&task.id, Some([1; 32])).is_some());
         assert!(tasks.find(&task.id, None).is_none());
         assert!(

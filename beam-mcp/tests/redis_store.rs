@@ -779,3 +779,65 @@ fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_the_others() 
     );
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
 }
+
+/// A 2025-11-25 session on `addr`: initialized, then its GET stream open past the priming
+/// event.
+fn legacy_get_stream(addr: SocketAddr) -> Connection {
+    let host = format!("127.0.0.1:{}", addr.port());
+    let base = [
+        ("host", host.as_str()),
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+    ];
+    let hello = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "t", "version": "1" } } });
+    let opened = Connection::open(addr).post(&base, hello.to_string().as_bytes());
+    assert_eq!(opened.status, 200);
+    let id = opened
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let mut on_session = base.to_vec();
+    on_session.push(("mcp-session-id", id.as_str()));
+    on_session.push(("mcp-protocol-version", "2025-11-25"));
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let told = Connection::open(addr).post(&on_session, initialized.to_string().as_bytes());
+    assert_eq!(told.status, 202);
+    let mut stream = Connection::open(addr);
+    let head = stream.head("GET", &on_session, b"");
+    assert_eq!(head.status, 200);
+    let (priming, _) = stream.next_event_with_id().expect("the priming event");
+    assert_eq!(priming.as_deref(), Some("0-0"));
+    stream
+}
+
+/// A change made on one replica reaches the 2025-11-25 sessions of the others (on their GET
+/// streams) exactly once, as it reaches their listen streams.
+#[test]
+fn a_catalog_change_on_one_replica_reaches_the_legacy_sessions_of_the_others_once() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let (replicas, catalogs) = live_replicas(&rt, &redis, 3);
+    let mut streams: Vec<Connection> = replicas[1..]
+        .iter()
+        .map(|&a| legacy_get_stream(a))
+        .collect();
+    rt.block_on(async { catalogs[0].add_tool(hello::DEF).unwrap() });
+    for (i, stream) in streams.iter_mut().enumerate() {
+        let heard = stream
+            .next_event_within(Duration::from_secs(5))
+            .unwrap_or_else(|| panic!("the session on replica {} heard nothing", i + 1));
+        assert!(
+            heard.contains("notifications/tools/list_changed"),
+            "{heard}"
+        );
+        assert!(
+            stream
+                .next_event_within(Duration::from_millis(500))
+                .is_none(),
+            "the session on replica {} heard the change twice",
+            i + 1
+        );
+    }
+}

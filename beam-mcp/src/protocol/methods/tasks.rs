@@ -55,6 +55,8 @@ fn named(server: &Server, request: &Request<'_>) -> Result<Named, ProtocolError>
     match tasks.share() {
         // Kept here but another caller's: the store would say the same.
         Some(_) if tasks.local(id).is_some() => Err(ProtocolError::UnknownTask(id.clone())),
+        // Not an id any replica issues: the store is not asked about it.
+        Some(_) if !task::is_task_id(id) => Err(ProtocolError::UnknownTask(id.clone())),
         Some(share) => Ok(Named::Shared {
             share: Arc::clone(share),
             id: id.clone(),
