@@ -783,6 +783,11 @@ fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_the_others() 
 /// A 2025-11-25 session on `addr`: initialized, then its GET stream open past the priming
 /// event.
 fn legacy_get_stream(addr: SocketAddr) -> Connection {
+    legacy_session(addr).0
+}
+
+/// A 2025-11-25 session on `addr`: its GET stream open past the priming event, and its id.
+fn legacy_session(addr: SocketAddr) -> (Connection, String) {
     let host = format!("127.0.0.1:{}", addr.port());
     let base = [
         ("host", host.as_str()),
@@ -809,7 +814,7 @@ fn legacy_get_stream(addr: SocketAddr) -> Connection {
     assert_eq!(head.status, 200);
     let (priming, _) = stream.next_event_with_id().expect("the priming event");
     assert_eq!(priming.as_deref(), Some("0-0"));
-    stream
+    (stream, id)
 }
 
 /// A change made on one replica reaches the 2025-11-25 sessions of the others (on their GET
@@ -840,4 +845,62 @@ fn a_catalog_change_on_one_replica_reaches_the_legacy_sessions_of_the_others_onc
             i + 1
         );
     }
+}
+
+/// The endpoint keeps a session's stream events in Redis: a client whose GET stream dropped
+/// resumes with `Last-Event-ID` and is replayed exactly what it missed, read back from Redis.
+#[test]
+fn a_session_stream_resumes_from_events_kept_in_redis() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let store = connect(&rt, &redis);
+    let (builder, catalog) = Server::builder().tool(ping::DEF).live();
+    let http = Http::builder(builder.build().unwrap())
+        .authorize(|_| Ok(()))
+        .allowed_origins(Origins::Loopback)
+        .event_store(store.event_store())
+        .build()
+        .unwrap();
+    let addr = loopback::start(http);
+    let (mut stream, id) = legacy_session(addr);
+    rt.block_on(async { catalog.add_tool(hello::DEF).unwrap() });
+    let (event, heard) = stream.next_event_with_id().expect("the change");
+    assert!(
+        heard.contains("notifications/tools/list_changed"),
+        "{heard}"
+    );
+    assert_eq!(event.as_deref(), Some("0-1"));
+    drop(stream);
+    rt.block_on(async { catalog.remove_tool("hello").unwrap() });
+
+    let host = format!("127.0.0.1:{}", addr.port());
+    let resume = [
+        ("host", host.as_str()),
+        ("accept", "text/event-stream"),
+        ("mcp-session-id", id.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+        ("last-event-id", "0-1"),
+    ];
+    let mut resumed = Connection::open(addr);
+    let head = resumed.head("GET", &resume, b"");
+    assert_eq!(head.status, 200);
+    // The resumption point first (its id, no data), then what was missed.
+    let (point, nothing) = resumed.next_event_with_id().expect("the resumption point");
+    assert_eq!((point.as_deref(), nothing.as_str()), (Some("0-1"), ""));
+    let (event, missed) = resumed.next_event_with_id().expect("the missed change");
+    assert_eq!(event.as_deref(), Some("0-2"), "{missed}");
+    assert!(
+        missed.contains("notifications/tools/list_changed"),
+        "{missed}"
+    );
+    rt.block_on(async {
+        let client = redis::Client::open(redis.url()).unwrap();
+        let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+        let kept: i64 = redis::cmd("LLEN")
+            .arg(format!("beam-mcp:weather:events:{id}"))
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        assert!(kept >= 2, "the session's events are in Redis: {kept}");
+    });
 }
