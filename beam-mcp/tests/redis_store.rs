@@ -671,6 +671,18 @@ fn request(addr: SocketAddr, method: &str, name: Option<&str>, params: Value) ->
     answer.json()
 }
 
+/// Calls task tool `tool` on `addr`: the id of the task it became.
+fn start_task(addr: SocketAddr, tool: &str) -> String {
+    let created = request(
+        addr,
+        "tools/call",
+        Some(tool),
+        json!({ "name": tool, "arguments": {} }),
+    );
+    let id = created["result"]["taskId"].as_str();
+    id.unwrap_or_else(|| panic!("a task: {created}")).to_owned()
+}
+
 fn task_at(addr: SocketAddr, id: &str) -> Value {
     request(addr, "tasks/get", Some(id), json!({ "taskId": id }))["result"].clone()
 }
@@ -709,16 +721,7 @@ fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_the_others() 
         .collect();
     let (a, b, c) = (replicas[0], replicas[1], replicas[2]);
 
-    let created = request(
-        a,
-        "tools/call",
-        Some("ask_once"),
-        json!({ "name": "ask_once", "arguments": {} }),
-    );
-    let id = created["result"]["taskId"]
-        .as_str()
-        .expect("a task")
-        .to_owned();
+    let id = start_task(a, "ask_once");
     let parked = task_until(b, &id, "the ask, read on another replica", |t| {
         t["status"] == "input_required"
     });
@@ -744,16 +747,7 @@ fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_the_others() 
         );
     }
 
-    let created = request(
-        a,
-        "tools/call",
-        Some("long_wait"),
-        json!({ "name": "long_wait", "arguments": {} }),
-    );
-    let id = created["result"]["taskId"]
-        .as_str()
-        .expect("a task")
-        .to_owned();
+    let id = start_task(a, "long_wait");
     assert_eq!(task_at(c, &id)["status"], "working");
     request(b, "tasks/cancel", Some(&id), json!({ "taskId": id }));
     for replica in [c, a, b] {
