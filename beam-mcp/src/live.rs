@@ -239,10 +239,12 @@ impl Live {
 
     /// Sends this replica's changes to the others through `fanout`, and delivers theirs here.
     pub(crate) fn connect(self: &Arc<Self>, fanout: Arc<dyn Fanout>) {
-        fanout.deliver_to(Delivery::new(self));
-        if self.fanout.set(fanout).is_err() {
+        // Delivered to only by the fan-out it publishes on: one bus, both ways.
+        if self.fanout.set(Arc::clone(&fanout)).is_err() {
             tracing::warn!("a LiveCatalog handle was given a second fan-out; it keeps the first");
+            return;
         }
+        fanout.deliver_to(Delivery::new(self));
     }
 
     fn tell_others(&self, message: Broadcast) {
