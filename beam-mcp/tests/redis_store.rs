@@ -891,3 +891,243 @@ fn a_session_stream_resumes_from_events_kept_in_redis() {
         assert!(kept >= 2, "the session's events are in Redis: {kept}");
     });
 }
+
+/// Asks the client one question on its 2025-11-25 session, and says what it answered.
+#[beam_mcp::tool]
+async fn confirm_now(ctx: beam_mcp::Context) -> Result<String, beam_mcp::ToolError> {
+    Ok(match ctx.elicit::<Confirm>("Go on?").await {
+        Ok(beam_mcp::Elicited::Accepted(Confirm { confirm })) => format!("confirm={confirm}"),
+        _ => "no answer".into(),
+    })
+}
+
+/// Replicas sharing their 2025-11-25 sessions (and the events of their streams) in `redis`;
+/// each caller is the `x-user` header's value.
+fn session_replicas(
+    rt: &tokio::runtime::Runtime,
+    redis: &RedisServer,
+    n: usize,
+) -> Vec<SocketAddr> {
+    (0..n)
+        .map(|_| {
+            let store = connect(rt, redis);
+            let (builder, _catalog) = Server::builder()
+                .tool(ping::DEF)
+                .tool(confirm_now::DEF)
+                .live();
+            let http = Http::builder(builder.fanout(store.fanout()).build().unwrap())
+                .authorize(|parts| {
+                    Ok(parts
+                        .headers
+                        .get("x-user")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("anyone")
+                        .to_owned())
+                })
+                .allowed_origins(Origins::Loopback)
+                .session_share(store.sessions())
+                .event_store(store.event_store())
+                .build()
+                .unwrap();
+            loopback::start(http)
+        })
+        .collect()
+}
+
+/// A 2025-11-25 client of several replicas: its session id and who it is.
+struct LegacyClient {
+    session: String,
+    user: &'static str,
+}
+
+impl LegacyClient {
+    fn headers(&self, addr: SocketAddr) -> Vec<(String, String)> {
+        vec![
+            ("host".into(), format!("127.0.0.1:{}", addr.port())),
+            ("content-type".into(), "application/json".into()),
+            (
+                "accept".into(),
+                "application/json, text/event-stream".into(),
+            ),
+            ("mcp-session-id".into(), self.session.clone()),
+            ("mcp-protocol-version".into(), "2025-11-25".into()),
+            ("x-user".into(), self.user.into()),
+        ]
+    }
+
+    /// Opens a session on `addr` as `user`, declaring elicitation.
+    fn open(addr: SocketAddr, user: &'static str) -> LegacyClient {
+        let mut client = LegacyClient {
+            session: String::new(),
+            user,
+        };
+        let mut h = client.headers(addr);
+        h.retain(|(n, _)| n != "mcp-session-id" && n != "mcp-protocol-version");
+        let hello = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": { "elicitation": {} },
+            "clientInfo": { "name": "t", "version": "1" } } });
+        let opened = post(&mut Connection::open(addr), &h, &hello.to_string());
+        assert_eq!(opened.status, 200, "{:?}", opened.json());
+        client.session = opened
+            .header("mcp-session-id")
+            .expect("a session")
+            .to_owned();
+        client
+    }
+
+    fn send(&self, addr: SocketAddr, message: &Value) -> HttpResponse {
+        post(
+            &mut Connection::open(addr),
+            &self.headers(addr),
+            &message.to_string(),
+        )
+    }
+
+    fn call(&self, addr: SocketAddr, method: &str, params: Value) -> HttpResponse {
+        self.send(
+            addr,
+            &json!({ "jsonrpc": "2.0", "id": 5, "method": method, "params": params }),
+        )
+    }
+}
+
+/// The raw record of session `id` in Redis.
+fn record(
+    rt: &tokio::runtime::Runtime,
+    redis: &RedisServer,
+    id: &str,
+) -> std::collections::HashMap<String, String> {
+    rt.block_on(async {
+        let client = redis::Client::open(redis.url()).unwrap();
+        let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+        redis::cmd("HGETALL")
+            .arg(format!("beam-mcp:weather:session:{id}"))
+            .query_async(&mut raw)
+            .await
+            .unwrap()
+    })
+}
+
+/// One 2025-11-25 session served by three replicas, each request landing elsewhere: opened on
+/// one, told `initialized`, called and set a log level on others; a tool on one asks the client,
+/// whose answer lands on another and reaches it; another caller cannot use the id; DELETE on one
+/// ends it on all; a lost Redis is refused clearly.
+#[test]
+fn a_legacy_session_is_served_by_every_replica() {
+    let mut redis = RedisServer::start();
+    let rt = runtime();
+    let r = session_replicas(&rt, &redis, 3);
+    let client = LegacyClient::open(r[0], "alice");
+    let held = record(&rt, &redis, &client.session);
+    assert_eq!(held.get("level").map(String::as_str), Some(""), "{held:?}");
+    assert!(held["hello"].contains("\"elicitation\""), "{held:?}");
+
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    assert_eq!(client.send(r[1], &initialized).status, 202);
+    let pinged = client.call(
+        r[2],
+        "tools/call",
+        json!({ "name": "ping", "arguments": {} }),
+    );
+    assert_eq!(pinged.status, 200);
+    assert_eq!(pinged.answer()["result"]["content"][0]["text"], "pong");
+
+    // Another caller naming the id is told nothing of it, on any replica.
+    let mallory = LegacyClient {
+        session: client.session.clone(),
+        user: "mallory",
+    };
+    for &addr in &r {
+        assert_eq!(mallory.call(addr, "ping", json!({})).status, 404);
+    }
+
+    // The level set through one replica is in the record every replica reads.
+    let set = client.call(r[1], "logging/setLevel", json!({ "level": "error" }));
+    assert_eq!(set.status, 200);
+    assert_eq!(
+        record(&rt, &redis, &client.session)
+            .get("level")
+            .map(String::as_str),
+        Some("error")
+    );
+
+    // A tool on replica 1 asks the client; the answer goes to replica 2 and reaches it.
+    let mut asking = Connection::open(r[1]);
+    let h = client.headers(r[1]);
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let call = json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/call",
+        "params": { "name": "confirm_now", "arguments": {} } });
+    assert_eq!(
+        asking.post_head(&h, call.to_string().as_bytes()).status,
+        200
+    );
+    let asked: Value = loop {
+        let (_, data) = asking.next_event_with_id().expect("the ask");
+        if data.contains("elicitation/create") {
+            break serde_json::from_str(&data).unwrap();
+        }
+    };
+    let ask_id = asked["id"].as_u64().expect("an integer id");
+    assert!(
+        ask_id < 1 << 53,
+        "an id every client reads exactly: {ask_id}"
+    );
+    let answer = json!({ "jsonrpc": "2.0", "id": ask_id,
+        "result": { "action": "accept", "content": { "confirm": true } } });
+    assert_eq!(client.send(r[2], &answer).status, 202);
+    let result: Value = loop {
+        let (_, data) = asking.next_event_with_id().expect("the result");
+        if data.contains("\"result\"") {
+            break serde_json::from_str(&data).unwrap();
+        }
+    };
+    assert_eq!(result["id"], 9);
+    assert_eq!(
+        result["result"]["content"][0]["text"], "confirm=true",
+        "{result}"
+    );
+
+    // A GET stream on replica 2 is numbered apart from any other replica's.
+    let mut listening = Connection::open(r[2]);
+    assert_eq!(head(&mut listening, "GET", &client, r[2]), 200);
+    let (priming, _) = listening.next_event_with_id().expect("the priming event");
+    let stream: u64 = priming.unwrap().split('-').next().unwrap().parse().unwrap();
+    assert!(stream != 0 && stream.trailing_zeros() >= 32, "{stream}");
+
+    // Ended through replica 2: gone on every replica, and from Redis.
+    assert_eq!(
+        head(&mut Connection::open(r[2]), "DELETE", &client, r[2]),
+        200
+    );
+    for &addr in &r {
+        assert_eq!(client.call(addr, "ping", json!({})).status, 404);
+    }
+    assert!(record(&rt, &redis, &client.session).is_empty());
+
+    // A session opened now, while Redis is away, is refused clearly; when it is back, served.
+    let again = LegacyClient::open(r[1], "alice");
+    redis.stop();
+    let refused = again.call(r[0], "ping", json!({}));
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert_eq!(refused.json()["error"]["code"], -32603);
+    redis.restart();
+    // Redis here keeps nothing across a restart: the session it lost is unknown, not guessed.
+    let back = Instant::now();
+    loop {
+        let status = again.call(r[0], "ping", json!({})).status;
+        if status == 404 {
+            break;
+        }
+        assert_eq!(status, 503);
+        assert!(back.elapsed() < Duration::from_secs(2), "still refused");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Sends `method` (GET, DELETE) with `client`'s headers on `connection`, reading the head.
+fn head(connection: &mut Connection, method: &str, client: &LegacyClient, addr: SocketAddr) -> u16 {
+    let h = client.headers(addr);
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    connection.head(method, &h, b"").status
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Three replicas behind nginx (docs/deploy.md), sharing a Redis: the official suite's 2026-07-28
 # run through the balancer, judged by judge.py (every scenario as on one replica, but the checks
-# that need state across replicas not yet shared, listed in cross-replica.txt), then the same
+# that need state across replicas not yet shared, listed in cross-replica.txt), its 2025-11-25
+# run through the same round-robin balancer (sessions shared in Redis; every scenario as on one
+# replica), then the same
 # replicas under load while Redis is away for 5 s (outage.py), then one weather replica killed
 # under load.
 #
@@ -99,6 +101,15 @@ if [ "$part" = all ] || [ "$part" = suite ]; then
         status=1
     fi
     echo "balancer: suite exit $status" >&2
+    # The same replicas at 2025-11-25, through round-robin nginx with no affinity: each request
+    # of a session may land on any replica, which reads the session from Redis.
+    if "$repo/conformance/run.sh" --revision 2025-11-25 --raw --url "http://127.0.0.1:$front/mcp" --out "$out/legacy-suite"; then
+        python3 "$here/judge.py" "$out/legacy-suite" "$repo/conformance/2025-11-25/expected.json" \
+            /dev/null || status=$?
+    else
+        status=1
+    fi
+    echo "balancer: 2025-11-25 suite exit $status" >&2
     # The same replicas under load while their Redis is away for 5 s (outage.py says what holds).
     python3 "$here/outage.py" --url "http://127.0.0.1:$front/mcp" --redis-pid "$redis_pid" \
         --redis-port "$redis_port" --redis-command "$redis_server $work/redis.conf" \

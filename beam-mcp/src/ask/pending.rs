@@ -57,6 +57,24 @@ impl ClientRequests {
         })
     }
 
+    /// Requests numbered after `base` (a replica serving a session another replica opened
+    /// numbers its requests apart, so a response relayed between them reaches one waiter).
+    pub(crate) fn numbered_after(base: u64) -> ClientRequests {
+        ClientRequests {
+            next: AtomicU64::new(base),
+            ..ClientRequests::default()
+        }
+    }
+
+    /// True while a request with this id waits for its response here.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn waits_for(&self, id: &Value) -> bool {
+        id.as_u64().is_some_and(|id| self.lock().contains_key(&id))
+    }
+
     /// Delivers a response from the client (`result` or `error` of the message); a response
     /// nobody waits for (unknown id, or given up) is ignored. True when someone waited.
     pub(crate) fn answer(&self, id: &Value, message: &Map<String, Value>) -> bool {

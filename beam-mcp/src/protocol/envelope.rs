@@ -46,6 +46,20 @@ impl Envelope {
         self.method().is_some() && self.id().is_some()
     }
 
+    /// A response (to a request the server sent): no method, and a result or an error.
+    pub(crate) fn is_response(&self) -> bool {
+        self.method().is_none()
+            && self
+                .message
+                .as_object()
+                .is_some_and(|m| m.contains_key("result") || m.contains_key("error"))
+    }
+
+    /// The message as an object, if it is one.
+    pub(crate) fn as_object(&self) -> Option<&Map<String, Value>> {
+        self.message.as_object()
+    }
+
     /// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
     pub(crate) fn is_well_formed(&self) -> bool {
         self.message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")

@@ -85,6 +85,23 @@ impl Session {
         }
     }
 
+    /// A session another replica opened, served here too: its requests to the client are
+    /// numbered after `base`, apart from those of the replicas that serve it too.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn numbered_after(base: u64) -> Self {
+        Session {
+            state: Arc::new(SessionState {
+                in_flight: Some(InFlight::default()),
+                client_requests: Arc::new(ClientRequests::numbered_after(base)),
+                ..SessionState::default()
+            }),
+            principal: None,
+        }
+    }
+
     /// The connection ends: its `subscriptions/listen` streams end with their result.
     pub fn end(&self) {
         self.state.ending.cancel();
@@ -132,6 +149,31 @@ impl Session {
             filter.uris.push(uri.to_owned());
         }
         Ok(())
+    }
+
+    /// The resources this session subscribed to (none before `initialize`).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn subscriptions(&self) -> Vec<String> {
+        lock(&self.state.follower)
+            .as_ref()
+            .map(|s| s.listener().filter().uris.clone())
+            .unwrap_or_default()
+    }
+
+    /// Replaces the resources this session subscribed to (a session another replica holds the
+    /// record of: what the record says); nothing before `initialize`.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn set_subscriptions(&self, mut uris: Vec<String>) {
+        if let Some(subscription) = lock(&self.state.follower).as_ref() {
+            uris.truncate(MAX_SUBSCRIPTIONS);
+            subscription.listener().filter().uris = uris;
+        }
     }
 
     /// A session for one stateless request: nothing to cancel by id.
@@ -235,6 +277,18 @@ impl Session {
         match self.state.log_level.load(Ordering::Relaxed) {
             0 => LogLevel::Debug,
             n => LogLevel::ALL[usize::from(n - 1).min(7)],
+        }
+    }
+
+    /// The level `logging/setLevel` set, if any.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "used by the HTTP transport")
+    )]
+    pub(crate) fn log_level_set(&self) -> Option<LogLevel> {
+        match self.state.log_level.load(Ordering::Relaxed) {
+            0 => None,
+            _ => Some(self.log_level()),
         }
     }
 

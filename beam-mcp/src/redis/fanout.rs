@@ -55,16 +55,24 @@ pub(super) struct Pushes {
     channel: String,
     /// The channel of task relays.
     tasks: String,
+    /// The channel of session relays.
+    sessions: String,
     /// Set by the first subscription's confirmation; a later one follows a reconnection.
     subscribed: AtomicBool,
 }
 
 impl Pushes {
-    pub(super) fn new(shared: Arc<Shared>, channel: String, tasks: String) -> Pushes {
+    pub(super) fn new(
+        shared: Arc<Shared>,
+        channel: String,
+        tasks: String,
+        sessions: String,
+    ) -> Pushes {
         Pushes {
             shared,
             channel,
             tasks,
+            sessions,
             subscribed: AtomicBool::new(false),
         }
     }
@@ -86,6 +94,14 @@ impl Pushes {
             match (super::tasks::relayed(text), self.shared.tasks.get()) {
                 (Some((id, relay)), Some(delivery)) => delivery.deliver(id, relay),
                 (None, _) => tracing::warn!("a task relay this version cannot read was skipped"),
+                (Some(_), None) => {}
+            }
+            return;
+        }
+        if channel.as_slice() == self.sessions.as_bytes() {
+            match (super::sessions::relayed(text), self.shared.sessions.get()) {
+                (Some((id, relay)), Some(delivery)) => delivery.deliver(id, relay),
+                (None, _) => tracing::warn!("a session relay this version cannot read was skipped"),
                 (Some(_), None) => {}
             }
             return;

@@ -1,5 +1,6 @@
 //! The Redis engine of the state seam (feature `redis`): one connection per replica, shared by
-//! the rate limit ([`RedisRateLimit`]), tasks ([`RedisTasks`]), the events of resumable streams
+//! the rate limit ([`RedisRateLimit`]), tasks ([`RedisTasks`]), 2025-11-25 sessions
+//! ([`RedisSessions`]), the events of resumable streams
 #![cfg_attr(feature = "http", doc = "([`RedisEventStore`])")]
 #![cfg_attr(not(feature = "http"), doc = "(`RedisEventStore`, with `http`)")]
 //! and the fan-out of catalog changes ([`RedisFanout`]).
@@ -27,6 +28,7 @@
 mod fanout;
 mod options;
 mod rate_limit;
+mod sessions;
 mod tasks;
 
 #[cfg(feature = "http")]
@@ -46,6 +48,7 @@ pub use events::RedisEventStore;
 pub use fanout::RedisFanout;
 pub use options::{ConnectError, RedisOptions};
 pub use rate_limit::RedisRateLimit;
+pub use sessions::RedisSessions;
 pub use tasks::RedisTasks;
 
 /// One replica's connection to the shared Redis, for one server name. Cheap to clone: every
@@ -84,6 +87,8 @@ struct Shared {
     delivery: OnceLock<Delivery>,
     /// Where task relays go, once a server took the tasks.
     tasks: OnceLock<crate::store::TaskDelivery>,
+    /// Where session relays go, once an endpoint shares its sessions here.
+    sessions: OnceLock<crate::store::SessionDelivery>,
 }
 
 impl Redis {
@@ -98,11 +103,13 @@ impl Redis {
             replica: replica_id(),
             delivery: OnceLock::new(),
             tasks: OnceLock::new(),
+            sessions: OnceLock::new(),
         });
         let pushes = fanout::Pushes::new(
             Arc::clone(&shared),
             format!("{prefix}bus"),
             format!("{prefix}tasks"),
+            format!("{prefix}sessions"),
         );
         let config = ConnectionManagerConfig::new()
             .set_response_timeout(Some(options.response_timeout))
@@ -125,7 +132,11 @@ impl Redis {
             Ok(Err(e)) => return Err(ConnectError::Unreachable(e.to_string())),
             Err(_) => return Err(ConnectError::Unreachable("no answer in time".into())),
         }
-        let channels = [format!("{prefix}bus"), format!("{prefix}tasks")];
+        let channels = [
+            format!("{prefix}bus"),
+            format!("{prefix}tasks"),
+            format!("{prefix}sessions"),
+        ];
         let managed = async move {
             let mut manager = ConnectionManager::new_with_config(client, config).await?;
             manager.subscribe(&channels).await?;
@@ -198,8 +209,9 @@ impl Redis {
     ///
     /// The layout: `bucket:{caller}` (a rate-limit bucket; the caller's principal digest in
     /// hex), `events:{session}` and `events-meta:{session}` (a session's stream events and
-    /// their bookkeeping), `task:{id}` (a task's copy), and the channels `bus` (the fan-out) and
-    /// `tasks` (relays to the replica that runs a task).
+    /// their bookkeeping), `task:{id}` (a task's copy), `session:{id}` (a 2025-11-25 session's
+    /// record), and the channels `bus` (the fan-out), `tasks` (relays to the replica that runs a
+    /// task) and `sessions` (what replicas tell each other of a session).
     pub fn key(&self, what: &str) -> String {
         format!("{}{what}", self.prefix)
     }

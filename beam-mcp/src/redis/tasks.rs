@@ -52,13 +52,13 @@ impl Redis {
     }
 }
 
-fn hex(owner: Option<[u8; 32]>) -> String {
+pub(super) fn hex(owner: Option<[u8; 32]>) -> String {
     owner
         .map(|digest| digest.iter().map(|b| format!("{b:02x}")).collect())
         .unwrap_or_default()
 }
 
-fn unhex(text: &str) -> Option<Option<[u8; 32]>> {
+pub(super) fn unhex(text: &str) -> Option<Option<[u8; 32]>> {
     if text.is_empty() {
         return Some(None);
     }

@@ -138,6 +138,8 @@ pub trait Probe: Send + Sync + 'static {
     fn probe(&self) -> StoreFuture<Result<(), StoreError>>;
 }
 
+pub(crate) mod sessions;
 pub(crate) mod tasks;
 
+pub use sessions::{SessionDelivery, SessionRelay, SessionShare, SharedSession};
 pub use tasks::{SharedTask, TaskDelivery, TaskRelay, TaskShare};

@@ -29,8 +29,10 @@ fn main() -> std::process::ExitCode {
         builder = builder.request_state_key(key);
     }
     // With the `redis` feature and BEAM_MCP_REDIS_URL set, a list change made on one replica
-    // reaches the listen streams of every replica, tasks are shared, and the rate limit is
-    // counted in Redis.
+    // reaches the listen streams of every replica, tasks and 2025-11-25 sessions (with their
+    // streams' events) are shared, and the rate limit is counted in Redis.
+    #[cfg(feature = "redis")]
+    let mut shared_sessions = None;
     #[cfg(feature = "redis")]
     if std::env::var_os("BEAM_MCP_REDIS_URL").is_some() {
         use beam_mcp::redis::{Redis, RedisOptions};
@@ -43,7 +45,8 @@ fn main() -> std::process::ExitCode {
                 builder = builder
                     .fanout(redis.fanout())
                     .task_share(redis.tasks())
-                    .rate_limit(redis.rate_limit_per_second(1_000_000))
+                    .rate_limit(redis.rate_limit_per_second(1_000_000));
+                shared_sessions = Some(redis);
             }
             Err(e) => {
                 eprintln!("conformance-harness: {e}");
@@ -51,9 +54,16 @@ fn main() -> std::process::ExitCode {
             }
         }
     }
-    http::main(&format!("127.0.0.1:{port}"), builder, |server| {
-        Http::builder(server)
+    http::main(&format!("127.0.0.1:{port}"), builder, move |server| {
+        let endpoint = Http::builder(server)
             .authorize(|_| Ok(()))
-            .allowed_origins(Origins::Loopback)
+            .allowed_origins(Origins::Loopback);
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &shared_sessions {
+            return endpoint
+                .session_share(redis.sessions())
+                .event_store(redis.event_store());
+        }
+        endpoint
     })
 }

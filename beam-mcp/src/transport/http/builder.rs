@@ -55,6 +55,12 @@ pub enum HttpError {
     /// A `health_probe` without a `health_route`: nothing would ask it.
     #[error("health_probe needs a health_route to be asked from")]
     ProbeWithoutHealthRoute,
+    /// A `session_share` with the default in-memory event store (a stream would be resumable
+    /// on one replica only) or with `stateless_legacy` (no sessions to share).
+    #[error(
+        "session_share needs an event_store the replicas share too (the in-memory default is one replica's), and sessions (not stateless_legacy)"
+    )]
+    SessionShareAlone,
     /// An [`OAuth`] configuration that cannot serve.
     #[cfg(feature = "oauth")]
     #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
@@ -91,6 +97,7 @@ pub struct HttpBuilder {
     pub(super) write_timeout: Duration,
     pub(super) sessions: Option<SessionLimits>,
     pub(super) event_store: Option<Arc<dyn EventStore>>,
+    pub(super) session_share: Option<Arc<dyn crate::store::SessionShare>>,
     pub(super) stateless_legacy: bool,
     pub(super) max_connections: usize,
     pub(super) max_in_flight_requests: usize,
@@ -294,6 +301,51 @@ impl HttpBuilder {
     /// events, and a resumption from before what is kept is refused with 400).
     pub fn event_store(mut self, store: impl EventStore) -> Self {
         self.event_store = Some(Arc::new(store));
+        self
+    }
+
+    /// Shares the 2025-11-25 sessions with the other replicas of this endpoint through
+    /// `share`, so that a balancer may send any request of a session to any replica (the
+    /// Redis engine: `redis::Redis::sessions`, feature `redis`). It needs an
+    /// [`event_store`](Self::event_store) the replicas share too (`redis::Redis::event_store`).
+    ///
+    /// The replica that answers `initialize` keeps the session's record in the store; a
+    /// request of the session touches it there, wherever it lands (so a session ended or
+    /// expired anywhere is not served from memory, and a store that does not answer refuses the
+    /// request with 503). A client's response to a request another replica sent it, a
+    /// cancellation, a new log level or subscription, a GET stream opened and the session's
+    /// end reach the other replicas. A replica that stops leaves its sessions to the others.
+    ///
+    /// ```
+    /// use beam_mcp::store::{SessionDelivery, SessionRelay, SessionShare, SharedSession, StoreError, StoreFuture};
+    /// use beam_mcp::transport::http::{Http, HttpError, MemoryEventStore, Origins};
+    /// use std::time::Duration;
+    ///
+    /// struct Nowhere;
+    /// impl SessionShare for Nowhere {
+    ///     fn save(&self, _: SharedSession, _: Duration) -> StoreFuture<Result<(), StoreError>> {
+    ///         StoreFuture::ready(Err(StoreError::unavailable("nowhere")))
+    ///     }
+    ///     fn touch(&self, _: &str, _: Duration) -> StoreFuture<Result<Option<SharedSession>, StoreError>> {
+    ///         StoreFuture::ready(Ok(None))
+    ///     }
+    ///     fn change(&self, _: &str, _: SessionRelay) -> StoreFuture<Result<(), StoreError>> {
+    ///         StoreFuture::ready(Ok(()))
+    ///     }
+    ///     fn deliver_to(&self, _: SessionDelivery) {}
+    /// }
+    ///
+    /// let server = || beam_mcp::Server::builder().build().unwrap();
+    /// // Sessions shared, their streams' events not: refused.
+    /// let alone = Http::builder(server())
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .session_share(Nowhere)
+    ///     .build();
+    /// assert!(matches!(alone, Err(HttpError::SessionShareAlone)));
+    /// ```
+    pub fn session_share(mut self, share: impl crate::store::SessionShare) -> Self {
+        self.session_share = Some(Arc::new(share));
         self
     }
 
@@ -553,6 +605,9 @@ impl HttpBuilder {
         if limits.max == 0 || limits.share() == 0 || limits.idle.is_zero() {
             return Err(HttpError::ZeroSessions);
         }
+        if self.session_share.is_some() && (self.event_store.is_none() || self.stateless_legacy) {
+            return Err(HttpError::SessionShareAlone);
+        }
         // Served only when the server serves a revision of that era.
         let legacy = server
             .inner
@@ -566,10 +621,15 @@ impl HttpBuilder {
                     let store: Arc<dyn EventStore> = self
                         .event_store
                         .unwrap_or_else(|| Arc::new(MemoryEventStore::default()));
-                    Legacy::Sessions {
-                        sessions: Sessions::new(limits, Arc::clone(&store)),
-                        store,
+                    let mut sessions = Sessions::new(limits, Arc::clone(&store));
+                    if let Some(share) = self.session_share {
+                        sessions = sessions.shared(share);
                     }
+                    let sessions = Arc::new(sessions);
+                    if let Some(share) = sessions.share() {
+                        share.deliver_to(crate::store::SessionDelivery::new(&sessions));
+                    }
+                    Legacy::Sessions { sessions, store }
                 }
             });
         Ok(Http {

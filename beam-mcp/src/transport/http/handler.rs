@@ -63,7 +63,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
             return legacy::get(legacy, &parts, &principal, endpoint).await;
         }
         if parts.method == axum::http::Method::DELETE {
-            return legacy::delete(legacy, &parts, &principal);
+            return legacy::delete(legacy, &parts, &principal, &endpoint.server).await;
         }
     }
     let declared = parts

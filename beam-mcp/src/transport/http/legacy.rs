@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use super::events::{EventStore, ResumeError, StoredEvent, forgotten};
 use super::load::{Places, busy};
 use super::refusal::HttpRefusal;
-use super::sessions::{Entry, Sessions};
+use super::sessions::{Entry, Lookup, Sessions};
 use super::sse::{self, Event};
 use super::status::{self, Wire};
 use super::{Endpoint, empty, reply};
@@ -37,9 +37,9 @@ const RETRY_AFTER_SECONDS: &str = "30";
 
 /// How the endpoint serves 2025-11-25 clients.
 pub(crate) enum Legacy {
-    /// Sessions in this process, with resumable streams.
+    /// Sessions in this process (or shared with other replicas), with resumable streams.
     Sessions {
-        sessions: Sessions,
+        sessions: Arc<Sessions>,
         store: Arc<dyn EventStore>,
     },
     /// No sessions: each request stands alone (replicas behind a balancer).
@@ -153,6 +153,16 @@ pub(super) async fn post(
                 if response.status() == StatusCode::OK
                     && let Ok(value) = HeaderValue::from_str(&entry.id)
                 {
+                    // Shared, the session exists once the store holds it: the client's next
+                    // request may reach another replica.
+                    if let Some(share) = sessions.share() {
+                        let saved = share.save(super::sessions::record(&entry), sessions.idle());
+                        if let Err(error) = saved.await {
+                            tracing::error!(detail = %Logged(error.detail()), "a session was not kept in the store: initialize refused with 503");
+                            sessions.remove(&entry.id);
+                            return super::load::store_unavailable();
+                        }
+                    }
                     response.headers_mut().insert(SESSION_ID, value);
                 } else {
                     sessions.remove(&entry.id);
@@ -160,10 +170,13 @@ pub(super) async fn post(
                 return response;
             }
             let id = message.id().cloned();
-            let entry = match find(sessions, parts, &principal, id.clone()) {
+            let entry = match find(sessions, parts, &principal, id.clone(), server).await {
                 Ok(entry) => entry,
                 Err(refused) => return *refused,
             };
+            // What must reach the other replicas serving the session, read before the core
+            // takes the message.
+            let relay = sessions.share().and_then(|_| Relay::of(&message, &entry));
             // A disconnect does not cancel a request of this era, so the work one session
             // keeps running is bounded here: checked and started in one step, so concurrent
             // requests at the bound cannot all pass.
@@ -191,7 +204,90 @@ pub(super) async fn post(
                 );
                 return refused;
             };
+            if let (Some(relay), Some(share)) = (relay, sessions.share())
+                && let Err(error) = relay.send(share.as_ref(), &entry).await
+            {
+                tracing::error!(detail = %Logged(error.detail()), "a session's change did not reach the store: refused with 503");
+                drop(handled);
+                return super::load::store_unavailable();
+            }
             deliver(handled, id, Some(&entry), Some(store), places).await
+        }
+    }
+}
+
+/// What a message of a shared session changes that the other replicas serving it must know.
+enum Relay {
+    /// A response to a request this replica did not send: the one that did waits for it.
+    Response(serde_json::Map<String, Value>),
+    /// A cancellation: the request may run elsewhere.
+    Cancelled(serde_json::Map<String, Value>),
+    /// A method that changes the session's record: what changed is read after the core ran it.
+    Record {
+        level: Option<crate::context::LogLevel>,
+        subscriptions: Vec<String>,
+    },
+}
+
+impl Relay {
+    fn of(message: &Envelope, entry: &Entry) -> Option<Relay> {
+        if message.is_response() {
+            let id = message.id()?;
+            if entry.session.client_requests().waits_for(id) {
+                return None;
+            }
+            return message.as_object().cloned().map(Relay::Response);
+        }
+        match message.method()? {
+            "notifications/cancelled" => message
+                .as_object()
+                .and_then(|m| m.get("params"))
+                .and_then(Value::as_object)
+                .cloned()
+                .map(Relay::Cancelled),
+            "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+                Some(Relay::Record {
+                    level: entry.session.log_level_set(),
+                    subscriptions: entry.session.subscriptions(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Tells the store, once the core handled the message: the record's change is kept before
+    /// the client hears the answer, so its next request, wherever it lands, sees it.
+    async fn send(
+        self,
+        share: &dyn crate::store::SessionShare,
+        entry: &Entry,
+    ) -> Result<(), crate::store::StoreError> {
+        use crate::store::SessionRelay;
+        let id = &entry.id;
+        match self {
+            Relay::Response(message) => share.change(id, SessionRelay::Response(message)).await,
+            Relay::Cancelled(params) => share.change(id, SessionRelay::Cancelled(params)).await,
+            Relay::Record {
+                level,
+                subscriptions,
+            } => {
+                let now = entry.session.log_level_set();
+                if let Some(set) = now.filter(|set| Some(*set) != level) {
+                    share.change(id, SessionRelay::LogLevel(set)).await?;
+                }
+                let after = entry.session.subscriptions();
+                for uri in subscriptions.iter().filter(|u| !after.contains(u)) {
+                    share
+                        .change(id, SessionRelay::Subscribed(uri.clone(), false))
+                        .await?;
+                }
+                for uri in after.iter().filter(|u| !subscriptions.contains(u)) {
+                    share
+                        .change(id, SessionRelay::Subscribed(uri.clone(), true))
+                        .await?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -201,27 +297,30 @@ type Named<'l> = (&'l Sessions, &'l Arc<dyn EventStore>, Arc<Entry>);
 
 /// The session a GET or DELETE names, with the endpoint's sessions and store; 405 where the
 /// endpoint keeps no sessions (the stateless legacy mode).
-fn named_session<'l>(
+async fn named_session<'l>(
     legacy: &'l Legacy,
     parts: &Parts,
     principal: &Principal,
     method: &str,
+    server: &Server,
 ) -> Result<Named<'l>, Box<HttpResponse>> {
     let Legacy::Sessions { sessions, store } = legacy else {
         let error = HttpRefusal::HttpMethodNotAllowed(method.to_owned());
         return Err(Box::new(reply(405, None, error, false)));
     };
-    let entry = find(sessions, parts, principal, None)?;
+    let entry = find(sessions, parts, principal, None, server).await?;
     Ok((sessions, store, entry))
 }
 
 /// The session a request names, or the refusal: 400 without an id, 404 for one that is not
-/// (or no longer, or not this caller's) a session.
-fn find(
+/// (or no longer, or not this caller's) a session; where sessions are shared, 503 when the
+/// store does not answer or this replica has no room for one opened elsewhere.
+async fn find(
     sessions: &Sessions,
     parts: &Parts,
     principal: &Principal,
     request: Option<Value>,
+    server: &Server,
 ) -> Result<Arc<Entry>, Box<HttpResponse>> {
     let Some(id) = text_header(parts, SESSION_ID) else {
         return Err(Box::new(reply(
@@ -231,9 +330,31 @@ fn find(
             false,
         )));
     };
-    sessions
-        .find(id, Some(principal.digest()))
-        .map_err(|_| Box::new(reply(404, request, HttpRefusal::SessionNotFound, false)))
+    match sessions
+        .find_shared(id, Some(principal.digest()), server)
+        .await
+    {
+        Ok(entry) => Ok(entry),
+        Err(Lookup::NotFound) => Err(Box::new(reply(
+            404,
+            request,
+            HttpRefusal::SessionNotFound,
+            false,
+        ))),
+        Err(Lookup::Store(error)) => {
+            tracing::error!(detail = %Logged(error.detail()), "the session store could not answer: refused with 503");
+            Err(Box::new(super::load::store_unavailable()))
+        }
+        Err(Lookup::Full) => {
+            tracing::warn!("no room here for a session opened elsewhere: refused with 503");
+            let mut refused = reply(503, request, HttpRefusal::SessionsFull, false);
+            refused.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from_static(RETRY_AFTER_SECONDS),
+            );
+            Err(Box::new(refused))
+        }
+    }
 }
 
 /// The core answers on the session: a request's response is 200 (a JSON-RPC error is the
@@ -359,7 +480,7 @@ pub(super) async fn get(
             return super::load::streams_busy(None);
         }
     };
-    let response = get_stream(legacy, parts, principal, &endpoint.stopping).await;
+    let response = get_stream(legacy, parts, principal, endpoint).await;
     if response.status() == StatusCode::OK {
         slot.hold_until_sent(response)
     } else {
@@ -371,12 +492,13 @@ async fn get_stream(
     legacy: &Legacy,
     parts: &Parts,
     principal: &Principal,
-    stopping: &Arc<CancelFlag>,
+    endpoint: &Endpoint,
 ) -> HttpResponse {
-    let (_, store, entry) = match named_session(legacy, parts, principal, "GET") {
-        Ok(named) => named,
-        Err(refused) => return *refused,
-    };
+    let (sessions, store, entry) =
+        match named_session(legacy, parts, principal, "GET", &endpoint.server).await {
+            Ok(named) => named,
+            Err(refused) => return *refused,
+        };
     let accepts = text_header(parts, header::ACCEPT.as_str())
         .is_some_and(|a| a.contains("text/event-stream") || a.contains("*/*"));
     if !accepts {
@@ -396,8 +518,19 @@ async fn get_stream(
             }
         },
     };
-    let (stream, after) = resume_from.unwrap_or((0, u64::MAX));
+    let own = entry.get_stream();
+    let (stream, after) = resume_from.unwrap_or((own, u64::MAX));
     match entry.stream_state(stream) {
+        Some(_) if stream != own => return resume(entry, Arc::clone(store), stream, after).await,
+        Some(_) => {}
+        // A stream another replica serves (or served): a POST's is read from the store as it
+        // goes on; another replica's GET stream (a base: low 32 bits zero) is replayed, and this
+        // replica's own GET stream follows.
+        None if sessions.share().is_some() && stream & 0xffff_ffff != 0 => {
+            return resume_elsewhere(entry, Arc::clone(store), stream, after, sessions.idle())
+                .await;
+        }
+        None if sessions.share().is_some() => {}
         None => {
             return reply(
                 400,
@@ -409,25 +542,36 @@ async fn get_stream(
                 false,
             );
         }
-        Some(_) if stream != 0 => return resume(entry, Arc::clone(store), stream, after).await,
-        Some(_) => {}
     }
     // The session's own stream, taken over from any earlier GET (which may be a connection
-    // that died without a word): claimed first, so no event falls between the two.
-    let reader = entry.claim(0);
+    // that died without a word): claimed first, so no event falls between the two; where
+    // sessions are shared, a GET held by another replica ends too.
+    let reader = entry.claim(own);
+    if let Some(share) = sessions.share() {
+        let listening = share.change(&entry.id, crate::store::SessionRelay::Listening);
+        tokio::spawn(async move {
+            if let Err(error) = listening.await {
+                tracing::warn!(detail = %Logged(error.detail()), "other replicas were not told of a new GET stream");
+            }
+        });
+    }
     let missed = match resume_from {
         None => Vec::new(),
-        Some((_, after)) => match held(store.as_ref(), &entry, 0, after).await {
+        Some((stream, after)) => match held(store.as_ref(), &entry, stream, after).await {
             Ok(missed) => missed,
             Err(refused) => return *refused,
         },
     };
-    // Resuming, the priming event is the resume point itself; otherwise the newest event.
-    let primed = resume_from.map_or_else(|| entry.get_seq(), |(_, after)| after);
+    // Resuming this stream, the priming event is the resume point itself; otherwise (or
+    // resuming another replica's) this stream's newest event.
+    let primed = match resume_from {
+        Some((stream, after)) if stream == own => after,
+        _ => entry.get_seq(),
+    };
     entry.listening.fetch_add(1, Ordering::AcqRel);
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     let store = Arc::clone(store);
-    let stopping = Arc::clone(stopping);
+    let stopping = Arc::clone(&endpoint.stopping);
     tokio::spawn(async move {
         listen(
             &entry,
@@ -457,12 +601,13 @@ async fn listen(
     tx: &mpsc::Sender<Bytes>,
     stopping: &CancelFlag,
 ) {
-    if tx.send(Event::priming(0, primed)).await.is_err() {
+    let own = entry.get_stream();
+    if tx.send(Event::priming(own, primed)).await.is_err() {
         return;
     }
     for event in missed {
         if tx
-            .send(Event::message(Some((0, event.seq)), &event.data))
+            .send(Event::message(Some((event.stream, event.seq)), &event.data))
             .await
             .is_err()
         {
@@ -475,7 +620,7 @@ async fn listen(
     keep_alive.tick().await;
     loop {
         // A newer GET took the stream over: this one ends, and hands on any wake it took.
-        if !entry.holds(0, reader) {
+        if !entry.holds(own, reader) {
             outbox.nudge();
             return;
         }
@@ -483,13 +628,13 @@ async fn listen(
             let seq = entry.next_get_seq();
             let data = Bytes::from(serde_json::to_vec(&message).unwrap_or_default());
             let event = StoredEvent {
-                stream: 0,
+                stream: own,
                 seq,
                 data: data.clone(),
             };
             keep(store, entry, event).await;
             if tx
-                .send(Event::message(Some((0, seq)), &data))
+                .send(Event::message(Some((own, seq)), &data))
                 .await
                 .is_err()
             {
@@ -646,6 +791,108 @@ async fn resume(
     sse::stream_response(rx)
 }
 
+/// How often a stream another replica serves is read again from the store.
+const ELSEWHERE_POLL: Duration = Duration::from_millis(100);
+
+/// Resumes a POST's stream that another replica serves (or served): its events after `after`,
+/// read from the store as they are kept, until its response. Nothing kept yet (`after` 0: the
+/// client saw only the priming event) is waited for; a stream silent for the session's idle
+/// lifetime ends.
+async fn resume_elsewhere(
+    entry: Arc<Entry>,
+    store: Arc<dyn EventStore>,
+    stream: u64,
+    after: u64,
+    idle: Duration,
+) -> HttpResponse {
+    let first = match follow_on(after, store.after(&entry.id, stream, after).await) {
+        Ok(events) => events,
+        Err(ResumeError::Unknown) if after == 0 => Vec::new(),
+        Err(ResumeError::Unknown) => {
+            return reply(
+                400,
+                None,
+                HttpRefusal::LastEventId(
+                    format!("{stream}-{after}"),
+                    "names no stream of this session",
+                ),
+                false,
+            );
+        }
+        Err(ResumeError::Store(error)) => {
+            tracing::error!(detail = %Logged(error.detail()), "the event store could not answer a resumption");
+            return super::load::store_unavailable();
+        }
+        Err(_) => {
+            return reply(
+                400,
+                None,
+                HttpRefusal::LastEventId(
+                    format!("{stream}-{after}"),
+                    "is older than the events this server still holds; nothing was replayed",
+                ),
+                false,
+            );
+        }
+    };
+    let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
+    tokio::spawn(async move {
+        let mut last = after;
+        let mut batch = first;
+        let mut heard = tokio::time::Instant::now();
+        let mut quiet = tokio::time::Instant::now();
+        loop {
+            if !batch.is_empty() {
+                heard = tokio::time::Instant::now();
+            }
+            for event in batch.drain(..) {
+                last = event.seq;
+                if tx
+                    .send(Event::message(Some((stream, event.seq)), &event.data))
+                    .await
+                    .is_err()
+                    || is_response(&event.data)
+                {
+                    return;
+                }
+                quiet = tokio::time::Instant::now();
+            }
+            if entry.is_gone() || heard.elapsed() >= idle {
+                return;
+            }
+            tokio::select! {
+                () = tx.closed() => return,
+                () = tokio::time::sleep(ELSEWHERE_POLL) => {}
+            }
+            if quiet.elapsed() >= sse::KEEP_ALIVE {
+                if tx
+                    .send(Bytes::from_static(sse::KEEP_ALIVE_COMMENT))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+                quiet = tokio::time::Instant::now();
+            }
+            batch = match follow_on(last, store.after(&entry.id, stream, last).await) {
+                Ok(more) => more,
+                Err(ResumeError::Unknown) => Vec::new(),
+                // Evicted or lost: the stream ends rather than skip an event. A store away for a
+                // moment is asked again.
+                Err(ResumeError::Store(_)) => Vec::new(),
+                Err(_) => return,
+            };
+        }
+    });
+    sse::stream_response(rx)
+}
+
+/// True for a JSON-RPC response (no method): the last message of a POST's stream.
+fn is_response(data: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Map<String, Value>>(data)
+        .is_ok_and(|m| !m.contains_key("method"))
+}
+
 /// `<stream>-<seq>`, both decimal.
 fn parse_event_id(id: &str) -> Option<(u64, u64)> {
     let (stream, seq) = id.split_once('-')?;
@@ -657,11 +904,26 @@ fn parse_event_id(id: &str) -> Option<(u64, u64)> {
 }
 
 /// DELETE with a session id: the session ends, its running requests are cancelled.
-pub(super) fn delete(legacy: &Legacy, parts: &Parts, principal: &Principal) -> HttpResponse {
-    let (sessions, _, entry) = match named_session(legacy, parts, principal, "DELETE") {
+pub(super) async fn delete(
+    legacy: &Legacy,
+    parts: &Parts,
+    principal: &Principal,
+    server: &Server,
+) -> HttpResponse {
+    let (sessions, _, entry) = match named_session(legacy, parts, principal, "DELETE", server).await
+    {
         Ok(named) => named,
         Err(refused) => return *refused,
     };
+    // Shared, the session ends in the store first: no replica serves it after.
+    if let Some(share) = sessions.share()
+        && let Err(error) = share
+            .change(&entry.id, crate::store::SessionRelay::Ended)
+            .await
+    {
+        tracing::error!(detail = %Logged(error.detail()), "a session could not be ended in the store: DELETE refused with 503");
+        return super::load::store_unavailable();
+    }
     sessions.remove(&entry.id);
     empty(200)
 }

@@ -142,6 +142,7 @@ impl Http {
             write_timeout: Duration::from_secs(30),
             sessions: None,
             event_store: None,
+            session_share: None,
             stateless_legacy: false,
             max_connections: 1024,
             max_in_flight_requests: 256,

@@ -9,7 +9,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 use super::events::{EventStore, forgotten};
-use crate::protocol::Session;
+use crate::context::Hello;
+use crate::protocol::{Revision, Session};
+use crate::server::Server;
+use crate::store::sessions::SessionRelayed;
+use crate::store::{SessionRelay, SessionShare, SharedSession, StoreError};
 
 /// The bounds of an endpoint's sessions.
 #[derive(Debug, Clone, Copy)]
@@ -50,7 +54,12 @@ pub(crate) struct Entry {
     pub(crate) listening: AtomicUsize,
     /// Set once the session ended (deleted or expired): nothing more is stored for it.
     gone: AtomicBool,
-    /// The next stream number (0 is the GET stream).
+    /// The number of this replica's GET stream of the session (0 where sessions are not
+    /// shared); its POST streams are numbered after it. Where sessions are shared, each replica
+    /// serving one numbers its streams from a random base of its own (low 32 bits zero), so
+    /// that an event id names one stream whichever replica resumes it.
+    get_stream: u64,
+    /// The last stream number given out.
     next_stream: AtomicU64,
     /// The last event number of the GET stream (its ids continue across connections).
     get_seq: AtomicU64,
@@ -67,6 +76,37 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    fn new(
+        id: String,
+        session: Session,
+        principal: Option<[u8; 32]>,
+        share: Option<u64>,
+        now: Instant,
+        get_stream: u64,
+    ) -> Entry {
+        Entry {
+            id,
+            session: Arc::new(session),
+            principal,
+            share,
+            last_seen: Mutex::new(now),
+            listening: AtomicUsize::new(0),
+            gone: AtomicBool::new(false),
+            get_stream,
+            next_stream: AtomicU64::new(get_stream),
+            get_seq: AtomicU64::new(0),
+            streams: Mutex::new(HashMap::new()),
+            stored: Notify::new(),
+            admitting: Mutex::new(()),
+            timer: Mutex::new(None),
+        }
+    }
+
+    /// The number of this replica's GET stream of the session.
+    pub(crate) fn get_stream(&self) -> u64 {
+        self.get_stream
+    }
+
     /// Starts the session's clock (telemetry's `mcp.server.session.duration`).
     pub(crate) fn time(&self, timer: Option<crate::server::SessionTimer>) {
         *self.timer.lock().unwrap_or_else(|e| e.into_inner()) = timer;
@@ -149,9 +189,9 @@ impl Entry {
         self.stored.notify_waiters();
     }
 
-    /// `Some(ended)` for a stream of this session; the GET stream (0) never ends.
+    /// `Some(ended)` for a stream of this session on this replica; the GET stream never ends.
     pub(crate) fn stream_state(&self, stream: u64) -> Option<bool> {
-        if stream == 0 {
+        if stream == self.get_stream {
             return Some(false);
         }
         self.lock_streams().get(&stream).map(|s| s.ended)
@@ -182,11 +222,15 @@ impl Entry {
 }
 
 /// Why a session was not found for a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Lookup {
     /// No such id (never issued, deleted, or expired), or another principal's: 404 either way,
     /// so that an id reveals nothing to whoever did not open it.
     NotFound,
+    /// The shared store of sessions did not answer: refused, never served from memory.
+    Store(StoreError),
+    /// A session another replica opened, which this one has no room to serve now.
+    Full,
 }
 
 /// The table of sessions, and the store of their streams' events (forgotten with them).
@@ -196,6 +240,8 @@ pub(crate) struct Sessions {
     store: Arc<dyn EventStore>,
     /// When the table was last swept of idle sessions (under the table's lock).
     swept: Mutex<Option<Instant>>,
+    /// Where the sessions are shared with other replicas, if they are.
+    share: Option<Arc<dyn SessionShare>>,
 }
 
 /// How often a lookup sweeps the table of idle sessions (an open always does).
@@ -208,7 +254,24 @@ impl Sessions {
             table: Mutex::new(HashMap::new()),
             store,
             swept: Mutex::new(None),
+            share: None,
         }
+    }
+
+    /// The same, sharing its sessions with other replicas through `share`.
+    pub(crate) fn shared(mut self, share: Arc<dyn SessionShare>) -> Self {
+        self.share = Some(share);
+        self
+    }
+
+    /// Where the sessions are shared, if they are.
+    pub(crate) fn share(&self) -> Option<&Arc<dyn SessionShare>> {
+        self.share.as_ref()
+    }
+
+    /// How long a session lives without a request.
+    pub(crate) fn idle(&self) -> Duration {
+        self.limits.idle
     }
 
     /// Ends every idle session, so that one nobody names again does not keep its events until
@@ -229,19 +292,25 @@ impl Sessions {
             .collect();
         for id in expired {
             if let Some(entry) = table.remove(&id) {
-                self.end(&entry);
+                self.end(&entry, self.share.is_none());
             }
         }
     }
 
-    /// The end of a session, however it ends: its requests are cancelled, its streams end and
-    /// its events are forgotten.
-    fn end(&self, entry: &Entry) {
+    /// The end of a session here, however it ends: its requests are cancelled and its streams
+    /// end; its events are forgotten when it ended everywhere (`forget`). Where sessions are
+    /// shared, a copy that went idle here, or a replica that stops, leaves the session to the
+    /// others and its events to the store's expiry.
+    fn end(&self, entry: &Entry, forget: bool) {
         entry.gone.store(true, Ordering::Release);
         // The clock stops here, not when the last request holding the entry ends.
         entry.timer.lock().unwrap_or_else(|e| e.into_inner()).take();
         entry.session.end();
         entry.session.cancel_all();
+        if !forget {
+            entry.stored.notify_waiters();
+            return;
+        }
         match self.store.forget(&entry.id).into_ready() {
             Ok(result) => forgotten(result),
             // A store over a network forgets in the background (a session may end in a sweep
@@ -294,23 +363,76 @@ impl Sessions {
             return None;
         }
         let id = new_id();
-        let entry = Arc::new(Entry {
-            id: id.clone(),
-            session: Arc::new(session),
-            principal,
-            share,
-            last_seen: Mutex::new(now),
-            listening: AtomicUsize::new(0),
-            gone: AtomicBool::new(false),
-            next_stream: AtomicU64::new(0),
-            get_seq: AtomicU64::new(0),
-            streams: Mutex::new(HashMap::new()),
-            stored: Notify::new(),
-            admitting: Mutex::new(()),
-            timer: Mutex::new(None),
-        });
+        let base = if self.share.is_some() {
+            stream_base()
+        } else {
+            0
+        };
+        let entry = Arc::new(Entry::new(id.clone(), session, principal, share, now, base));
         table.insert(id, Arc::clone(&entry));
         Some(entry)
+    }
+
+    /// The session `id` of `principal`, where sessions are shared: the store is asked first
+    /// (the session's expiry moves on, and one ended elsewhere is not served from memory); one
+    /// this replica does not serve yet is taken up (`adopt` makes its `Session`). Without a
+    /// share, [`find`](Self::find).
+    pub(crate) async fn find_shared(
+        &self,
+        id: &str,
+        principal: Option<[u8; 32]>,
+        server: &Server,
+    ) -> Result<Arc<Entry>, Lookup> {
+        let Some(share) = &self.share else {
+            return self.find(id, principal);
+        };
+        // Only an id this server could have issued is looked up in the store.
+        if id.len() != 64 || !id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            return Err(Lookup::NotFound);
+        }
+        let record = share
+            .touch(id, self.limits.idle)
+            .await
+            .map_err(Lookup::Store)?;
+        let Some(record) = record else {
+            // Ended elsewhere, or expired: a copy here goes too.
+            if let Some(entry) = self.lock().remove(id) {
+                self.end(&entry, false);
+            }
+            return Err(Lookup::NotFound);
+        };
+        if record.principal != principal {
+            return Err(Lookup::NotFound);
+        }
+        let now = Instant::now();
+        let mut table = self.lock();
+        self.sweep(&mut table, now, false);
+        if let Some(entry) = table.get(id) {
+            entry.touch_at(now);
+            // What the record says holds: another replica may have changed it.
+            if let Some(level) = record.log_level {
+                entry.session.set_log_level(level);
+            }
+            entry.session.set_subscriptions(record.subscriptions);
+            return Ok(Arc::clone(entry));
+        }
+        if table.len() >= self.limits.max {
+            return Err(Lookup::Full);
+        }
+        let base = stream_base();
+        // Its requests to the client are numbered apart from other replicas' (below 2^53, the
+        // largest integer every client reads exactly).
+        let session = adopt(Session::numbered_after(base), &record, server);
+        let entry = Arc::new(Entry::new(
+            id.to_owned(),
+            session,
+            principal,
+            record.share,
+            now,
+            base,
+        ));
+        table.insert(id.to_owned(), Arc::clone(&entry));
+        Ok(entry)
     }
 
     /// The session `id`, if it exists, has not expired, and belongs to `principal`.
@@ -332,7 +454,7 @@ impl Sessions {
         };
         if entry.expired(self.limits.idle, now) {
             if let Some(entry) = table.remove(id) {
-                self.end(&entry);
+                self.end(&entry, self.share.is_none());
             }
             return Err(Lookup::NotFound);
         }
@@ -346,16 +468,17 @@ impl Sessions {
     /// Ends a session: its running requests are cancelled and its id forgotten.
     pub(crate) fn remove(&self, id: &str) -> Option<Arc<Entry>> {
         let entry = self.lock().remove(id)?;
-        self.end(&entry);
+        self.end(&entry, true);
         Some(entry)
     }
 
-    /// Ends every session (the endpoint shut down): what they still run is cancelled.
+    /// Ends every session here (the endpoint shut down): what they still run is cancelled.
+    /// Shared sessions live on in the store, for the other replicas to serve.
     pub(crate) fn end_all(&self) {
         // Taken out first: ending one wakes its tasks, which may look the table up.
         let ended: Vec<Arc<Entry>> = self.lock().drain().map(|(_, entry)| entry).collect();
         for entry in ended {
-            self.end(&entry);
+            self.end(&entry, self.share.is_none());
         }
     }
 
@@ -364,6 +487,103 @@ impl Sessions {
     pub(crate) fn len(&self) -> usize {
         self.lock().len()
     }
+}
+
+impl SessionRelayed for Sessions {
+    fn relayed(&self, id: &str, relay: SessionRelay) {
+        if matches!(relay, SessionRelay::Ended) {
+            if let Some(entry) = self.lock().remove(id) {
+                // The replica that ended it forgot its events.
+                self.end(&entry, false);
+            }
+            return;
+        }
+        let Some(entry) = self.lock().get(id).cloned() else {
+            return;
+        };
+        let session = &entry.session;
+        match relay {
+            SessionRelay::Response(mut message) => {
+                if let Some(request) = message.remove("id") {
+                    session.client_requests().answer(&request, &message);
+                }
+            }
+            SessionRelay::Cancelled(params) => {
+                if let Some(request) = params.get("requestId") {
+                    session.cancel(request);
+                }
+            }
+            SessionRelay::LogLevel(level) => session.set_log_level(level),
+            SessionRelay::Subscribed(uri, on) => {
+                let _ = session.subscribe(&uri, on);
+            }
+            // Another replica serves the session's GET stream now: this one's ends.
+            SessionRelay::Listening => {
+                entry.claim(entry.get_stream);
+            }
+            SessionRelay::Ended => {}
+        }
+    }
+}
+
+/// The record of a session opened here, for the other replicas.
+pub(crate) fn record(entry: &Entry) -> SharedSession {
+    let mut hello = serde_json::Map::new();
+    if let Some(said) = entry.session.hello() {
+        if let Some(version) = said.version {
+            hello.insert("protocolVersion".into(), version.as_str().into());
+        }
+        if let Some(info) = &said.info {
+            hello.insert("clientInfo".into(), info.clone());
+        }
+        if let Some(capabilities) = &said.capabilities {
+            hello.insert("capabilities".into(), capabilities.clone().into());
+        }
+    }
+    SharedSession {
+        id: entry.id.clone(),
+        principal: entry.principal,
+        share: entry.share,
+        hello,
+        log_level: entry.session.log_level_set(),
+        subscriptions: entry.session.subscriptions(),
+    }
+}
+
+/// `session` as the replica that opened it left it: initialized, with what its `initialize`
+/// settled, following the live catalog, at its log level with its subscriptions.
+fn adopt(session: Session, record: &SharedSession, server: &Server) -> Session {
+    session.mark_initialized();
+    if let Some(live) = server.live() {
+        session.follow(live);
+    }
+    session.set_hello(Hello {
+        version: record
+            .hello
+            .get("protocolVersion")
+            .and_then(serde_json::Value::as_str)
+            .and_then(Revision::parse),
+        info: record.hello.get("clientInfo").cloned(),
+        capabilities: record
+            .hello
+            .get("capabilities")
+            .and_then(serde_json::Value::as_object)
+            .cloned(),
+    });
+    if let Some(level) = record.log_level {
+        session.set_log_level(level);
+    }
+    session.set_subscriptions(record.subscriptions.clone());
+    session
+}
+
+/// A random base for one replica's stream numbers (and its requests' ids) in a shared session:
+/// 1 to 2^20 - 1, shifted past 32 bits, so that what follows it stays below 2^53.
+fn stream_base() -> u64 {
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    let salt = u64::from(u32::from_le_bytes(bytes) & 0x000f_ffff).max(1);
+    salt << 32
 }
 
 /// 32 random bytes as 64 hex digits: visible ASCII, unguessable.
