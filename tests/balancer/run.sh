@@ -7,8 +7,12 @@
 # replicas under load while Redis is away for 5 s (outage.py), then one weather replica killed
 # under load.
 #
-#   tests/balancer/run.sh            # both parts
-#   tests/balancer/run.sh suite|kill # one part
+#   tests/balancer/run.sh                    # every part
+#   tests/balancer/run.sh suite|clients|kill # one part
+#
+# The clients part: the interop clients (Python, TypeScript v2 and v1, rmcp, rust-mcp-sdk, the
+# Inspector CLI; tests/interop/run.sh --url) through round-robin nginx to three weather replicas
+# sharing their 2025-11-25 sessions in Redis, every revision each client speaks.
 #
 # Needs nginx and redis-server (apt-get install nginx redis-server; the gate installs them when
 # missing). Exit 0 when both parts hold.
@@ -64,21 +68,27 @@ PY
     front="$port"
 }
 
+# Starts a redis-server of its own (Debian's package) on a free loopback port, without
+# persistence; sets $redis_port, $redis_pid and $redis_server.
+start_redis() {
+    redis_server="$(command -v redis-server || echo /usr/bin/redis-server)"
+    [ -x "$redis_server" ] || { echo "balancer: redis-server is not installed (apt-get install redis-server)" >&2; exit 2; }
+    redis_port="$(free_port)"
+    mkdir -p "$work/redis-$1"
+    printf 'port %s\nbind 127.0.0.1\nsave ""\nappendonly no\ndir %s\n' "$redis_port" "$work/redis-$1" >"$work/redis-$1.conf"
+    "$redis_server" "$work/redis-$1.conf" >"$work/redis-$1.log" 2>&1 &
+    redis_pid=$!
+    pids+=($redis_pid)
+    wait_port "$redis_port"
+}
+
 # One shared key seals requestState, so a retry may reach any replica.
 export MCP_REQUEST_STATE_KEY="balancer-test-key-of-at-least-32-bytes!"
 status=0
 
 if [ "$part" = all ] || [ "$part" = suite ]; then
-    # The replicas share a Redis (Debian's redis-server, on a loopback port of its own) for the
-    # live catalog's fan-out.
-    redis_server="$(command -v redis-server || echo /usr/bin/redis-server)"
-    [ -x "$redis_server" ] || { echo "balancer: redis-server is not installed (apt-get install redis-server)" >&2; exit 2; }
-    redis_port="$(free_port)"
-    printf 'port %s\nbind 127.0.0.1\nsave ""\nappendonly no\ndir %s\n' "$redis_port" "$work" >"$work/redis.conf"
-    "$redis_server" "$work/redis.conf" >"$work/redis.log" 2>&1 &
-    redis_pid=$!
-    pids+=($redis_pid)
-    wait_port "$redis_port"
+    # The replicas share a Redis for the live catalog's fan-out, tasks and 2025-11-25 sessions.
+    start_redis suite
     # Removing the linked binary makes cargo link this checkout's own build (a shared target dir).
     rm -f "$target/debug/conformance-harness"
     (cd "$repo" && cargo build --locked --quiet -p conformance-harness --features redis)
@@ -112,8 +122,28 @@ if [ "$part" = all ] || [ "$part" = suite ]; then
     echo "balancer: 2025-11-25 suite exit $status" >&2
     # The same replicas under load while their Redis is away for 5 s (outage.py says what holds).
     python3 "$here/outage.py" --url "http://127.0.0.1:$front/mcp" --redis-pid "$redis_pid" \
-        --redis-port "$redis_port" --redis-command "$redis_server $work/redis.conf" \
+        --redis-port "$redis_port" --redis-command "$redis_server $work/redis-suite.conf" \
         --replicas "$(IFS=,; echo "${harnesses[*]}")" || status=1
+fi
+
+if [ "$part" = all ] || [ "$part" = clients ]; then
+    start_redis clients
+    rm -f "$target/debug/weather"
+    (cd "$repo" && cargo build --locked --quiet -p weather --features redis)
+    ports=()
+    for i in 1 2 3; do
+        p="$(free_port)"
+        BEAM_MCP_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
+            "$target/debug/weather" --http "127.0.0.1:$p" >"$work/weather-clients-$i.log" 2>&1 &
+        pids+=($!)
+        ports+=("$p")
+    done
+    for p in "${ports[@]}"; do wait_port "$p"; done
+    start_nginx clients "${ports[@]}" || exit 1
+    echo "balancer: the interop clients through nginx at 127.0.0.1:$front to replicas ${ports[*]}" >&2
+    "$repo/tests/interop/run.sh" --url "http://127.0.0.1:$front/mcp" || status=1
+    # The next builds of weather are the plain one: its feature goes with this part.
+    rm -f "$target/debug/weather"
 fi
 
 if [ "$part" = all ] || [ "$part" = kill ]; then

@@ -312,10 +312,32 @@ fn main() -> std::process::ExitCode {
     match (args.next().as_deref(), args.next()) {
         (None, _) => beam_mcp::transport::stdio::main(configured),
         (Some("--http"), Some(bind)) => {
-            beam_mcp::transport::http::main(&bind, configured, |server| {
-                beam_mcp::transport::http::Http::builder(server)
+            // With the `redis` feature and BEAM_MCP_REDIS_URL set, replicas behind a balancer
+            // share their 2025-11-25 sessions (docs/deploy.md).
+            #[cfg(feature = "redis")]
+            let shared = match std::env::var_os("BEAM_MCP_REDIS_URL") {
+                None => None,
+                Some(_) => match beam_mcp::redis::RedisOptions::from_env().and_then(|options| {
+                    beam_mcp::redis::Redis::connect_blocking(env!("CARGO_PKG_NAME"), options)
+                }) {
+                    Ok(redis) => Some(redis),
+                    Err(e) => {
+                        eprintln!("weather: {e}");
+                        return std::process::ExitCode::from(2);
+                    }
+                },
+            };
+            beam_mcp::transport::http::main(&bind, configured, move |server| {
+                let endpoint = beam_mcp::transport::http::Http::builder(server)
                     .authorize(|_| Ok(()))
-                    .allowed_origins(beam_mcp::transport::http::Origins::Loopback)
+                    .allowed_origins(beam_mcp::transport::http::Origins::Loopback);
+                #[cfg(feature = "redis")]
+                if let Some(redis) = shared {
+                    return endpoint
+                        .session_share(redis.sessions())
+                        .event_store(redis.event_store());
+                }
+                endpoint
             })
         }
         _ => {
