@@ -3,19 +3,21 @@
 # run through the balancer, judged by judge.py (every scenario as on one replica, but the checks
 # that need state across replicas not yet shared, listed in cross-replica.txt), its 2025-11-25
 # run through the same round-robin balancer (sessions shared in Redis; every scenario as on one
-# replica), then the same
-# replicas under load while Redis is away for 5 s (outage.py), then one weather replica killed
-# under load.
-#
-#   tests/balancer/run.sh                    # every part
-#   tests/balancer/run.sh suite|clients|kill # one part
+# replica), then the same replicas under load while Redis is away for 5 s (outage.py).
 #
 # The clients part: the interop clients (Python, TypeScript v2 and v1, rmcp, rust-mcp-sdk, the
 # Inspector CLI; tests/interop/run.sh --url) through round-robin nginx to three weather replicas
 # sharing their 2025-11-25 sessions in Redis, every revision each client speaks.
 #
+# The kill part (kill.py): one weather replica killed under 2026-07-28 load, then under the load
+# of 2025-11-25 sessions (they continue on the others), then one stopped and started again under
+# that load (its sessions served by the others meanwhile, and by it after).
+#
+#   tests/balancer/run.sh                    # every part
+#   tests/balancer/run.sh suite|clients|kill # one part
+#
 # Needs nginx and redis-server (apt-get install nginx redis-server; the gate installs them when
-# missing). Exit 0 when both parts hold.
+# missing). Exit 0 when every part holds.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -126,39 +128,47 @@ if [ "$part" = all ] || [ "$part" = suite ]; then
         --replicas "$(IFS=,; echo "${harnesses[*]}")" || status=1
 fi
 
-if [ "$part" = all ] || [ "$part" = clients ]; then
-    start_redis clients
-    rm -f "$target/debug/weather"
-    (cd "$repo" && cargo build --locked --quiet -p weather --features redis)
-    ports=()
-    for i in 1 2 3; do
-        p="$(free_port)"
-        BEAM_MCP_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
-            "$target/debug/weather" --http "127.0.0.1:$p" >"$work/weather-clients-$i.log" 2>&1 &
-        pids+=($!)
-        ports+=("$p")
-    done
-    for p in "${ports[@]}"; do wait_port "$p"; done
-    start_nginx clients "${ports[@]}" || exit 1
-    echo "balancer: the interop clients through nginx at 127.0.0.1:$front to replicas ${ports[*]}" >&2
-    "$repo/tests/interop/run.sh" --url "http://127.0.0.1:$front/mcp" || status=1
-    # The next builds of weather are the plain one: its feature goes with this part.
-    rm -f "$target/debug/weather"
-fi
-
-if [ "$part" = all ] || [ "$part" = kill ]; then
-    rm -f "$target/release/weather"
-    (cd "$repo" && cargo build --locked --quiet --release -p weather)
+# Three weather replicas (built with the redis feature) sharing the Redis at $redis_port, behind
+# a nginx of their own (named $1); sets $front, ports[] and replicas[] (their pids).
+start_weather() {
+    local name="$1" i p
     ports=() replicas=()
     for i in 1 2 3; do
         p="$(free_port)"
-        "$target/release/weather" --http "127.0.0.1:$p" >"$work/weather-$i.log" 2>&1 &
+        BEAM_MCP_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
+            "$target/debug/weather" --http "127.0.0.1:$p" >"$work/weather-$name-$i.log" 2>&1 &
         pids+=($!)
         replicas+=($!)
         ports+=("$p")
     done
     for p in "${ports[@]}"; do wait_port "$p"; done
-    start_nginx kill "${ports[@]}" || exit 1
-    python3 "$here/kill.py" --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" || status=$?
+    start_nginx "$name" "${ports[@]}" || exit 1
+}
+if [ "$part" = all ] || [ "$part" = clients ] || [ "$part" = kill ]; then
+    start_redis weather
+    # Removing the linked binary makes cargo link this checkout's own build (a shared target dir);
+    # it goes again at the end, so that the next plain build of weather links its own.
+    rm -f "$target/debug/weather"
+    (cd "$repo" && cargo build --locked --quiet -p weather --features redis)
 fi
+
+if [ "$part" = all ] || [ "$part" = clients ]; then
+    start_weather clients
+    echo "balancer: the interop clients through nginx at 127.0.0.1:$front to replicas ${ports[*]}" >&2
+    "$repo/tests/interop/run.sh" --url "http://127.0.0.1:$front/mcp" || status=1
+fi
+
+if [ "$part" = all ] || [ "$part" = kill ]; then
+    # 2026-07-28 calls, then 2025-11-25 sessions, with one replica killed under load; then one
+    # replica stopped and started again under 2025-11-25 load. Fresh replicas for each.
+    start_weather kill
+    python3 "$here/kill.py" --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" || status=$?
+    start_weather kill-legacy
+    python3 "$here/kill.py" --legacy --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" || status=$?
+    start_weather restart
+    python3 "$here/kill.py" --legacy --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" \
+        --restart "BEAM_MCP_REDIS_URL=redis://127.0.0.1:$redis_port/0 exec $target/debug/weather --http 127.0.0.1:${ports[0]} >$work/weather-restarted.log 2>&1" \
+        --restart-port "${ports[0]}" || status=$?
+fi
+rm -f "$target/debug/weather"
 exit $status
