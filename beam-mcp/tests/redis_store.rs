@@ -907,11 +907,11 @@ fn session_replicas(
     rt: &tokio::runtime::Runtime,
     redis: &RedisServer,
     n: usize,
-) -> Vec<SocketAddr> {
+) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
     (0..n)
         .map(|_| {
             let store = connect(rt, redis);
-            let (builder, _catalog) = Server::builder()
+            let (builder, catalog) = Server::builder()
                 .tool(ping::DEF)
                 .tool(confirm_now::DEF)
                 .live();
@@ -929,9 +929,9 @@ fn session_replicas(
                 .event_store(store.event_store())
                 .build()
                 .unwrap();
-            loopback::start(http)
+            (loopback::start(http), catalog)
         })
-        .collect()
+        .unzip()
 }
 
 /// A 2025-11-25 client of several replicas: its session id and who it is.
@@ -1016,7 +1016,7 @@ fn record(
 fn a_legacy_session_is_served_by_every_replica() {
     let mut redis = RedisServer::start();
     let rt = runtime();
-    let r = session_replicas(&rt, &redis, 3);
+    let (r, _catalogs) = session_replicas(&rt, &redis, 3);
     let client = LegacyClient::open(r[0], "alice");
     let held = record(&rt, &redis, &client.session);
     assert_eq!(held.get("level").map(String::as_str), Some(""), "{held:?}");
@@ -1130,4 +1130,146 @@ fn head(connection: &mut Connection, method: &str, client: &LegacyClient, addr: 
     let h = client.headers(addr);
     let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
     connection.head(method, &h, b"").status
+}
+
+/// Says five lines a tenth of a second apart, then answers.
+#[beam_mcp::tool]
+async fn five_lines(ctx: beam_mcp::Context) -> String {
+    for line in 1..=5 {
+        let _ = ctx.log(beam_mcp::LogLevel::Info, format!("line {line}"));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    "said".into()
+}
+
+/// A POST's stream dropped after its first event is resumed through another replica: what was
+/// kept in Redis, then the rest as the replica that runs the call keeps it, to the answer.
+#[test]
+fn a_stream_is_resumed_through_another_replica() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let r: Vec<SocketAddr> = (0..2)
+        .map(|_| {
+            let store = connect(&rt, &redis);
+            let http = Http::builder(Server::builder().tool(five_lines::DEF).build().unwrap())
+                .authorize(|_| Ok(()))
+                .allowed_origins(Origins::Loopback)
+                .session_share(store.sessions())
+                .event_store(store.event_store())
+                .build()
+                .unwrap();
+            loopback::start(http)
+        })
+        .collect();
+    let client = LegacyClient::open(r[0], "anyone");
+    let mut calling = Connection::open(r[0]);
+    let h = client.headers(r[0]);
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let call = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": { "name": "five_lines", "arguments": {} } });
+    assert_eq!(
+        calling.post_head(&h, call.to_string().as_bytes()).status,
+        200
+    );
+    let (priming, _) = calling.next_event_with_id().expect("the priming event");
+    let (first, said) = calling.next_event_with_id().expect("the first line");
+    assert!(said.contains("line 1"), "{said}");
+    let first = first.unwrap();
+    let stream = first.split('-').next().unwrap().to_owned();
+    assert_eq!(priming.as_deref(), Some(format!("{stream}-0").as_str()));
+    drop(calling);
+
+    let mut resumed = Connection::open(r[1]);
+    let mut h = client.headers(r[1]);
+    h.push(("last-event-id".into(), first.clone()));
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    assert_eq!(resumed.head("GET", &h, b"").status, 200);
+    let mut heard = Vec::new();
+    while let Some((id, data)) = resumed.next_event_with_id() {
+        if data.is_empty() {
+            continue;
+        }
+        heard.push((id.unwrap(), data));
+    }
+    let ids: Vec<&str> = heard.iter().map(|(id, _)| id.as_str()).collect();
+    let want: Vec<String> = (2..=6).map(|seq| format!("{stream}-{seq}")).collect();
+    assert_eq!(
+        ids, want,
+        "every event after the one named, once, in order: {heard:?}"
+    );
+    assert!(heard[3].1.contains("line 5"), "{heard:?}");
+    let answer: Value = serde_json::from_str(&heard[4].1).unwrap();
+    assert_eq!(answer["id"], 3);
+    assert_eq!(answer["result"]["content"][0]["text"], "said");
+
+    // A Last-Event-ID of a stream no replica opened is refused, not waited on.
+    let mut bogus = Connection::open(r[1]);
+    let mut h = client.headers(r[1]);
+    h.push(("last-event-id".into(), format!("{}-4", (7u64 << 32) + 9)));
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    assert_eq!(bogus.head("GET", &h, b"").status, 400);
+}
+
+/// The GET stream of one replica, resumed through another with `Last-Event-ID`: what the first
+/// kept after that event is replayed from Redis, then the second's own stream follows.
+#[test]
+fn a_get_stream_moves_to_another_replica_without_losing_an_event() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let (r, catalogs) = session_replicas(&rt, &redis, 2);
+    let client = LegacyClient::open(r[0], "anyone");
+    let mut listening = Connection::open(r[0]);
+    assert_eq!(head(&mut listening, "GET", &client, r[0]), 200);
+    let (priming, _) = listening.next_event_with_id().expect("the priming event");
+    let base = priming.unwrap().split('-').next().unwrap().to_owned();
+    rt.block_on(async { catalogs[0].add_tool(hello::DEF).unwrap() });
+    let (first, heard) = listening.next_event_with_id().expect("the change");
+    assert!(heard.contains("tools/list_changed"), "{heard}");
+    assert_eq!(first.as_deref(), Some(format!("{base}-1").as_str()));
+    // A second change reaches this stream (and is kept) while the client reads no further.
+    rt.block_on(async { catalogs[0].remove_tool("hello").unwrap() });
+    let kept = Instant::now();
+    while record_events(&rt, &redis, &client.session) < 2 {
+        assert!(
+            kept.elapsed() < Duration::from_secs(5),
+            "the second change was not kept"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(listening);
+
+    let mut moved = Connection::open(r[1]);
+    let mut h = client.headers(r[1]);
+    h.push(("last-event-id".into(), format!("{base}-1")));
+    let h: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    assert_eq!(moved.head("GET", &h, b"").status, 200);
+    let (own, nothing) = moved
+        .next_event_with_id()
+        .expect("this replica's priming event");
+    let own = own.unwrap();
+    assert!(nothing.is_empty());
+    assert!(
+        !own.starts_with(&format!("{base}-")),
+        "its own stream: {own}"
+    );
+    let (replayed, data) = moved.next_event_with_id().expect("the missed change");
+    assert_eq!(
+        replayed.as_deref(),
+        Some(format!("{base}-2").as_str()),
+        "{data}"
+    );
+    assert!(data.contains("tools/list_changed"), "{data}");
+}
+
+/// How many events Redis keeps for session `id`.
+fn record_events(rt: &tokio::runtime::Runtime, redis: &RedisServer, id: &str) -> i64 {
+    rt.block_on(async {
+        let client = redis::Client::open(redis.url()).unwrap();
+        let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+        redis::cmd("LLEN")
+            .arg(format!("beam-mcp:weather:events:{id}"))
+            .query_async(&mut raw)
+            .await
+            .unwrap()
+    })
 }
