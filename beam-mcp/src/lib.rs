@@ -40,6 +40,7 @@ pub mod fanout;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod json;
+mod level;
 pub mod limit;
 mod live;
 pub mod middleware;

@@ -6,7 +6,6 @@
 
 mod asks;
 mod cancel;
-mod level;
 mod outbox;
 mod principal;
 
@@ -17,9 +16,9 @@ use std::sync::{Arc, OnceLock};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+pub use crate::level::{LogLevel, UnknownLevel};
 pub use asks::Ask;
 pub(crate) use cancel::CancelFlag;
-pub use level::{LogLevel, UnknownLevel};
 pub(crate) use outbox::{Outbox, Refused};
 pub(crate) use principal::Principal;
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::{StoreError, StoreFuture};
-use crate::context::LogLevel;
+use crate::level::LogLevel;
 
 /// A session as every replica reads it.
 #[derive(Debug, Clone, PartialEq)]

@@ -159,7 +159,9 @@ fn answered(status: u16, body: &[u8]) {
 /// The commands Redis has run since it started (`INFO stats`' `total_commands_processed`).
 fn commands(port: u16) -> u64 {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream.write_all(b"*2\r\n$4\r\nINFO\r\n$5\r\nstats\r\n").unwrap();
+    stream
+        .write_all(b"*2\r\n$4\r\nINFO\r\n$5\r\nstats\r\n")
+        .unwrap();
     let mut text = String::new();
     let mut chunk = [0u8; 8192];
     while !text.contains("total_commands_processed:") || !text.ends_with("\r\n") {
@@ -222,9 +224,7 @@ fn bench(c: &mut Criterion) {
         let mut client = Client::open(addr);
         let (status, _, body) = client.post(MODERN_HEADERS, MODERN);
         answered(status, &body);
-        group.bench_function(name, |b| {
-            b.iter(|| client.post(MODERN_HEADERS, MODERN).2)
-        });
+        group.bench_function(name, |b| b.iter(|| client.post(MODERN_HEADERS, MODERN).2));
     }
     group.finish();
 
@@ -244,7 +244,9 @@ fn bench(c: &mut Criterion) {
         answered(status, &body);
     }
     let legacy = commands(port) - before - 1;
-    println!("redis commands per 1000 calls: 2026-07-28 tools/call {modern}, 2025-11-25 session call {legacy}");
+    println!(
+        "redis commands per 1000 calls: 2026-07-28 tools/call {modern}, 2025-11-25 session call {legacy}"
+    );
 }
 
 criterion_group!(benches, bench);
