@@ -1273,3 +1273,103 @@ fn record_events(rt: &tokio::runtime::Runtime, redis: &RedisServer, id: &str) ->
             .unwrap()
     })
 }
+
+/// With `otel`, every command the engine sends is a `db.client.operation.duration` datapoint
+/// through the server's telemetry: the rate limit's script, a failure while Redis is away.
+#[cfg(feature = "otel")]
+#[test]
+fn every_command_is_timed_through_the_telemetry() {
+    use opentelemetry::KeyValue;
+    use opentelemetry::metrics::{
+        Histogram, HistogramBuilder, InstrumentProvider, Meter, MeterProvider, SyncInstrument,
+    };
+    use std::sync::{Arc, Mutex};
+
+    /// (histogram name, value, attributes) of every measurement.
+    type Seen = Arc<Mutex<Vec<(String, f64, Vec<(String, String)>)>>>;
+
+    /// A meter that remembers what it is given: the API's own seam, no SDK.
+    struct Recording(Seen);
+    struct Recorder(Seen, String);
+    impl SyncInstrument<f64> for Recorder {
+        fn measure(&self, value: f64, attributes: &[KeyValue]) {
+            let attributes = attributes
+                .iter()
+                .map(|kv| (kv.key.to_string(), kv.value.to_string()))
+                .collect();
+            self.0
+                .lock()
+                .unwrap()
+                .push((self.1.clone(), value, attributes));
+        }
+    }
+    impl InstrumentProvider for Recording {
+        fn f64_histogram(&self, builder: HistogramBuilder<'_, Histogram<f64>>) -> Histogram<f64> {
+            Histogram::new(Arc::new(Recorder(
+                Arc::clone(&self.0),
+                builder.name.to_string(),
+            )))
+        }
+    }
+    impl MeterProvider for Recording {
+        fn meter_with_scope(&self, _: opentelemetry::InstrumentationScope) -> Meter {
+            Meter::new(Arc::new(Recording(Arc::clone(&self.0))))
+        }
+    }
+
+    let seen: Seen = Arc::default();
+    let telemetry = beam_mcp::telemetry::Telemetry::new(
+        &opentelemetry::trace::noop::NoopTracerProvider::new(),
+        &Recording(Arc::clone(&seen)),
+    );
+    let mut redis = RedisServer::start();
+    let rt = runtime();
+    let store = connect(&rt, &redis);
+    // Built before the telemetry is given: it reports all the same.
+    let limit = store.rate_limit_per_second(1000);
+    store.report_to(&telemetry);
+    let addr = serve(
+        Server::builder()
+            .tool(ping::DEF)
+            .rate_limit(limit)
+            .telemetry(telemetry)
+            .build()
+            .unwrap(),
+    );
+    assert_eq!(ping_at(addr).status, 200);
+    redis.stop();
+    assert_eq!(ping_at(addr).status, 503);
+
+    let store_points: Vec<_> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(name, _, _)| name == "db.client.operation.duration")
+        .cloned()
+        .collect();
+    let attribute = |point: &(String, f64, Vec<(String, String)>), key: &str| {
+        point
+            .2
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(store_points.len(), 2, "{store_points:?}");
+    for point in &store_points {
+        assert_eq!(attribute(point, "db.system.name").as_deref(), Some("redis"));
+        assert_eq!(
+            attribute(point, "db.operation.name").as_deref(),
+            Some("EVALSHA")
+        );
+        assert_eq!(
+            attribute(point, "db.stored_procedure.name").as_deref(),
+            Some("rate_limit")
+        );
+        assert!(point.1 > 0.0 && point.1 < 5.0, "{point:?}");
+    }
+    assert_eq!(attribute(&store_points[0], "error.type"), None);
+    assert_eq!(
+        attribute(&store_points[1], "error.type").as_deref(),
+        Some("unavailable")
+    );
+}

@@ -131,17 +131,19 @@ impl EventStore for RedisEventStore {
         let mut manager = self.redis.manager();
         let lifetime = u64::try_from(self.lifetime.as_millis()).unwrap_or(u64::MAX);
         let (per_session, bytes, records) = (self.per_session, self.session_bytes, self.records);
-        let kept = self.redis.timed(async move {
-            KEEP.key(events)
-                .key(meta)
-                .arg(element)
-                .arg(per_session)
-                .arg(bytes)
-                .arg(lifetime)
-                .arg(records)
-                .invoke_async::<i64>(&mut manager)
-                .await
-        });
+        let kept = self
+            .redis
+            .timed(super::Command::script("events.keep"), async move {
+                KEEP.key(events)
+                    .key(meta)
+                    .arg(element)
+                    .arg(per_session)
+                    .arg(bytes)
+                    .arg(lifetime)
+                    .arg(records)
+                    .invoke_async::<i64>(&mut manager)
+                    .await
+            });
         StoreFuture::later(async move { kept.await.map(drop) })
     }
 
@@ -154,16 +156,18 @@ impl EventStore for RedisEventStore {
         let (events, meta) = self.keys(session);
         let mut manager = self.redis.manager();
         type Held = (Vec<Vec<u8>>, Option<u64>, Option<u64>, bool);
-        let read = self.redis.timed(async move {
-            redis::pipe()
-                .atomic()
-                .lrange(&events, 0, -1)
-                .hget(&meta, format!("evicted:{stream}"))
-                .hget(&meta, "forgotten")
-                .exists(&meta)
-                .query_async::<Held>(&mut manager)
-                .await
-        });
+        let read = self
+            .redis
+            .timed(super::Command::transaction("events.read"), async move {
+                redis::pipe()
+                    .atomic()
+                    .lrange(&events, 0, -1)
+                    .hget(&meta, format!("evicted:{stream}"))
+                    .hget(&meta, "forgotten")
+                    .exists(&meta)
+                    .query_async::<Held>(&mut manager)
+                    .await
+            });
         StoreFuture::later(async move {
             let (held, evicted, forgotten, known) = read.await?;
             if !known && held.is_empty() {
@@ -189,7 +193,7 @@ impl EventStore for RedisEventStore {
     fn forget(&self, session: &str) -> StoreFuture<Result<(), StoreError>> {
         let (events, meta) = self.keys(session);
         let mut manager = self.redis.manager();
-        let deleted = self.redis.timed(async move {
+        let deleted = self.redis.timed(super::Command::plain("DEL"), async move {
             redis::cmd("DEL")
                 .arg(events)
                 .arg(meta)

@@ -89,6 +89,44 @@ struct Shared {
     tasks: OnceLock<crate::store::TaskDelivery>,
     /// Where session relays go, once an endpoint shares its sessions here.
     sessions: OnceLock<crate::store::SessionDelivery>,
+    /// Where each command's duration is reported, once the host asks for it.
+    #[cfg(feature = "otel")]
+    telemetry: OnceLock<crate::telemetry::Telemetry>,
+}
+
+/// One kind of command the engine sends: the command, and the script it runs if any (what
+/// `db.client.operation.duration` names it by, with the `otel` feature).
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(
+    not(feature = "otel"),
+    allow(dead_code, reason = "read where telemetry reports it")
+)]
+pub(crate) struct Command {
+    name: &'static str,
+    script: Option<&'static str>,
+}
+
+impl Command {
+    /// A plain command (`PING`, `PUBLISH`, ...).
+    pub(crate) const fn plain(name: &'static str) -> Command {
+        Command { name, script: None }
+    }
+
+    /// A Lua script, named by what it does.
+    pub(crate) const fn script(name: &'static str) -> Command {
+        Command {
+            name: "EVALSHA",
+            script: Some(name),
+        }
+    }
+
+    /// An atomic pipeline (`MULTI` ... `EXEC`), named by what it does.
+    pub(crate) const fn transaction(name: &'static str) -> Command {
+        Command {
+            name: "MULTI",
+            script: Some(name),
+        }
+    }
 }
 
 impl Redis {
@@ -104,6 +142,8 @@ impl Redis {
             delivery: OnceLock::new(),
             tasks: OnceLock::new(),
             sessions: OnceLock::new(),
+            #[cfg(feature = "otel")]
+            telemetry: OnceLock::new(),
         });
         let pushes = fanout::Pushes::new(
             Arc::clone(&shared),
@@ -220,7 +260,7 @@ impl Redis {
     pub async fn ping(&self) -> Result<(), StoreError> {
         let mut manager = self.manager.clone();
         let ping = async move { redis::cmd("PING").query_async::<String>(&mut manager).await };
-        self.timed(ping).await.map(drop)
+        self.timed(Command::plain("PING"), ping).await.map(drop)
     }
 
     pub(crate) fn manager(&self) -> ConnectionManager {
@@ -239,7 +279,7 @@ impl Redis {
             format!("{} {payload}", self.shared.replica),
         );
         let mut manager = self.manager();
-        let published = self.timed(async move {
+        let published = self.timed(Command::plain("PUBLISH"), async move {
             redis::cmd("PUBLISH")
                 .arg(channel)
                 .arg(tagged)
@@ -254,20 +294,71 @@ impl Redis {
     /// waits for it, and Redis may be away for long.
     pub(crate) fn timed<T>(
         &self,
+        kind: Command,
         command: impl Future<Output = redis::RedisResult<T>> + Send + 'static,
     ) -> impl Future<Output = Result<T, StoreError>> + Send + 'static
     where
         T: Send + 'static,
     {
         let limit = self.limit;
+        #[cfg(feature = "otel")]
+        let telemetry = self.shared.telemetry.get().cloned();
+        #[cfg(not(feature = "otel"))]
+        let _ = kind;
         async move {
-            match tokio::time::timeout(limit, command).await {
+            #[cfg(feature = "otel")]
+            let started = std::time::Instant::now();
+            let answer = match tokio::time::timeout(limit, command).await {
                 Ok(answer) => answer.map_err(unavailable),
                 Err(_) => Err(StoreError::unavailable(format!(
                     "redis: no answer within {} ms",
                     limit.as_millis()
                 ))),
+            };
+            #[cfg(feature = "otel")]
+            if let Some(telemetry) = telemetry {
+                let operation = crate::telemetry::StoreOperation {
+                    system: "redis",
+                    command: kind.name,
+                    script: kind.script,
+                };
+                // The conventions' `error.type`: what kind of failure, not its words.
+                let error = answer.as_ref().err().map(|_| "unavailable");
+                telemetry.store_operation(&operation, started.elapsed().as_secs_f64(), error);
             }
+            answer
+        }
+    }
+
+    /// Reports the duration of every command this connection sends, from now on, as
+    /// `db.client.operation.duration` (seconds; `db.system.name` `redis`, `db.operation.name`
+    /// the command, `db.stored_procedure.name` the script it runs, `error.type` when it failed
+    /// or timed out) through `telemetry`, the one the server reports through. Every part built
+    /// from this connection reports, whenever it was built.
+    ///
+    /// ```no_run
+    /// # async fn run(redis: beam_mcp::redis::Redis) {
+    /// use opentelemetry::metrics::noop::NoopMeterProvider;
+    /// use opentelemetry::trace::noop::NoopTracerProvider;
+    ///
+    /// // A host passes its SDK providers (with an OTLP exporter, say); no-ops here.
+    /// let telemetry = beam_mcp::telemetry::Telemetry::new(&NoopTracerProvider::new(), &NoopMeterProvider::new());
+    /// redis.report_to(&telemetry);
+    /// let server = beam_mcp::Server::builder()
+    ///     .telemetry(telemetry)
+    ///     .rate_limit(redis.rate_limit_per_second(20))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// # }
+    /// ```
+    #[cfg(feature = "otel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+    pub fn report_to(&self, telemetry: &crate::telemetry::Telemetry) {
+        if self.shared.telemetry.set(telemetry.clone()).is_err() {
+            tracing::warn!(
+                "a Redis connection was given a second telemetry; it reports to the first"
+            );
         }
     }
 }

@@ -98,14 +98,16 @@ impl RateLimit for RedisRateLimit {
         }
         let mut manager = self.redis.manager();
         let (interval, burst) = (self.interval, self.burst);
-        let spend = self.redis.timed(async move {
-            SPEND
-                .key(key)
-                .arg(interval)
-                .arg(burst)
-                .invoke_async::<u64>(&mut manager)
-                .await
-        });
+        let spend = self
+            .redis
+            .timed(super::Command::script("rate_limit"), async move {
+                SPEND
+                    .key(key)
+                    .arg(interval)
+                    .arg(burst)
+                    .invoke_async::<u64>(&mut manager)
+                    .await
+            });
         Checked::later(async move {
             match spend.await? {
                 0 => Ok(()),

@@ -106,16 +106,18 @@ impl RedisSessions {
         let tagged = format!("{} {payload}", self.redis.shared.replica);
         let value = value.to_owned();
         let mut manager = self.redis.manager();
-        let changed = self.redis.timed(async move {
-            CHANGE
-                .key(key)
-                .key(channel)
-                .arg(op)
-                .arg(value)
-                .arg(tagged)
-                .invoke_async::<i64>(&mut manager)
-                .await
-        });
+        let changed = self
+            .redis
+            .timed(super::Command::script("session.change"), async move {
+                CHANGE
+                    .key(key)
+                    .key(channel)
+                    .arg(op)
+                    .arg(value)
+                    .arg(tagged)
+                    .invoke_async::<i64>(&mut manager)
+                    .await
+            });
         StoreFuture::later(async move { changed.await.map(drop) })
     }
 }
@@ -145,18 +147,20 @@ impl SessionShare for RedisSessions {
                 .map(|uri| (format!("sub:{uri}"), "1".to_owned())),
         );
         let mut manager = self.redis.manager();
-        let saved = self.redis.timed(async move {
-            redis::pipe()
-                .atomic()
-                .del(&key)
-                .ignore()
-                .hset_multiple(&key, &fields)
-                .ignore()
-                .pexpire(&key, i64::try_from(millis(idle)).unwrap_or(i64::MAX))
-                .ignore()
-                .query_async::<()>(&mut manager)
-                .await
-        });
+        let saved = self
+            .redis
+            .timed(super::Command::transaction("session.save"), async move {
+                redis::pipe()
+                    .atomic()
+                    .del(&key)
+                    .ignore()
+                    .hset_multiple(&key, &fields)
+                    .ignore()
+                    .pexpire(&key, i64::try_from(millis(idle)).unwrap_or(i64::MAX))
+                    .ignore()
+                    .query_async::<()>(&mut manager)
+                    .await
+            });
         StoreFuture::later(saved)
     }
 
@@ -168,13 +172,15 @@ impl SessionShare for RedisSessions {
         let key = self.record_key(id);
         let id = id.to_owned();
         let mut manager = self.redis.manager();
-        let read = self.redis.timed(async move {
-            TOUCH
-                .key(key)
-                .arg(millis(idle))
-                .invoke_async::<HashMap<String, String>>(&mut manager)
-                .await
-        });
+        let read = self
+            .redis
+            .timed(super::Command::script("session.touch"), async move {
+                TOUCH
+                    .key(key)
+                    .arg(millis(idle))
+                    .invoke_async::<HashMap<String, String>>(&mut manager)
+                    .await
+            });
         StoreFuture::later(async move {
             let held = read.await?;
             if held.is_empty() {

@@ -82,16 +82,18 @@ impl TaskShare for RedisTasks {
         let owner = hex(task.owner);
         let (version, terminal) = (task.version, u8::from(task.terminal));
         let mut manager = self.redis.manager();
-        let saved = self.redis.timed(async move {
-            SAVE.key(key)
-                .arg(version)
-                .arg(terminal)
-                .arg(owner)
-                .arg(body)
-                .arg(keep)
-                .invoke_async::<i64>(&mut manager)
-                .await
-        });
+        let saved = self
+            .redis
+            .timed(super::Command::script("task.save"), async move {
+                SAVE.key(key)
+                    .arg(version)
+                    .arg(terminal)
+                    .arg(owner)
+                    .arg(body)
+                    .arg(keep)
+                    .invoke_async::<i64>(&mut manager)
+                    .await
+            });
         StoreFuture::later(async move { saved.await.map(drop) })
     }
 
@@ -99,15 +101,17 @@ impl TaskShare for RedisTasks {
         let key = self.redis.key(&format!("task:{id}"));
         let id = id.to_owned();
         let mut manager = self.redis.manager();
-        let read = self.redis.timed(async move {
-            redis::cmd("HMGET")
-                .arg(&key)
-                .arg(&["version", "terminal", "owner", "body"])
-                .query_async::<(Option<u64>, Option<String>, Option<String>, Option<String>)>(
-                    &mut manager,
-                )
-                .await
-        });
+        let read = self
+            .redis
+            .timed(super::Command::plain("HMGET"), async move {
+                redis::cmd("HMGET")
+                    .arg(&key)
+                    .arg(&["version", "terminal", "owner", "body"])
+                    .query_async::<(Option<u64>, Option<String>, Option<String>, Option<String>)>(
+                        &mut manager,
+                    )
+                    .await
+            });
         StoreFuture::later(async move {
             let (Some(version), Some(terminal), Some(owner), Some(body)) = read.await? else {
                 return Ok(None);

@@ -1,8 +1,9 @@
 //! OpenTelemetry by the semantic conventions for MCP (`docs/gen-ai/mcp.md` of
 //! open-telemetry/semantic-conventions-genai): one `SERVER` span per request or notification,
 //! parented by the W3C trace context in `params._meta` (SEP-414), with the HTTP request's own
-//! trace context as a link; and the histograms `mcp.server.operation.duration` and
-//! `mcp.server.session.duration`.
+//! trace context as a link; the histograms `mcp.server.operation.duration` and
+//! `mcp.server.session.duration`; and, for a shared store that reports through it (the Redis
+//! engine's `Redis::with_telemetry`), `db.client.operation.duration`.
 //!
 //! The host builds its providers (its exporter, its resource, its sampler) and hands them to
 //! [`Telemetry::new`]; nothing global is read or set. Enabled by the `otel` feature.
@@ -59,7 +60,16 @@ struct Inner {
         allow(dead_code, reason = "the transports time their sessions")
     )]
     session: Histogram<f64>,
+    /// A shared store's commands (the database conventions' client histogram).
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the Redis engine reports through it")
+    )]
+    store: Histogram<f64>,
 }
+
+/// The buckets the database conventions advise for `db.client.operation.duration`, in seconds.
+const STORE_BUCKETS: [f64; 9] = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0];
 
 impl std::fmt::Debug for Telemetry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -106,13 +116,46 @@ impl Telemetry {
             .with_description("The duration of the MCP session as observed on the MCP server.")
             .with_boundaries(BUCKETS.to_vec())
             .build();
+        let store = meter
+            .f64_histogram("db.client.operation.duration")
+            .with_unit("s")
+            .with_description("Duration of database client operations.")
+            .with_boundaries(STORE_BUCKETS.to_vec())
+            .build();
         Telemetry {
             inner: Arc::new(Inner {
                 tracer,
                 operation,
                 session,
+                store,
             }),
         }
+    }
+
+    /// Records one command of a shared store: `db.system.name`, `db.operation.name` (the
+    /// command), `db.stored_procedure.name` (the script it ran, if any) and, when it failed,
+    /// `error.type`.
+    #[cfg_attr(
+        not(feature = "redis"),
+        allow(dead_code, reason = "the Redis engine reports through it")
+    )]
+    pub(crate) fn store_operation(
+        &self,
+        operation: &StoreOperation,
+        seconds: f64,
+        error: Option<&'static str>,
+    ) {
+        let mut attributes = vec![
+            KeyValue::new("db.system.name", operation.system),
+            KeyValue::new("db.operation.name", operation.command),
+        ];
+        if let Some(script) = operation.script {
+            attributes.push(KeyValue::new("db.stored_procedure.name", script));
+        }
+        if let Some(error) = error {
+            attributes.push(KeyValue::new("error.type", error));
+        }
+        self.inner.store.record(seconds, &attributes);
     }
 
     /// Starts the span of one operation, under the parent `_meta` names (or none).
@@ -265,6 +308,21 @@ enum Ending {
         code: i64,
         message: String,
     },
+}
+
+/// One kind of command a shared store runs, as `db.client.operation.duration` names it.
+#[cfg_attr(
+    not(feature = "redis"),
+    allow(dead_code, reason = "the Redis engine reports through it")
+)]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StoreOperation {
+    /// `db.system.name` (`redis`).
+    pub(crate) system: &'static str,
+    /// `db.operation.name`: the command (`EVALSHA`, `PUBLISH`, ...).
+    pub(crate) command: &'static str,
+    /// `db.stored_procedure.name`: the script, named by what it does (`rate_limit`, ...).
+    pub(crate) script: Option<&'static str>,
 }
 
 /// What the span and the histogram say of one request or notification.
