@@ -10,7 +10,12 @@ Passes when:
 - no call that began while Redis was away (past the store's 500 ms time limit) was served;
 - service is back within 2 s of Redis answering again, and every call that began after that was
   served;
-- every replica is alive at the end."""
+- every replica is alive at the end.
+
+With --legacy the workers are 2025-11-25 clients, one session each, opened through nginx; each
+call on a session touches its record in Redis, on whichever replica it lands. With --pause
+Redis is not killed but stopped (SIGSTOP) and continued 5 s later, so it keeps what it held:
+then no session is lost either (none is answered 404 after)."""
 
 import argparse
 import http.client
@@ -23,6 +28,8 @@ import threading
 import time
 import urllib.parse
 
+from kill import open_session
+
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},
@@ -30,18 +37,19 @@ META = {
 STORE_MESSAGE = "The state store is unavailable: try again later"
 
 
-def call(conn, path, n):
-    body = json.dumps({
-        "jsonrpc": "2.0", "id": n, "method": "tools/call",
-        "params": {"_meta": META, "name": "test_simple_text", "arguments": {}},
-    })
+def call(conn, path, n, session):
+    params = {"name": "test_simple_text", "arguments": {}}
     headers = {
         "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "tools/call",
-        "Mcp-Name": "test_simple_text",
     }
+    if session is None:
+        params["_meta"] = META
+        headers.update({"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
+                        "Mcp-Name": "test_simple_text"})
+    else:
+        headers.update({"MCP-Protocol-Version": "2025-11-25", "Mcp-Session-Id": session})
+    body = json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params})
     conn.request("POST", path, body, headers)
     response = conn.getresponse()
     answer = json.loads(response.read())
@@ -54,7 +62,7 @@ def call(conn, path, n):
     return f"HTTP {response.status}: {json.dumps(answer)[:160]}"
 
 
-def worker(url, stop, records, lock, index):
+def worker(url, stop, records, lock, index, session):
     parsed = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
     n = 0
@@ -62,7 +70,7 @@ def worker(url, stop, records, lock, index):
         n += 1
         began = time.monotonic()
         try:
-            outcome = call(conn, parsed.path, f"{index}-{n}")
+            outcome = call(conn, parsed.path, f"{index}-{n}", session)
         except Exception as error:  # a reset connection, a 502 page that is not JSON
             outcome = f"{type(error).__name__}: {error}"
             conn.close()
@@ -101,18 +109,27 @@ def main() -> int:
     parser.add_argument("--before", type=float, default=2.0)
     parser.add_argument("--outage", type=float, default=5.0)
     parser.add_argument("--after", type=float, default=4.0)
+    parser.add_argument("--legacy", action="store_true",
+                        help="2025-11-25 clients: one session per worker, opened through the balancer")
+    parser.add_argument("--pause", action="store_true",
+                        help="stop Redis (SIGSTOP) and continue it, rather than kill and restart it")
     args = parser.parse_args()
     stop, lock, records = threading.Event(), threading.Lock(), []
-    threads = [threading.Thread(target=worker, args=(args.url, stop, records, lock, i))
+    sessions = [open_session(args.url) if args.legacy else None for _ in range(args.workers)]
+    threads = [threading.Thread(target=worker, args=(args.url, stop, records, lock, i, sessions[i]))
                for i in range(args.workers)]
     for t in threads:
         t.start()
     time.sleep(args.before)
-    os.kill(args.redis_pid, signal.SIGKILL)
+    os.kill(args.redis_pid, signal.SIGSTOP if args.pause else signal.SIGKILL)
     gone_at = time.monotonic()
     time.sleep(args.outage)
-    restarted = subprocess.Popen(args.redis_command.split(), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+    restarted = None
+    if args.pause:
+        os.kill(args.redis_pid, signal.SIGCONT)
+    else:
+        restarted = subprocess.Popen(args.redis_command.split(), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
     while not answers(args.redis_port):
         time.sleep(0.005)
     back_at = time.monotonic()
@@ -120,8 +137,9 @@ def main() -> int:
     stop.set()
     for t in threads:
         t.join()
-    restarted.terminate()
-    restarted.wait()
+    if restarted is not None:
+        restarted.terminate()
+        restarted.wait()
 
     records.sort()
     odd = [r for r in records if r[2] not in ("ok", "refused")]
@@ -143,6 +161,10 @@ def main() -> int:
           f"replicas dead: {dead}")
     for r in (odd + late)[:5]:
         print(f"  {r[2]}")
+    if args.legacy:
+        print(f"outage: {len(sessions)} 2025-11-25 sessions, Redis "
+              f"{'paused (it kept them)' if args.pause else 'killed'}; none answered 404 after: "
+              f"{not any('HTTP 404' in r[2] for r in records)}")
     ok = (not odd and not served_in_outage and refused and recovery is not None
           and recovery <= 2.0 and not late and after > 0 and not dead)
     print(f"outage: {'PASS' if ok else 'FAIL'}")

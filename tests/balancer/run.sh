@@ -122,7 +122,12 @@ if [ "$part" = all ] || [ "$part" = suite ]; then
         status=1
     fi
     echo "balancer: 2025-11-25 suite exit $status" >&2
-    # The same replicas under load while their Redis is away for 5 s (outage.py says what holds).
+    # 2025-11-25 sessions under load while Redis is paused for 5 s: it keeps what it held, so
+    # no session is lost. Then the same replicas under 2026-07-28 load while their Redis is
+    # killed and started again 5 s later (outage.py says what holds).
+    python3 "$here/outage.py" --legacy --pause --url "http://127.0.0.1:$front/mcp" --redis-pid "$redis_pid" \
+        --redis-port "$redis_port" --redis-command unused \
+        --replicas "$(IFS=,; echo "${harnesses[*]}")" || status=1
     python3 "$here/outage.py" --url "http://127.0.0.1:$front/mcp" --redis-pid "$redis_pid" \
         --redis-port "$redis_port" --redis-command "$redis_server $work/redis-suite.conf" \
         --replicas "$(IFS=,; echo "${harnesses[*]}")" || status=1
