@@ -908,6 +908,16 @@ fn session_replicas(
     redis: &RedisServer,
     n: usize,
 ) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
+    session_replicas_holding(rt, redis, n, 250)
+}
+
+/// [`session_replicas`] where a principal may hold `per_principal` sessions.
+fn session_replicas_holding(
+    rt: &tokio::runtime::Runtime,
+    redis: &RedisServer,
+    n: usize,
+    per_principal: usize,
+) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
     (0..n)
         .map(|_| {
             let store = connect(rt, redis);
@@ -925,6 +935,7 @@ fn session_replicas(
                         .to_owned())
                 })
                 .allowed_origins(Origins::Loopback)
+                .max_sessions_per_principal(per_principal)
                 .session_share(store.sessions())
                 .event_store(store.event_store())
                 .build()
@@ -935,6 +946,7 @@ fn session_replicas(
 }
 
 /// A 2025-11-25 client of several replicas: its session id and who it is.
+#[derive(Debug)]
 struct LegacyClient {
     session: String,
     user: &'static str,
@@ -957,6 +969,11 @@ impl LegacyClient {
 
     /// Opens a session on `addr` as `user`, declaring elicitation.
     fn open(addr: SocketAddr, user: &'static str) -> LegacyClient {
+        Self::try_open(addr, user).unwrap_or_else(|refused| panic!("{refused:?}"))
+    }
+
+    /// Opens a session on `addr` as `user`, or the refusal.
+    fn try_open(addr: SocketAddr, user: &'static str) -> Result<LegacyClient, HttpResponse> {
         let mut client = LegacyClient {
             session: String::new(),
             user,
@@ -967,12 +984,14 @@ impl LegacyClient {
             "protocolVersion": "2025-11-25", "capabilities": { "elicitation": {} },
             "clientInfo": { "name": "t", "version": "1" } } });
         let opened = post(&mut Connection::open(addr), &h, &hello.to_string());
-        assert_eq!(opened.status, 200, "{:?}", opened.json());
+        if opened.status != 200 {
+            return Err(opened);
+        }
         client.session = opened
             .header("mcp-session-id")
             .expect("a session")
             .to_owned();
-        client
+        Ok(client)
     }
 
     fn send(&self, addr: SocketAddr, message: &Value) -> HttpResponse {
@@ -1372,4 +1391,29 @@ fn every_command_is_timed_through_the_telemetry() {
         attribute(&store_points[1], "error.type").as_deref(),
         Some("unavailable")
     );
+}
+
+/// A principal's share of the sessions holds across the replicas: two sessions per principal
+/// here, opened through two replicas, and a third refused through the third replica (503,
+/// `Retry-After: 30`) while another principal is served; a DELETE gives the place back.
+#[test]
+fn a_principals_share_of_the_sessions_holds_across_replicas() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let (r, _catalogs) = session_replicas_holding(&rt, &redis, 3, 2);
+    let first = LegacyClient::open(r[0], "alice");
+    let _second = LegacyClient::open(r[1], "alice");
+    let refused = LegacyClient::try_open(r[2], "alice").expect_err("past alice's share");
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("30"));
+    assert_eq!(
+        refused.json()["error"]["message"],
+        "Too many sessions: try again later"
+    );
+    let _bob = LegacyClient::open(r[2], "bob");
+    assert_eq!(
+        head(&mut Connection::open(r[1]), "DELETE", &first, r[1]),
+        200
+    );
+    let _again = LegacyClient::open(r[2], "alice");
 }

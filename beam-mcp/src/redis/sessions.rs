@@ -15,13 +15,47 @@ use crate::store::{
     SessionDelivery, SessionRelay, SessionShare, SharedSession, StoreError, StoreFuture,
 };
 
-/// The record, its expiry pushed on: `KEYS[1]` the session's hash, `ARGV[1]` the idle lifetime
-/// in ms. Nothing (an empty array) when the session ended or expired.
+/// A new session's record, unless its principal holds `ARGV[2]` sessions already (0: no share
+/// to hold it to). `KEYS[1]` the session's hash, `KEYS[2]` its principal's set of sessions (each
+/// scored by when it expires, in ms on Redis's clock); `ARGV`: the idle lifetime in ms, the
+/// share, the session id, then the record's fields and values.
+static OPEN: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local idle = tonumber(ARGV[1])
+if tonumber(ARGV[2]) > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return 0 end
+  redis.call('ZADD', KEYS[2], now + idle, ARGV[3])
+  redis.call('PEXPIRE', KEYS[2], idle)
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('PEXPIRE', KEYS[1], idle)
+return 1
+",
+    )
+});
+
+/// The record, its expiry pushed on (and its place in its principal's set): `KEYS[1]` the
+/// session's hash, `ARGV[1]` the idle lifetime in ms, `ARGV[2]` the prefix of the principals'
+/// sets, `ARGV[3]` the session id. Nothing (an empty array) when the session ended or expired.
 static TOUCH: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local held = redis.call('HGETALL', KEYS[1])
-if #held > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+if #held > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  local share = redis.call('HGET', KEYS[1], 'share')
+  if share and share ~= '' then
+    local t = redis.call('TIME')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    redis.call('ZADD', ARGV[2] .. share, 'XX', now + tonumber(ARGV[1]), ARGV[3])
+    redis.call('PEXPIRE', ARGV[2] .. share, ARGV[1])
+  end
+end
 return held
 ",
     )
@@ -29,12 +63,15 @@ return held
 
 /// A change of the record and its relay, in one step: `KEYS[1]` the hash, `KEYS[2]` the
 /// channel; `ARGV`: what changes (`level`, `sub`, `unsub`, `end`, or `relay` for nothing), its
-/// value, and the message to publish. A record that is gone is not brought back.
+/// value, the message to publish, the prefix of the principals' sets and the session id. A
+/// record that is gone is not brought back; an ended one leaves its principal's set.
 static CHANGE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local op = ARGV[1]
 if op == 'end' then
+  local share = redis.call('HGET', KEYS[1], 'share')
+  if share and share ~= '' then redis.call('ZREM', ARGV[4] .. share, ARGV[5]) end
   redis.call('DEL', KEYS[1])
 elseif op ~= 'relay' and redis.call('EXISTS', KEYS[1]) == 1 then
   if op == 'level' then redis.call('HSET', KEYS[1], 'level', ARGV[2])
@@ -94,6 +131,11 @@ impl RedisSessions {
         self.redis.key(&format!("session:{id}"))
     }
 
+    /// The prefix of the principals' sets of sessions (`sessions-of:{share}`).
+    fn sets(&self) -> String {
+        self.redis.key("sessions-of:")
+    }
+
     /// Changes the record (`op`, `value`) and relays `payload`, in one script.
     fn run(
         &self,
@@ -104,7 +146,7 @@ impl RedisSessions {
     ) -> StoreFuture<Result<(), StoreError>> {
         let (key, channel) = (self.record_key(id), self.channel.to_string());
         let tagged = format!("{} {payload}", self.redis.shared.replica);
-        let value = value.to_owned();
+        let (value, sets, id) = (value.to_owned(), self.sets(), id.to_owned());
         let mut manager = self.redis.manager();
         let changed = self
             .redis
@@ -115,6 +157,8 @@ impl RedisSessions {
                     .arg(op)
                     .arg(value)
                     .arg(tagged)
+                    .arg(sets)
+                    .arg(id)
                     .invoke_async::<i64>(&mut manager)
                     .await
             });
@@ -123,45 +167,50 @@ impl RedisSessions {
 }
 
 impl SessionShare for RedisSessions {
-    fn save(&self, session: SharedSession, idle: Duration) -> StoreFuture<Result<(), StoreError>> {
+    fn open(
+        &self,
+        session: SharedSession,
+        idle: Duration,
+        most: usize,
+    ) -> StoreFuture<Result<bool, StoreError>> {
         let key = self.record_key(&session.id);
+        // A principal that tells no caller apart has no set: it is held to each replica's bound.
+        let (set, most) = match session.share {
+            Some(share) => (format!("{}{share}", self.sets()), most),
+            None => (self.redis.key("sessions-of:none"), 0),
+        };
         let mut fields = vec![
-            ("principal".to_owned(), hex(session.principal)),
-            (
-                "share".to_owned(),
-                session.share.map(|s| s.to_string()).unwrap_or_default(),
-            ),
-            ("hello".to_owned(), Value::Object(session.hello).to_string()),
-            (
-                "level".to_owned(),
-                session
-                    .log_level
-                    .map(|l| l.as_str().to_owned())
-                    .unwrap_or_default(),
-            ),
-        ];
-        fields.extend(
+            "principal".to_owned(),
+            hex(session.principal),
+            "share".to_owned(),
+            session.share.map(|s| s.to_string()).unwrap_or_default(),
+            "hello".to_owned(),
+            Value::Object(session.hello).to_string(),
+            "level".to_owned(),
             session
-                .subscriptions
-                .into_iter()
-                .map(|uri| (format!("sub:{uri}"), "1".to_owned())),
-        );
+                .log_level
+                .map(|l| l.as_str().to_owned())
+                .unwrap_or_default(),
+        ];
+        for uri in session.subscriptions {
+            fields.push(format!("sub:{uri}"));
+            fields.push("1".to_owned());
+        }
+        let id = session.id;
         let mut manager = self.redis.manager();
-        let saved = self
+        let opened = self
             .redis
-            .timed(super::Command::transaction("session.save"), async move {
-                redis::pipe()
-                    .atomic()
-                    .del(&key)
-                    .ignore()
-                    .hset_multiple(&key, &fields)
-                    .ignore()
-                    .pexpire(&key, i64::try_from(millis(idle)).unwrap_or(i64::MAX))
-                    .ignore()
-                    .query_async::<()>(&mut manager)
+            .timed(super::Command::script("session.open"), async move {
+                OPEN.key(key)
+                    .key(set)
+                    .arg(millis(idle))
+                    .arg(most)
+                    .arg(id)
+                    .arg(fields)
+                    .invoke_async::<i64>(&mut manager)
                     .await
             });
-        StoreFuture::later(saved)
+        StoreFuture::later(async move { opened.await.map(|kept| kept == 1) })
     }
 
     fn touch(
@@ -169,8 +218,9 @@ impl SessionShare for RedisSessions {
         id: &str,
         idle: Duration,
     ) -> StoreFuture<Result<Option<SharedSession>, StoreError>> {
-        let key = self.record_key(id);
+        let (key, sets) = (self.record_key(id), self.sets());
         let id = id.to_owned();
+        let member = id.clone();
         let mut manager = self.redis.manager();
         let read = self
             .redis
@@ -178,6 +228,8 @@ impl SessionShare for RedisSessions {
                 TOUCH
                     .key(key)
                     .arg(millis(idle))
+                    .arg(sets)
+                    .arg(member)
                     .invoke_async::<HashMap<String, String>>(&mut manager)
                     .await
             });

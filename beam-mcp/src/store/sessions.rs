@@ -66,9 +66,14 @@ pub enum SessionRelay {
 /// struct InProcess(Mutex<HashMap<String, SharedSession>>);
 ///
 /// impl SessionShare for InProcess {
-///     fn save(&self, session: SharedSession, _idle: Duration) -> StoreFuture<Result<(), StoreError>> {
-///         self.0.lock().unwrap().insert(session.id.clone(), session);
-///         StoreFuture::ready(Ok(()))
+///     fn open(&self, session: SharedSession, _idle: Duration, most: usize) -> StoreFuture<Result<bool, StoreError>> {
+///         let mut map = self.0.lock().unwrap();
+///         let held = map.values().filter(|s| session.share.is_some() && s.share == session.share).count();
+///         if held >= most {
+///             return StoreFuture::ready(Ok(false));
+///         }
+///         map.insert(session.id.clone(), session);
+///         StoreFuture::ready(Ok(true))
 ///     }
 ///     fn touch(&self, id: &str, _idle: Duration) -> StoreFuture<Result<Option<SharedSession>, StoreError>> {
 ///         StoreFuture::ready(Ok(self.0.lock().unwrap().get(id).cloned()))
@@ -99,14 +104,22 @@ pub enum SessionRelay {
 ///     subscriptions: vec![],
 /// };
 /// let idle = Duration::from_secs(1800);
-/// store.save(session, idle).into_ready().unwrap().unwrap();
+/// assert!(store.open(session, idle, 250).into_ready().unwrap().unwrap());
 /// store.change("s1", SessionRelay::Subscribed("file:///a".into(), true)).into_ready().unwrap().unwrap();
 /// let held = store.touch("s1", idle).into_ready().unwrap().unwrap().unwrap();
 /// assert_eq!(held.subscriptions, ["file:///a"]);
 /// ```
 pub trait SessionShare: Send + Sync + 'static {
-    /// Keeps a new session's record, to expire after `idle` without a request.
-    fn save(&self, session: SharedSession, idle: Duration) -> StoreFuture<Result<(), StoreError>>;
+    /// Keeps a new session's record, to expire after `idle` without a request; unless its
+    /// principal (`session.share`, when set) holds `most` sessions already, across every
+    /// replica: then `false`, and nothing is kept. A principal that tells no caller apart
+    /// (`share` unset) is held to each replica's bound alone.
+    fn open(
+        &self,
+        session: SharedSession,
+        idle: Duration,
+        most: usize,
+    ) -> StoreFuture<Result<bool, StoreError>>;
 
     /// The session `id`, if the store still holds it, its expiry pushed `idle` on: every request
     /// of a session touches it, on whichever replica.
@@ -127,8 +140,13 @@ pub trait SessionShare: Send + Sync + 'static {
 }
 
 impl<T: SessionShare + ?Sized> SessionShare for Arc<T> {
-    fn save(&self, session: SharedSession, idle: Duration) -> StoreFuture<Result<(), StoreError>> {
-        (**self).save(session, idle)
+    fn open(
+        &self,
+        session: SharedSession,
+        idle: Duration,
+        most: usize,
+    ) -> StoreFuture<Result<bool, StoreError>> {
+        (**self).open(session, idle, most)
     }
 
     fn touch(

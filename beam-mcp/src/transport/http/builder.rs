@@ -323,7 +323,7 @@ impl HttpBuilder {
     ///
     /// struct Nowhere;
     /// impl SessionShare for Nowhere {
-    ///     fn save(&self, _: SharedSession, _: Duration) -> StoreFuture<Result<(), StoreError>> {
+    ///     fn open(&self, _: SharedSession, _: Duration, _: usize) -> StoreFuture<Result<bool, StoreError>> {
     ///         StoreFuture::ready(Err(StoreError::unavailable("nowhere")))
     ///     }
     ///     fn touch(&self, _: &str, _: Duration) -> StoreFuture<Result<Option<SharedSession>, StoreError>> {

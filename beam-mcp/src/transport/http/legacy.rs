@@ -130,15 +130,10 @@ pub(super) async fn post(
                 let digest = Some(principal.digest());
                 let share = principal.share_key();
                 let session = Session::new().with_principal_arc(principal);
+                let message_id = message.id().cloned();
                 let Some(entry) = sessions.open(session, digest, share) else {
                     tracing::warn!("the session bound is reached: initialize refused with 503");
-                    let mut refused =
-                        reply(503, message.id().cloned(), HttpRefusal::SessionsFull, false);
-                    refused.headers_mut().insert(
-                        header::RETRY_AFTER,
-                        HeaderValue::from_static(RETRY_AFTER_SECONDS),
-                    );
-                    return refused;
+                    return sessions_full(message_id);
                 };
                 entry.time(server.time_session(entry.session.agreed_revision(), || {
                     super::headers::via(
@@ -155,12 +150,26 @@ pub(super) async fn post(
                 {
                     // Shared, the session exists once the store holds it: the client's next
                     // request may reach another replica.
+                    // The principal's share holds across the replicas: counted in the store.
                     if let Some(share) = sessions.share() {
-                        let saved = share.save(super::sessions::record(&entry), sessions.idle());
-                        if let Err(error) = saved.await {
-                            tracing::error!(detail = %Logged(error.detail()), "a session was not kept in the store: initialize refused with 503");
-                            sessions.remove(&entry.id);
-                            return super::load::store_unavailable();
+                        let record = super::sessions::record(&entry);
+                        match share
+                            .open(record, sessions.idle(), sessions.most_per_principal())
+                            .await
+                        {
+                            Ok(true) => {}
+                            Ok(false) => {
+                                tracing::warn!(
+                                    "the principal holds its share of the sessions across the replicas: initialize refused with 503"
+                                );
+                                sessions.remove(&entry.id);
+                                return sessions_full(message_id);
+                            }
+                            Err(error) => {
+                                tracing::error!(detail = %Logged(error.detail()), "a session was not kept in the store: initialize refused with 503");
+                                sessions.remove(&entry.id);
+                                return super::load::store_unavailable();
+                            }
                         }
                     }
                     response.headers_mut().insert(SESSION_ID, value);
@@ -347,14 +356,20 @@ async fn find(
         }
         Err(Lookup::Full) => {
             tracing::warn!("no room here for a session opened elsewhere: refused with 503");
-            let mut refused = reply(503, request, HttpRefusal::SessionsFull, false);
-            refused.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from_static(RETRY_AFTER_SECONDS),
-            );
-            Err(Box::new(refused))
+            Err(Box::new(sessions_full(request)))
         }
     }
+}
+
+/// 503 with `Retry-After: 30`: no room for another session (at the bound, or past the
+/// principal's share).
+fn sessions_full(request: Option<Value>) -> HttpResponse {
+    let mut refused = reply(503, request, HttpRefusal::SessionsFull, false);
+    refused.headers_mut().insert(
+        header::RETRY_AFTER,
+        HeaderValue::from_static(RETRY_AFTER_SECONDS),
+    );
+    refused
 }
 
 /// The core answers on the session: a request's response is 200 (a JSON-RPC error is the

@@ -274,6 +274,11 @@ impl Sessions {
         self.limits.idle
     }
 
+    /// The most sessions one principal may hold.
+    pub(crate) fn most_per_principal(&self) -> usize {
+        self.limits.share()
+    }
+
     /// Ends every idle session, so that one nobody names again does not keep its events until
     /// the table fills; at most once per [`SWEEP_EVERY`] unless `always`.
     fn sweep(&self, table: &mut HashMap<String, Arc<Entry>>, now: Instant, always: bool) {
