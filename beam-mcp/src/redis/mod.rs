@@ -121,6 +121,10 @@ impl Command {
     }
 
     /// An atomic pipeline (`MULTI` ... `EXEC`), named by what it does.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the event store reads with one")
+    )]
     pub(crate) const fn transaction(name: &'static str) -> Command {
         Command {
             name: "MULTI",
