@@ -7,9 +7,6 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use beam_mcp::Server;
 use beam_mcp::limit::TokenBucket;
@@ -18,36 +15,6 @@ use beam_mcp::redis::{Redis, RedisOptions};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use beam_mcp_bench::MODERN;
-
-/// Kills the bench's redis-server when the bench ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn redis_server() -> (Killed, u16) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(["--save", "", "--appendonly", "no"])
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("redis-server (apt-get install redis-server)");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "redis-server did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (Killed(child), port)
-}
 
 /// One call, bytes in to bytes out, awaiting the verdict a store gives later.
 async fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8>) {
@@ -64,7 +31,8 @@ async fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<
 }
 
 fn bench(c: &mut Criterion) {
-    let (_redis, port) = redis_server();
+    let redis = beam_mcp_bench::RedisServer::start();
+    let port = redis.port;
     let store = Redis::connect_blocking(
         "bench",
         RedisOptions::new(format!("redis://127.0.0.1:{port}/0")),

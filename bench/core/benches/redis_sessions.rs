@@ -9,9 +9,7 @@
 #![allow(missing_docs)]
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::net::{SocketAddr, TcpStream};
 
 use beam_mcp::Server;
 use beam_mcp::redis::{Redis, RedisOptions};
@@ -19,36 +17,6 @@ use beam_mcp::transport::http::{Http, Origins};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use beam_mcp_bench::MODERN;
-
-/// Kills the bench's redis-server when the bench ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn redis_server() -> (Killed, u16) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("redis-server")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(["--save", "", "--appendonly", "no"])
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("redis-server (apt-get install redis-server)");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "redis-server did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (Killed(child), port)
-}
 
 /// Serves `http` on a free loopback port, on a runtime of its own (two workers, as a replica
 /// on this machine would run).
@@ -177,7 +145,8 @@ fn commands(port: u16) -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let (_redis, port) = redis_server();
+    let redis = beam_mcp_bench::RedisServer::start();
+    let port = redis.port;
     let store = Redis::connect_blocking(
         "bench",
         RedisOptions::new(format!("redis://127.0.0.1:{port}/0")),

@@ -185,3 +185,45 @@ pub fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<u8
     };
     response.write_to(out);
 }
+
+/// A `redis-server` of a bench's own (Debian's package) on a free loopback port, without
+/// persistence, killed when dropped: the Redis benches' store.
+#[cfg(feature = "redis")]
+pub struct RedisServer {
+    child: std::process::Child,
+    /// The port it listens on, on 127.0.0.1.
+    pub port: u16,
+}
+
+#[cfg(feature = "redis")]
+impl RedisServer {
+    /// Starts one and waits (at most 10 s) until it takes connections.
+    pub fn start() -> RedisServer {
+        use std::time::{Duration, Instant};
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (apt-get install redis-server)");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        RedisServer { child, port }
+    }
+}
+
+#[cfg(feature = "redis")]
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -547,15 +547,7 @@ async fn get_stream(
         }
         None if sessions.share().is_some() => {}
         None => {
-            return reply(
-                400,
-                None,
-                HttpRefusal::LastEventId(
-                    format!("{stream}-{after}"),
-                    "names no stream of this session",
-                ),
-                false,
-            );
+            return last_event_id_refused(stream, after, NO_STREAM);
         }
     }
     // The session's own stream, taken over from any earlier GET (which may be a connection
@@ -700,17 +692,7 @@ async fn held(
     stream: u64,
     after: u64,
 ) -> Result<Vec<StoredEvent>, Box<HttpResponse>> {
-    let gone = || {
-        Err(Box::new(reply(
-            400,
-            None,
-            HttpRefusal::LastEventId(
-                format!("{stream}-{after}"),
-                "is older than the events this server still holds; nothing was replayed",
-            ),
-            false,
-        )))
-    };
+    let gone = || Err(Box::new(last_event_id_refused(stream, after, TOO_OLD)));
     match follow_on(after, store.after(&entry.id, stream, after).await) {
         Ok(events) => Ok(events),
         // A stream of this session with nothing kept yet.
@@ -824,30 +806,14 @@ async fn resume_elsewhere(
         Ok(events) => events,
         Err(ResumeError::Unknown) if after == 0 => Vec::new(),
         Err(ResumeError::Unknown) => {
-            return reply(
-                400,
-                None,
-                HttpRefusal::LastEventId(
-                    format!("{stream}-{after}"),
-                    "names no stream of this session",
-                ),
-                false,
-            );
+            return last_event_id_refused(stream, after, NO_STREAM);
         }
         Err(ResumeError::Store(error)) => {
             tracing::error!(detail = %Logged(error.detail()), "the event store could not answer a resumption");
             return super::load::store_unavailable();
         }
         Err(_) => {
-            return reply(
-                400,
-                None,
-                HttpRefusal::LastEventId(
-                    format!("{stream}-{after}"),
-                    "is older than the events this server still holds; nothing was replayed",
-                ),
-                false,
-            );
+            return last_event_id_refused(stream, after, TOO_OLD);
         }
     };
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
@@ -906,6 +872,21 @@ async fn resume_elsewhere(
 fn is_response(data: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Map<String, Value>>(data)
         .is_ok_and(|m| !m.contains_key("method"))
+}
+
+/// Why a `Last-Event-ID` naming a stream of nothing is refused.
+const NO_STREAM: &str = "names no stream of this session";
+/// Why one older than what the store holds is refused.
+const TOO_OLD: &str = "is older than the events this server still holds; nothing was replayed";
+
+/// 400: `Last-Event-ID` `<stream>-<after>` cannot be resumed, and `why`.
+fn last_event_id_refused(stream: u64, after: u64, why: &'static str) -> HttpResponse {
+    reply(
+        400,
+        None,
+        HttpRefusal::LastEventId(format!("{stream}-{after}"), why),
+        false,
+    )
 }
 
 /// `<stream>-<seq>`, both decimal.
