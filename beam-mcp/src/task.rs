@@ -230,11 +230,13 @@ impl Task {
     }
 
     /// Gives the share its first copy and waits until it is kept: a task is announced only once
-    /// every replica can read it.
-    pub(crate) async fn shared(&self) -> Result<(), StoreError> {
-        match &self.share {
-            Some(share) => share.save(self.snapshot()).await,
-            None => Ok(()),
+    /// every replica can read it. With `shares`, its owner's shares are counted across the
+    /// replicas: `Ok(false)` past them, and nothing kept.
+    pub(crate) async fn shared(&self, shares: Option<Share>) -> Result<bool, StoreError> {
+        match (&self.share, shares) {
+            (Some(share), Some(most)) => share.open(self.snapshot(), most.kept, most.running).await,
+            (Some(share), None) => share.save(self.snapshot()).await.map(|()| true),
+            (None, _) => Ok(true),
         }
     }
 
@@ -404,6 +406,17 @@ impl Tasks {
     /// Where the other replicas' tasks are read, if they are shared.
     pub(crate) fn share(&self) -> Option<&Arc<dyn TaskShare>> {
         self.share.as_ref()
+    }
+
+    /// One principal's share of the bounds.
+    pub(crate) fn shares(&self) -> Share {
+        self.limits.share
+    }
+
+    /// Drops the task `id` unannounced (refused by the owner's share across replicas): nothing
+    /// of it is kept or mirrored.
+    pub(crate) fn forget(&self, id: &str) {
+        self.lock().remove(id);
     }
 
     /// The task `id` if this replica runs it or keeps it (whoever owns it).

@@ -1112,6 +1112,21 @@ fn a_legacy_session_is_served_by_every_replica() {
     let (priming, _) = listening.next_event_with_id().expect("the priming event");
     let stream: u64 = priming.unwrap().split('-').next().unwrap().parse().unwrap();
     assert!(stream != 0 && stream.trailing_zeros() >= 32, "{stream}");
+    // A GET opened on replica 0 takes the stream over: the one on replica 2 ends at once.
+    // (It waits first, on a quiet stream: what must wake it is the takeover.)
+    assert_eq!(
+        listening.next_event_within(Duration::from_millis(300)),
+        None
+    );
+    let mut moved = Connection::open(r[0]);
+    assert_eq!(head(&mut moved, "GET", &client, r[0]), 200);
+    let waited = Instant::now();
+    assert_eq!(listening.next_event_within(Duration::from_secs(10)), None);
+    assert!(
+        waited.elapsed() < Duration::from_secs(5),
+        "the GET stream on replica 2 ran on for {:?}",
+        waited.elapsed()
+    );
 
     // Ended through replica 2: gone on every replica, and from Redis.
     assert_eq!(
@@ -1416,4 +1431,84 @@ fn a_principals_share_of_the_sessions_holds_across_replicas() {
         200
     );
     let _again = LegacyClient::open(r[2], "alice");
+}
+
+/// A 2026-07-28 `tools/call` of task tool `tool` on `addr` as `user`: the answer.
+fn call_as(addr: SocketAddr, user: &str, tool: &str) -> Value {
+    let mut h = headers(addr, "tools/call", Some(tool));
+    h.push(("x-user".into(), user.into()));
+    let b = body("tools/call", json!({ "name": tool, "arguments": {} }));
+    let answer = post(&mut Connection::open(addr), &h, &b);
+    answer.json()
+}
+
+/// A principal's share of the tasks holds across the replicas: one running task per principal
+/// here. A second one started through the other replica is refused while another principal's
+/// starts there; once the first is cancelled (through either replica), its place is free.
+#[test]
+fn a_principals_share_of_the_tasks_holds_across_replicas() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let r: Vec<SocketAddr> = (0..2)
+        .map(|_| {
+            let store = connect(&rt, &redis);
+            let server = Server::builder()
+                .tool(long_wait::DEF)
+                .task_share(store.tasks())
+                .max_running_tasks_per_principal(1)
+                .build()
+                .unwrap();
+            let http = Http::builder(server)
+                .authorize(|parts| {
+                    Ok(parts
+                        .headers
+                        .get("x-user")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("anyone")
+                        .to_owned())
+                })
+                .allowed_origins(Origins::Loopback)
+                .build()
+                .unwrap();
+            loopback::start(http)
+        })
+        .collect();
+    let first = call_as(r[0], "alice", "long_wait");
+    let id = first["result"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {first}"))
+        .to_owned();
+    let refused = call_as(r[1], "alice", "long_wait");
+    assert_eq!(
+        refused["error"]["message"], "Too many tasks: try again later",
+        "{refused}"
+    );
+    let bobs = call_as(r[1], "bob", "long_wait");
+    assert!(bobs["result"]["taskId"].is_string(), "{bobs}");
+
+    let mut h = headers(r[1], "tasks/cancel", Some(&id));
+    h.push(("x-user".into(), "alice".into()));
+    let cancelled = post(
+        &mut Connection::open(r[1]),
+        &h,
+        &body("tasks/cancel", json!({ "taskId": id })),
+    );
+    assert_eq!(cancelled.status, 200, "{}", cancelled.json());
+    // The cancel is relayed to replica 0, whose task ends and leaves the running set.
+    let freed = Instant::now();
+    loop {
+        let again = call_as(r[1], "alice", "long_wait");
+        if again["result"]["taskId"].is_string() {
+            break;
+        }
+        assert_eq!(
+            again["error"]["message"], "Too many tasks: try again later",
+            "{again}"
+        );
+        assert!(
+            freed.elapsed() < Duration::from_secs(5),
+            "alice's place was not given back"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

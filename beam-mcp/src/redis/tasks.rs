@@ -11,14 +11,48 @@ use super::Redis;
 use crate::store::{SharedTask, StoreError, StoreFuture, TaskDelivery, TaskRelay, TaskShare};
 
 /// Keeps a copy unless the one held ended, or is newer and `ARGV[2]` (this one ended) is not
-/// set. `KEYS[1]` is the task's hash; `ARGV`: version, terminal (0/1), owner (hex, or empty),
-/// the `tasks/get` body, and how long to keep it in ms.
+/// set. `KEYS[1]` is the task's hash, `KEYS[2]` and `KEYS[3]` its owner's sets of kept and of
+/// running tasks (each task scored by when its copy expires, in ms on Redis's clock); `ARGV`:
+/// version, terminal (0/1), owner (hex, or empty), the `tasks/get` body, how long to keep it
+/// in ms, and the task's id. A task that ended leaves its owner's running set.
 static SAVE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('HGET', KEYS[1], 'terminal') == '1' then return 0 end
 local held = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
 if ARGV[2] ~= '1' and tonumber(ARGV[1]) <= held then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'terminal', ARGV[2], 'owner', ARGV[3], 'body', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if ARGV[3] ~= '' then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[5]), ARGV[6])
+  if ARGV[2] == '1' then redis.call('ZREM', KEYS[3], ARGV[6]) end
+end
+return 1
+",
+    )
+});
+
+/// A new task's first copy, unless its owner keeps `ARGV[7]` tasks or runs `ARGV[8]` already:
+/// the keys and the first six arguments as [`SAVE`]'s.
+static OPEN: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) or redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then
+  return 0
+end
+local until_ms = now + tonumber(ARGV[5])
+redis.call('ZADD', KEYS[2], until_ms, ARGV[6])
+redis.call('ZADD', KEYS[3], until_ms, ARGV[6])
+-- A set lives as long as its longest-kept task: never shortened by a shorter one.
+for i = 2, 3 do
+  if redis.call('PTTL', KEYS[i]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'terminal', ARGV[2], 'owner', ARGV[3], 'body', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
@@ -72,29 +106,68 @@ pub(super) fn unhex(text: &str) -> Option<Option<[u8; 32]>> {
     Some(Some(digest))
 }
 
-impl TaskShare for RedisTasks {
-    fn save(&self, task: SharedTask) -> StoreFuture<Result<(), StoreError>> {
-        let key = self.redis.key(&format!("task:{}", task.id));
-        let body = Value::Object(task.detailed).to_string();
+impl RedisTasks {
+    /// The keys ([`SAVE`]'s and [`OPEN`]'s: the copy, its owner's kept and running sets) and the
+    /// first six arguments of a task's copy.
+    fn copy_of(&self, task: SharedTask) -> ([String; 3], [String; 6]) {
+        let owner = hex(task.owner);
+        let keys = [
+            self.redis.key(&format!("task:{}", task.id)),
+            self.redis.key(&format!("tasks-of:{owner}")),
+            self.redis.key(&format!("tasks-running-of:{owner}")),
+        ];
         let keep = u64::try_from(task.keep.as_millis())
             .unwrap_or(u64::MAX)
             .max(1);
-        let owner = hex(task.owner);
-        let (version, terminal) = (task.version, u8::from(task.terminal));
+        let args = [
+            task.version.to_string(),
+            u8::from(task.terminal).to_string(),
+            owner,
+            Value::Object(task.detailed).to_string(),
+            keep.to_string(),
+            task.id,
+        ];
+        (keys, args)
+    }
+}
+
+impl TaskShare for RedisTasks {
+    fn save(&self, task: SharedTask) -> StoreFuture<Result<(), StoreError>> {
+        let (keys, args) = self.copy_of(task);
         let mut manager = self.redis.manager();
         let saved = self
             .redis
             .timed(super::Command::script("task.save"), async move {
-                SAVE.key(key)
-                    .arg(version)
-                    .arg(terminal)
-                    .arg(owner)
-                    .arg(body)
-                    .arg(keep)
-                    .invoke_async::<i64>(&mut manager)
-                    .await
+                let mut call = SAVE.prepare_invoke();
+                call.key(&keys[0]).key(&keys[1]).key(&keys[2]);
+                for arg in &args {
+                    call.arg(arg);
+                }
+                call.invoke_async::<i64>(&mut manager).await
             });
         StoreFuture::later(async move { saved.await.map(drop) })
+    }
+
+    fn open(
+        &self,
+        task: SharedTask,
+        kept: usize,
+        running: usize,
+    ) -> StoreFuture<Result<bool, StoreError>> {
+        let (keys, args) = self.copy_of(task);
+        let mut manager = self.redis.manager();
+        let opened = self
+            .redis
+            .timed(super::Command::script("task.open"), async move {
+                let mut call = OPEN.prepare_invoke();
+                call.key(&keys[0]).key(&keys[1]).key(&keys[2]);
+                for arg in &args {
+                    call.arg(arg);
+                }
+                call.arg(kept).arg(running);
+                call.invoke_async::<i64>(&mut manager).await
+            });
+        StoreFuture::later(async move { opened.await.map(|kept| kept == 1) })
     }
 
     fn load(&self, id: &str) -> StoreFuture<Result<Option<SharedTask>, StoreError>> {

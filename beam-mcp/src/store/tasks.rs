@@ -80,6 +80,23 @@ pub trait TaskShare: Send + Sync + 'static {
     /// Keeps `task`, unless the store holds a higher version of it, or one that ended.
     fn save(&self, task: SharedTask) -> StoreFuture<Result<(), StoreError>>;
 
+    /// Keeps a new task's first copy, unless its owner already keeps `kept` tasks (running or
+    /// still readable) or runs `running`, across every replica: then `false`, and nothing is
+    /// kept. Asked only for an owner that tells callers apart. By default the copy is saved and
+    /// the owner is held to each replica's own shares; the Redis engine counts across replicas.
+    fn open(
+        &self,
+        task: SharedTask,
+        kept: usize,
+        running: usize,
+    ) -> StoreFuture<Result<bool, StoreError>> {
+        let _ = (kept, running);
+        match self.save(task).into_ready() {
+            Ok(saved) => StoreFuture::ready(saved.map(|()| true)),
+            Err(later) => StoreFuture::later(async move { later.await.map(|()| true) }),
+        }
+    }
+
     /// The task `id`, if the store holds it.
     fn load(&self, id: &str) -> StoreFuture<Result<Option<SharedTask>, StoreError>>;
 
@@ -94,6 +111,15 @@ pub trait TaskShare: Send + Sync + 'static {
 impl<T: TaskShare + ?Sized> TaskShare for Arc<T> {
     fn save(&self, task: SharedTask) -> StoreFuture<Result<(), StoreError>> {
         (**self).save(task)
+    }
+
+    fn open(
+        &self,
+        task: SharedTask,
+        kept: usize,
+        running: usize,
+    ) -> StoreFuture<Result<bool, StoreError>> {
+        (**self).open(task, kept, running)
     }
 
     fn load(&self, id: &str) -> StoreFuture<Result<Option<SharedTask>, StoreError>> {

@@ -250,10 +250,20 @@ async fn detach(
             return Err(ProtocolError::TasksFull);
         }
     };
-    if let Err(error) = task.shared().await {
-        // Not announced, so not kept: the host code is dropped with `running`.
-        task.cancel();
-        return Err(error.into());
+    // Where tasks are shared, the owner's shares are counted across the replicas.
+    let tasks = &server.inner.tasks;
+    match task.shared(shared.then(|| tasks.shares())).await {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::warn!(tool = %tool_name, "no task: the principal's share is reached across the replicas");
+            tasks.forget(&task.id);
+            return Err(ProtocolError::TasksFull);
+        }
+        Err(error) => {
+            // Not announced, so not kept: the host code is dropped with `running`.
+            task.cancel();
+            return Err(error.into());
+        }
     }
     context.set_task(Arc::clone(&task));
     let mut created = task.envelope();

@@ -525,6 +525,8 @@ impl SessionRelayed for Sessions {
             // Another replica serves the session's GET stream now: this one's ends.
             SessionRelay::Listening => {
                 entry.claim(entry.get_stream);
+                // A GET waiting here on a quiet stream wakes, sees it lost it, and ends.
+                session.unsolicited().nudge();
             }
             SessionRelay::Ended => {}
         }
