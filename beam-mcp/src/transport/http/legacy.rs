@@ -788,13 +788,19 @@ async fn resume(
     sse::stream_response(rx)
 }
 
-/// How often a stream another replica serves is read again from the store.
+/// How soon a stream another replica serves is read again from the store.
 const ELSEWHERE_POLL: Duration = Duration::from_millis(100);
+/// How seldom, at the least, once it has been quiet for a while (the wait doubles up to it).
+const ELSEWHERE_POLL_MOST: Duration = Duration::from_secs(1);
+/// How long a stream of which nothing is kept yet is waited for: one named by the priming event
+/// alone, or by an id no replica gave out.
+const NOTHING_KEPT_YET: Duration = Duration::from_secs(30);
 
 /// Resumes a POST's stream that another replica serves (or served): its events after `after`,
-/// read from the store as they are kept, until its response. Nothing kept yet (`after` 0: the
-/// client saw only the priming event) is waited for; a stream silent for the session's idle
-/// lifetime ends.
+/// read from the store as they are kept, until its response. The store is asked again after
+/// 100 ms, then less often while nothing comes (at most a second apart). A stream of which
+/// nothing is kept yet (`after` 0: the client saw only the priming event) is waited for 30 s; a
+/// stream silent for the session's idle lifetime ends.
 async fn resume_elsewhere(
     entry: Arc<Entry>,
     store: Arc<dyn EventStore>,
@@ -818,13 +824,18 @@ async fn resume_elsewhere(
     };
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     tokio::spawn(async move {
+        let started = tokio::time::Instant::now();
+        let mut known = after > 0;
         let mut last = after;
         let mut batch = first;
-        let mut heard = tokio::time::Instant::now();
-        let mut quiet = tokio::time::Instant::now();
+        let mut heard = started;
+        let mut quiet = started;
+        let mut wait = ELSEWHERE_POLL;
         loop {
-            if !batch.is_empty() {
-                heard = tokio::time::Instant::now();
+            if batch.is_empty() {
+                wait = (wait * 2).min(ELSEWHERE_POLL_MOST);
+            } else {
+                (heard, known, wait) = (tokio::time::Instant::now(), true, ELSEWHERE_POLL);
             }
             for event in batch.drain(..) {
                 last = event.seq;
@@ -838,12 +849,15 @@ async fn resume_elsewhere(
                 }
                 quiet = tokio::time::Instant::now();
             }
-            if entry.is_gone() || heard.elapsed() >= idle {
+            if entry.is_gone()
+                || heard.elapsed() >= idle
+                || (!known && started.elapsed() >= NOTHING_KEPT_YET)
+            {
                 return;
             }
             tokio::select! {
                 () = tx.closed() => return,
-                () = tokio::time::sleep(ELSEWHERE_POLL) => {}
+                () = tokio::time::sleep(wait) => {}
             }
             if quiet.elapsed() >= sse::KEEP_ALIVE {
                 if tx
