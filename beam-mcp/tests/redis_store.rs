@@ -1512,3 +1512,35 @@ fn a_principals_share_of_the_tasks_holds_across_replicas() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Streams of a shared session are numbered from each replica's base; the eviction records a
+/// session folds away are folded per base, so a new stream of one replica is not taken for
+/// evicted because another replica's older records went. (Before, one mark for the whole
+/// session refused every stream below the highest stream folded, across bases.)
+#[test]
+fn eviction_marks_are_kept_per_replica_base() {
+    let redis = RedisServer::start();
+    let rt = runtime();
+    let store = connect(&rt, &redis).event_store().per_session(1);
+    let (a, b) = (1u64 << 32, 7u64 << 32);
+    let event = |stream: u64| StoredEvent {
+        stream,
+        seq: 1,
+        data: "{}".into(),
+    };
+    rt.block_on(async {
+        // Ten streams of replica A, then 1,100 of replica B: each evicts the one before, and
+        // past 1,024 eviction records the oldest are folded into marks.
+        for n in 1..=10 {
+            store.store("s", event(a + n)).await.unwrap();
+        }
+        for n in 1..=1100 {
+            store.store("s", event(b + n)).await.unwrap();
+        }
+        // A's next stream, and B's, resume from what they kept.
+        store.store("s", event(a + 11)).await.unwrap();
+        assert_eq!(store.after("s", a + 11, 0).await.unwrap().len(), 1);
+        // An old stream of B whose record was folded is refused as evicted, not replayed.
+        assert_eq!(store.after("s", b + 1, 0).await, Err(ResumeError::Evicted));
+    });
+}

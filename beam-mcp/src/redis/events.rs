@@ -13,10 +13,14 @@ use crate::transport::http::{EventStore, ResumeError, StoredEvent};
 
 /// Keeps one event and bounds the session, in one script. `KEYS[1]` is the session's list of
 /// events (`{stream} {seq} {data}`), `KEYS[2]` its bookkeeping: `bytes` held, `evicted:{stream}`
-/// (the last seq of that stream that went) and `forgotten` (every stream up to it lost its
-/// record). Past `ARGV[2]` events or `ARGV[3]` bytes the oldest go; past `ARGV[5]` records the
-/// oldest stream's record goes into `forgotten`. Both keys expire `ARGV[4]` ms after the last
-/// event.
+/// (the last seq of that stream that went) and `forgotten:{base}` (every stream of that base up
+/// to it lost its record). Past `ARGV[2]` events or `ARGV[3]` bytes the oldest go; past
+/// `ARGV[5]` records the record of the oldest stream of a base goes into that base's mark.
+///
+/// A stream's base is its number's high bits (`stream >> 32`): one per replica serving a shared
+/// session, each numbering its streams upward from it (0 where sessions are not shared). Streams
+/// are ordered within a base only, so each base has a mark of its own; a base's GET stream (low
+/// 32 bits zero) keeps its record always. Both keys expire `ARGV[4]` ms after the last event.
 static KEEP: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -36,16 +40,31 @@ while redis.call('LLEN', KEYS[1]) > max_events or bytes > max_bytes do
     redis.call('HSET', KEYS[2], field, seq)
   end
 end
-if redis.call('HLEN', KEYS[2]) > tonumber(ARGV[5]) + 2 then
-  local oldest = nil
+-- The count of records, less 'bytes' and the marks, is read only when the hash may be past it.
+local records = 0
+if redis.call('HLEN', KEYS[2]) > tonumber(ARGV[5]) + 1 then
   for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do
-    local stream = tonumber(string.match(f, '^evicted:(%d+)$') or '')
-    if stream and stream ~= 0 and (oldest == nil or stream < oldest) then oldest = stream end
+    if string.sub(f, 1, 8) == 'evicted:' then records = records + 1 end
+  end
+end
+if records > tonumber(ARGV[5]) then
+  local oldest, oldest_field, oldest_base, oldest_offset = nil, nil, nil, nil
+  for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do
+    local text = string.match(f, '^evicted:(%d+)$')
+    local stream = tonumber(text or '')
+    if stream then
+      local base = math.floor(stream / 4294967296)
+      local offset = stream - base * 4294967296
+      if offset ~= 0 and (oldest_offset == nil or offset < oldest_offset) then
+        oldest, oldest_field, oldest_base, oldest_offset = stream, f, base, offset
+      end
+    end
   end
   if oldest then
-    redis.call('HDEL', KEYS[2], 'evicted:' .. oldest)
-    if oldest > tonumber(redis.call('HGET', KEYS[2], 'forgotten') or '0') then
-      redis.call('HSET', KEYS[2], 'forgotten', oldest)
+    redis.call('HDEL', KEYS[2], oldest_field)
+    local mark = string.format('forgotten:%.0f', oldest_base)
+    if oldest > tonumber(redis.call('HGET', KEYS[2], mark) or '-1') then
+      redis.call('HSET', KEYS[2], mark, string.format('%.0f', oldest))
     end
   end
 end
@@ -163,7 +182,7 @@ impl EventStore for RedisEventStore {
                     .atomic()
                     .lrange(&events, 0, -1)
                     .hget(&meta, format!("evicted:{stream}"))
-                    .hget(&meta, "forgotten")
+                    .hget(&meta, format!("forgotten:{}", stream >> 32))
                     .exists(&meta)
                     .query_async::<Held>(&mut manager)
                     .await
@@ -178,7 +197,7 @@ impl EventStore for RedisEventStore {
                 if gone > seq {
                     return Err(ResumeError::Evicted);
                 }
-            } else if stream != 0 && forgotten.is_some_and(|f| stream <= f) {
+            } else if stream & 0xffff_ffff != 0 && forgotten.is_some_and(|f| stream <= f) {
                 return Err(ResumeError::Evicted);
             } else if !held.iter().any(|e| e.stream == stream) {
                 return Err(ResumeError::Unknown);

@@ -28,6 +28,10 @@ if ARGV[3] ~= '' then
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[5]), ARGV[6])
   if ARGV[2] == '1' then redis.call('ZREM', KEYS[3], ARGV[6]) end
+  -- The kept set lives as long as its longest-kept task.
+  if redis.call('EXISTS', KEYS[2]) == 1 and redis.call('PTTL', KEYS[2]) < tonumber(ARGV[5]) then
+    redis.call('PEXPIRE', KEYS[2], ARGV[5])
+  end
 end
 return 1
 ",

@@ -3,7 +3,7 @@
 //! parented by the W3C trace context in `params._meta` (SEP-414), with the HTTP request's own
 //! trace context as a link; the histograms `mcp.server.operation.duration` and
 //! `mcp.server.session.duration`; and, for a shared store that reports through it (the Redis
-//! engine's `Redis::with_telemetry`), `db.client.operation.duration`.
+//! engine's `Redis::report_to`), `db.client.operation.duration`.
 //!
 //! The host builds its providers (its exporter, its resource, its sampler) and hands them to
 //! [`Telemetry::new`]; nothing global is read or set. Enabled by the `otel` feature.

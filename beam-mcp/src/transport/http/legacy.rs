@@ -168,6 +168,12 @@ pub(super) async fn post(
                             Err(error) => {
                                 tracing::error!(detail = %Logged(error.detail()), "a session was not kept in the store: initialize refused with 503");
                                 sessions.remove(&entry.id);
+                                // It may have been kept all the same (an answer that came too
+                                // late): ended again in the background, so that it holds no
+                                // place in its principal's share.
+                                let ended =
+                                    share.change(&entry.id, crate::store::SessionRelay::Ended);
+                                tokio::spawn(async move { drop(ended.await) });
                                 return super::load::store_unavailable();
                             }
                         }
@@ -579,15 +585,17 @@ async fn get_stream(
     let (tx, rx) = mpsc::channel::<Bytes>(sse::BUFFER);
     let store = Arc::clone(store);
     let stopping = Arc::clone(&endpoint.stopping);
+    let shared = sessions
+        .share()
+        .map(|share| (Arc::clone(share), sessions.idle()));
     tokio::spawn(async move {
         listen(
             &entry,
             store.as_ref(),
-            reader,
-            primed,
-            missed,
+            (reader, primed, missed),
             &tx,
             &stopping,
+            shared,
         )
         .await;
         entry.listening.fetch_sub(1, Ordering::AcqRel);
@@ -598,16 +606,18 @@ async fn get_stream(
 
 /// Writes the session's unsolicited messages as they come, each kept in the store, with a
 /// keep-alive comment on a quiet stream; ends when the client goes, the session ends or the
-/// endpoint stops.
+/// endpoint stops. Where sessions are shared (`shared`: the share and the idle lifetime), an
+/// open stream keeps its session alive in the store, touched once a minute, and ends when the
+/// store no longer holds it (ended through another replica, even if the relay was lost).
 async fn listen(
     entry: &Entry,
     store: &dyn EventStore,
-    reader: u64,
-    primed: u64,
-    missed: Vec<StoredEvent>,
+    (reader, primed, missed): (u64, u64, Vec<StoredEvent>),
     tx: &mpsc::Sender<Bytes>,
     stopping: &CancelFlag,
+    shared: Option<(Arc<dyn crate::store::SessionShare>, Duration)>,
 ) {
+    let mut touched = tokio::time::Instant::now();
     let own = entry.get_stream();
     if tx.send(Event::priming(own, primed)).await.is_err() {
         return;
@@ -658,14 +668,27 @@ async fn listen(
                 if tx.send(Bytes::from_static(sse::KEEP_ALIVE_COMMENT)).await.is_err() {
                     return;
                 }
+                if let Some((share, idle)) = &shared
+                    && touched.elapsed() >= LISTEN_TOUCH
+                {
+                    touched = tokio::time::Instant::now();
+                    // A store away for a moment is asked again at the next minute.
+                    if let Ok(None) = share.touch(&entry.id, *idle).await {
+                        return;
+                    }
+                }
             }
         }
     }
 }
 
-/// Keeps an event of a live session; false when the session has ended. The store is asked
-/// again after it: a session that ended while the event was being kept (its events forgotten
-/// just before this one came) is forgotten once more, so no event outlives its session.
+/// How often an open GET stream of a shared session touches its record.
+const LISTEN_TOUCH: Duration = Duration::from_secs(60);
+
+/// Keeps an event of a live session; false when the session has ended here. The store is asked
+/// again after it: a session that ended everywhere while the event was being kept (its events
+/// forgotten just before this one came) is forgotten once more, so no event outlives its
+/// session.
 ///
 /// An event the store fails to keep is still sent on a live connection; a resumption that
 /// would need it is refused, since the events after it no longer follow on (`held`).
@@ -679,7 +702,11 @@ pub(super) async fn keep(store: &dyn EventStore, entry: &Entry, event: StoredEve
         return false;
     }
     if entry.is_gone() {
-        forgotten(store.forget(&entry.id).await);
+        // Ended everywhere: forgotten again. Only this replica's copy of a shared session let
+        // go: the session's events stay for the replicas that serve it.
+        if entry.has_ended() {
+            forgotten(store.forget(&entry.id).await);
+        }
         return false;
     }
     true

@@ -52,8 +52,13 @@ pub(crate) struct Entry {
     last_seen: Mutex<Instant>,
     /// GET streams open now (a new one takes over from the old, which then ends).
     pub(crate) listening: AtomicUsize,
-    /// Set once the session ended (deleted or expired): nothing more is stored for it.
+    /// Set once the session ended here (deleted, expired, or, where sessions are shared, this
+    /// replica let its copy go): nothing more is stored for it from here.
     gone: AtomicBool,
+    /// Set once the session ended everywhere (deleted, expired, or not in the shared store any
+    /// more): an event kept as it ended is forgotten again. A shared session whose copy this
+    /// replica let go is gone here but lives on.
+    ended: AtomicBool,
     /// The number of this replica's GET stream of the session (0 where sessions are not
     /// shared); its POST streams are numbered after it. Where sessions are shared, each replica
     /// serving one numbers its streams from a random base of its own (low 32 bits zero), so
@@ -92,6 +97,7 @@ impl Entry {
             last_seen: Mutex::new(now),
             listening: AtomicUsize::new(0),
             gone: AtomicBool::new(false),
+            ended: AtomicBool::new(false),
             get_stream,
             next_stream: AtomicU64::new(get_stream),
             get_seq: AtomicU64::new(0),
@@ -165,9 +171,14 @@ impl Entry {
             .is_some_and(|s| s.reader == reader)
     }
 
-    /// True once the session ended.
+    /// True once the session ended here.
     pub(crate) fn is_gone(&self) -> bool {
         self.gone.load(Ordering::Acquire)
+    }
+
+    /// True once the session ended everywhere.
+    pub(crate) fn has_ended(&self) -> bool {
+        self.ended.load(Ordering::Acquire)
     }
 
     /// The last event number of the GET stream.
@@ -242,6 +253,58 @@ pub(crate) struct Sessions {
     swept: Mutex<Option<Instant>>,
     /// Where the sessions are shared with other replicas, if they are.
     share: Option<Arc<dyn SessionShare>>,
+    /// Shared sessions that ended everywhere lately (see [`Sessions::remember_ended`]).
+    ended: Mutex<Ended>,
+}
+
+/// How a session ends on this replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// Only this replica's copy of a shared session: it lives on in the store.
+    Copy,
+    /// Everywhere, its events forgotten elsewhere (or by the store's expiry).
+    Everywhere,
+    /// Everywhere, its events forgotten here.
+    Forget,
+}
+
+/// How long, and how many, ids of sessions that ended everywhere are remembered.
+const ENDED_FOR: Duration = Duration::from_secs(60);
+const ENDED_KEPT: usize = 4096;
+
+/// Ids of shared sessions that ended everywhere lately, oldest first.
+#[derive(Default)]
+struct Ended {
+    ids: HashMap<String, Instant>,
+    order: std::collections::VecDeque<(Instant, String)>,
+}
+
+impl Ended {
+    fn contains(&self, id: &str) -> bool {
+        self.ids.contains_key(id)
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn insert(&mut self, id: String, at: Instant) {
+        if self.ids.insert(id.clone(), at).is_none() {
+            self.order.push_back((at, id));
+        }
+    }
+
+    fn pop_oldest(&mut self) {
+        if let Some((_, id)) = self.order.pop_front() {
+            self.ids.remove(&id);
+        }
+    }
+
+    fn forget_before(&mut self, cutoff: Instant) {
+        while self.order.front().is_some_and(|(at, _)| *at < cutoff) {
+            self.pop_oldest();
+        }
+    }
 }
 
 /// How often a lookup sweeps the table of idle sessions (an open always does).
@@ -255,6 +318,7 @@ impl Sessions {
             store,
             swept: Mutex::new(None),
             share: None,
+            ended: Mutex::new(Ended::default()),
         }
     }
 
@@ -297,22 +361,23 @@ impl Sessions {
             .collect();
         for id in expired {
             if let Some(entry) = table.remove(&id) {
-                self.end(&entry, self.share.is_none());
+                self.end(&entry, self.expiry());
             }
         }
     }
 
     /// The end of a session here, however it ends: its requests are cancelled and its streams
-    /// end; its events are forgotten when it ended everywhere (`forget`). Where sessions are
-    /// shared, a copy that went idle here, or a replica that stops, leaves the session to the
-    /// others and its events to the store's expiry.
-    fn end(&self, entry: &Entry, forget: bool) {
+    /// end. `how` says whether it ended everywhere, and whether its events are forgotten here.
+    fn end(&self, entry: &Entry, how: Ending) {
         entry.gone.store(true, Ordering::Release);
+        if how != Ending::Copy {
+            entry.ended.store(true, Ordering::Release);
+        }
         // The clock stops here, not when the last request holding the entry ends.
         entry.timer.lock().unwrap_or_else(|e| e.into_inner()).take();
         entry.session.end();
         entry.session.cancel_all();
-        if !forget {
+        if how != Ending::Forget {
             entry.stored.notify_waiters();
             return;
         }
@@ -330,6 +395,16 @@ impl Sessions {
             },
         }
         entry.stored.notify_waiters();
+    }
+
+    /// How a session that expired here ends: everywhere, its events with it, unless sessions
+    /// are shared (then only this copy: the store keeps the session while it is used elsewhere).
+    fn expiry(&self) -> Ending {
+        if self.share.is_some() {
+            Ending::Copy
+        } else {
+            Ending::Forget
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Entry>>> {
@@ -400,9 +475,10 @@ impl Sessions {
             .await
             .map_err(Lookup::Store)?;
         let Some(record) = record else {
-            // Ended elsewhere, or expired: a copy here goes too.
+            // Ended elsewhere, or expired: a copy here goes too (its events went, or go, with
+            // the store's record).
             if let Some(entry) = self.lock().remove(id) {
-                self.end(&entry, false);
+                self.end(&entry, Ending::Everywhere);
             }
             return Err(Lookup::NotFound);
         };
@@ -421,7 +497,11 @@ impl Sessions {
             entry.session.set_subscriptions(record.subscriptions);
             return Ok(Arc::clone(entry));
         }
-        if table.len() >= self.limits.max {
+        // Ended elsewhere while the store was asked: the relay came before this copy.
+        if self.lock_ended().contains(id) {
+            return Err(Lookup::NotFound);
+        }
+        if table.len() >= self.limits.max && !self.let_go_of_one(&mut table) {
             return Err(Lookup::Full);
         }
         let base = stream_base();
@@ -459,7 +539,7 @@ impl Sessions {
         };
         if entry.expired(self.limits.idle, now) {
             if let Some(entry) = table.remove(id) {
-                self.end(&entry, self.share.is_none());
+                self.end(&entry, self.expiry());
             }
             return Err(Lookup::NotFound);
         }
@@ -473,7 +553,10 @@ impl Sessions {
     /// Ends a session: its running requests are cancelled and its id forgotten.
     pub(crate) fn remove(&self, id: &str) -> Option<Arc<Entry>> {
         let entry = self.lock().remove(id)?;
-        self.end(&entry, true);
+        if self.share.is_some() {
+            self.remember_ended(id);
+        }
+        self.end(&entry, Ending::Forget);
         Some(entry)
     }
 
@@ -483,8 +566,41 @@ impl Sessions {
         // Taken out first: ending one wakes its tasks, which may look the table up.
         let ended: Vec<Arc<Entry>> = self.lock().drain().map(|(_, entry)| entry).collect();
         for entry in ended {
-            self.end(&entry, self.share.is_none());
+            self.end(&entry, self.expiry());
         }
+    }
+
+    /// Where sessions are shared and the table is full: lets go of the copy of a session
+    /// another replica may serve that has been idle here longest (nothing running, no GET
+    /// stream). False when every copy is busy.
+    fn let_go_of_one(&self, table: &mut HashMap<String, Arc<Entry>>) -> bool {
+        let now = Instant::now();
+        let idlest = table
+            .iter()
+            .filter(|(_, e)| e.session.running() == 0 && e.listening.load(Ordering::Relaxed) == 0)
+            .max_by_key(|(_, e)| e.idle_for(now))
+            .map(|(id, _)| id.clone());
+        let Some(entry) = idlest.and_then(|id| table.remove(&id)) else {
+            return false;
+        };
+        self.end(&entry, Ending::Copy);
+        true
+    }
+
+    /// Notes that session `id` ended everywhere, so that a copy is not taken up again from a
+    /// record read just before it went. Kept for a minute, at most [`ENDED_KEPT`] ids.
+    fn remember_ended(&self, id: &str) {
+        let mut ended = self.lock_ended();
+        let now = Instant::now();
+        ended.forget_before(now.checked_sub(ENDED_FOR).unwrap_or(now));
+        if ended.len() >= ENDED_KEPT {
+            ended.pop_oldest();
+        }
+        ended.insert(id.to_owned(), now);
+    }
+
+    fn lock_ended(&self) -> std::sync::MutexGuard<'_, Ended> {
+        self.ended.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// How many sessions are open.
@@ -497,9 +613,10 @@ impl Sessions {
 impl SessionRelayed for Sessions {
     fn relayed(&self, id: &str, relay: SessionRelay) {
         if matches!(relay, SessionRelay::Ended) {
+            self.remember_ended(id);
             if let Some(entry) = self.lock().remove(id) {
                 // The replica that ended it forgot its events.
-                self.end(&entry, false);
+                self.end(&entry, Ending::Everywhere);
             }
             return;
         }
