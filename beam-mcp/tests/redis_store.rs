@@ -926,14 +926,7 @@ fn session_replicas_holding(
                 .tool(confirm_now::DEF)
                 .live();
             let http = Http::builder(builder.fanout(store.fanout()).build().unwrap())
-                .authorize(|parts| {
-                    Ok(parts
-                        .headers
-                        .get("x-user")
-                        .and_then(|v| v.to_str().ok())
-                        .unwrap_or("anyone")
-                        .to_owned())
-                })
+                .authorize(|parts| Ok(x_user(parts)))
                 .allowed_origins(Origins::Loopback)
                 .max_sessions_per_principal(per_principal)
                 .session_share(store.sessions())
@@ -943,6 +936,16 @@ fn session_replicas_holding(
             (loopback::start(http), catalog)
         })
         .unzip()
+}
+
+/// Who the caller is: the `x-user` header's value (`anyone` without one).
+fn x_user(parts: &axum::http::request::Parts) -> String {
+    parts
+        .headers
+        .get("x-user")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("anyone")
+        .to_owned()
 }
 
 /// A 2025-11-25 client of several replicas: its session id and who it is.
@@ -1459,14 +1462,7 @@ fn a_principals_share_of_the_tasks_holds_across_replicas() {
                 .build()
                 .unwrap();
             let http = Http::builder(server)
-                .authorize(|parts| {
-                    Ok(parts
-                        .headers
-                        .get("x-user")
-                        .and_then(|v| v.to_str().ok())
-                        .unwrap_or("anyone")
-                        .to_owned())
-                })
+                .authorize(|parts| Ok(x_user(parts)))
                 .allowed_origins(Origins::Loopback)
                 .build()
                 .unwrap();
