@@ -18,6 +18,8 @@ pub(crate) type Answer = Result<Value, (i64, String)>;
 /// One session's requests to its client, by id.
 #[derive(Default)]
 pub(crate) struct ClientRequests {
+    /// The ids this session's requests are numbered after here (see `numbered_after`).
+    base: u64,
     next: AtomicU64,
     waiting: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
 }
@@ -61,18 +63,21 @@ impl ClientRequests {
     /// numbers its requests apart, so a response relayed between them reaches one waiter).
     pub(crate) fn numbered_after(base: u64) -> ClientRequests {
         ClientRequests {
+            base,
             next: AtomicU64::new(base),
             ..ClientRequests::default()
         }
     }
 
-    /// True while a request with this id waits for its response here.
+    /// True for an id this session's requests here are numbered with (waited for or not): a
+    /// response to one is this replica's, never another's.
     #[cfg_attr(
         not(feature = "http"),
         allow(dead_code, reason = "used by the HTTP transport")
     )]
-    pub(crate) fn waits_for(&self, id: &Value) -> bool {
-        id.as_u64().is_some_and(|id| self.lock().contains_key(&id))
+    pub(crate) fn numbers(&self, id: &Value) -> bool {
+        id.as_u64()
+            .is_some_and(|id| id > self.base && id - self.base <= u64::from(u32::MAX))
     }
 
     /// Delivers a response from the client (`result` or `error` of the message); a response
@@ -105,6 +110,29 @@ impl ClientRequests {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The ids a replica numbers its requests with are told from another replica's: a
+    /// response to one of them is never relayed elsewhere.
+    #[test]
+    fn a_replica_knows_the_ids_it_numbers() {
+        let opener = Arc::new(ClientRequests::default());
+        let first = opener.open().unwrap();
+        assert!(opener.numbers(&json!(first.id)));
+        assert!(opener.numbers(&json!(u64::from(u32::MAX))));
+        assert!(
+            !opener.numbers(&json!((7u64 << 32) + 1)),
+            "another replica's"
+        );
+        assert!(!opener.numbers(&json!("1")), "ids here are integers");
+        let base = 7u64 << 32;
+        let adopter = Arc::new(ClientRequests::numbered_after(base));
+        let asked = adopter.open().unwrap();
+        assert_eq!(asked.id, base + 1);
+        assert!(adopter.numbers(&json!(asked.id)));
+        assert!(!adopter.numbers(&json!(1)), "the opener's");
+        assert!(!adopter.numbers(&json!(base)));
+        assert!(!adopter.numbers(&json!(-1)));
+    }
 
     #[tokio::test]
     async fn answers_reach_their_waiter_by_id_and_a_dropped_waiter_is_forgotten() {

@@ -247,8 +247,11 @@ enum Relay {
 impl Relay {
     fn of(message: &Envelope, entry: &Entry) -> Option<Relay> {
         if message.is_response() {
+            // Only a response to an id another replica could have sent travels: the ids this
+            // replica numbers its requests with are its own, answered or late.
             let id = message.id()?;
-            if entry.session.client_requests().waits_for(id) {
+            let requests = entry.session.client_requests();
+            if requests.numbers(id) || id.as_u64().is_none() {
                 return None;
             }
             return message.as_object().cloned().map(Relay::Response);
