@@ -11,7 +11,6 @@ use std::hint::black_box;
 use beam_mcp::Server;
 use beam_mcp::limit::TokenBucket;
 use beam_mcp::protocol::{Reply, Session};
-use beam_mcp::redis::{Redis, RedisOptions};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use beam_mcp_bench::MODERN;
@@ -32,12 +31,7 @@ async fn answer(server: &Server, session: &Session, input: &[u8], out: &mut Vec<
 
 fn bench(c: &mut Criterion) {
     let redis = beam_mcp_bench::RedisServer::start();
-    let port = redis.port;
-    let store = Redis::connect_blocking(
-        "bench",
-        RedisOptions::new(format!("redis://127.0.0.1:{port}/0")),
-    )
-    .expect("connects");
+    let store = redis.connect();
     let build = |limit: Option<Box<dyn beam_mcp::limit::RateLimit>>| {
         let builder = Server::builder().crate_items("beam_mcp_bench");
         match limit {

@@ -12,7 +12,6 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
 use beam_mcp::Server;
-use beam_mcp::redis::{Redis, RedisOptions};
 use beam_mcp::transport::http::{Http, Origins};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -147,11 +146,7 @@ fn commands(port: u16) -> u64 {
 fn bench(c: &mut Criterion) {
     let redis = beam_mcp_bench::RedisServer::start();
     let port = redis.port;
-    let store = Redis::connect_blocking(
-        "bench",
-        RedisOptions::new(format!("redis://127.0.0.1:{port}/0")),
-    )
-    .expect("connects");
+    let store = redis.connect();
     let server = || {
         Server::builder()
             .crate_items("beam_mcp_bench")

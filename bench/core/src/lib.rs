@@ -218,6 +218,13 @@ impl RedisServer {
         }
         RedisServer { child, port }
     }
+
+    /// The Redis engine of server `bench`, connected to this one.
+    pub fn connect(&self) -> beam_mcp::redis::Redis {
+        let url = format!("redis://127.0.0.1:{}/0", self.port);
+        beam_mcp::redis::Redis::connect_blocking("bench", beam_mcp::redis::RedisOptions::new(url))
+            .expect("connects")
+    }
 }
 
 #[cfg(feature = "redis")]

@@ -148,9 +148,9 @@ pub(super) async fn post(
                 if response.status() == StatusCode::OK
                     && let Ok(value) = HeaderValue::from_str(&entry.id)
                 {
-                    // Shared, the session exists once the store holds it: the client's next
-                    // request may reach another replica.
-                    // The principal's share holds across the replicas: counted in the store.
+                    // Shared, the session exists once the store holds it (the client's next
+                    // request may reach another replica), counted in its principal's share
+                    // across the replicas.
                     if let Some(share) = sessions.share() {
                         let record = super::sessions::record(&entry);
                         match share
