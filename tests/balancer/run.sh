@@ -167,11 +167,14 @@ if [ "$part" = all ] || [ "$part" = kill ]; then
     # 2026-07-28 calls, then 2025-11-25 sessions, with one replica killed under load; then one
     # replica stopped and started again under 2025-11-25 load. Fresh replicas for each.
     start_weather kill
-    python3 "$here/kill.py" --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" || status=$?
+    python3 "$here/kill.py" --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" \
+        --victim-addr "127.0.0.1:${ports[0]}" --access-log "$work/nginx-kill/access.log" || status=$?
     start_weather kill-legacy
-    python3 "$here/kill.py" --legacy --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" || status=$?
+    python3 "$here/kill.py" --legacy --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" \
+        --victim-addr "127.0.0.1:${ports[0]}" --access-log "$work/nginx-kill-legacy/access.log" || status=$?
     start_weather restart
     python3 "$here/kill.py" --legacy --url "http://127.0.0.1:$front/mcp" --victim "${replicas[0]}" \
+        --victim-addr "127.0.0.1:${ports[0]}" --access-log "$work/nginx-restart/access.log" \
         --restart "BEAM_MCP_REDIS_URL=redis://127.0.0.1:$redis_port/0 exec $target/debug/weather --http 127.0.0.1:${ports[0]} >$work/weather-restarted.log 2>&1" \
         --restart-port "${ports[0]}" || status=$?
 fi
