@@ -21,6 +21,8 @@ pub(crate) struct ToolFn {
     pub(crate) description: String,
     pub(crate) params: Vec<Param>,
     pub(crate) output: Output,
+    /// Its icons, embedded (`const { &[Icon, ..] }`), when it has any.
+    pub(crate) icons: Option<proc_macro2::TokenStream>,
 }
 
 /// One parameter of the tool function.
@@ -89,6 +91,9 @@ impl ToolFn {
         check_params(&params, &mut errors);
         check_headers(&params, &mut errors);
         let output = parse_output(&item.sig.output);
+        let icons = attr
+            .as_ref()
+            .and_then(|a| crate::icons::icons(&a.icons, &mut errors));
         errors.finish()?;
         Ok(ToolFn {
             attr: attr.expect("a failed attribute is an error above"),
@@ -98,6 +103,7 @@ impl ToolFn {
             description,
             params,
             output,
+            icons,
         })
     }
 }

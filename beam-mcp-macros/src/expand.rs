@@ -35,6 +35,9 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     if let Some(title) = &model.attr.title {
         definition.extend(quote!(.with_title(#title)));
     }
+    if let Some(icons) = &model.icons {
+        definition.extend(quote!(.with_icons(#icons)));
+    }
     let requires = &model.attr.requires;
     let plain: Vec<_> = model
         .params

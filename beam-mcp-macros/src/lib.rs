@@ -16,6 +16,7 @@ mod elicit;
 mod errors;
 mod expand;
 mod extractor;
+mod icons;
 mod items;
 mod prompt;
 mod resource;
@@ -35,8 +36,10 @@ use skeleton::Host;
 /// `#[header("Name")]` carries `x-mcp-header` (sent by HTTP clients as `Mcp-Param-Name`).
 /// See the `beam_mcp` crate docs.
 ///
-/// Options: `name = "..."`, `title = "..."`, `description = "..."`, and the hints
-/// `read_only`, `destructive`, `idempotent`, `open_world` (each also as `= false`).
+/// Options: `name = "..."`, `title = "..."`, `description = "..."`, the hints
+/// `read_only`, `destructive`, `idempotent`, `open_world` (each also as `= false`), and
+/// `icon = "assets/tool.png"` (a file of the crate, embedded; or an `https:` URL), once or more,
+/// as [`icon!`] takes it.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
@@ -51,8 +54,10 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// The first argument is the URI, or a URI template in the supported subset (`{name}` is one
 /// path segment, `{+name}` any text). Each template variable binds the parameter of the same
 /// name (any `FromStr` type; one that does not parse reads as "not found"); `State<T>` takes
-/// host state. Options: `name`, `title`, `description`, `mime_type`, and
-/// `complete(variable = function)`.
+/// host state. Options: `name`, `title`, `description`, `mime_type`,
+/// `complete(variable = function)`, `icon` (as on `#[tool]`), `size = N` (bytes, a resource
+/// only) and `annotations(audience = ["user", "assistant"], priority = 0.5, last_modified =
+/// "2025-01-12T15:00:58Z")`, each checked at compile time.
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
@@ -66,7 +71,7 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Parameters are the prompt's arguments: `String` (required) or `Option<String>`, described
 /// by their doc comments; `State<T>` takes host state. Options: `name`, `title`,
-/// `description`, and `complete(argument = function)`.
+/// `description`, `complete(argument = function)` and `icon` (as on `#[tool]`).
 #[proc_macro_attribute]
 pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
@@ -87,6 +92,22 @@ pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn items(attr: TokenStream, item: TokenStream) -> TokenStream {
     items::expand(attr.into(), item.into()).into()
+}
+
+/// One icon, as a constant `beam_mcp::Icon`: `icon!("assets/logo.png")` embeds a file of the
+/// crate (its path from the crate's root) as a `data:` URI, with its MIME type and pixel size
+/// read from its bytes; `icon!("https://example.com/logo.svg")` names one served elsewhere.
+/// The full form sets the rest: `icon!(src = "assets/logo.svg", theme = "dark", sizes =
+/// ["any"], mime_type = "image/svg+xml")`.
+///
+/// At compile time, a missing file, one over 64 KiB, one whose bytes are not the image its
+/// extension or `mime_type` says, and `sizes` other than its pixel size are errors.
+#[proc_macro]
+pub fn icon(input: TokenStream) -> TokenStream {
+    match icons::icon_macro(input.into()) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
 }
 
 /// Makes a type something host code can ask the user for (`Context::elicit`).

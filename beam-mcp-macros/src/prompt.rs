@@ -24,6 +24,8 @@ pub(crate) struct PromptFn {
     name_span: Span,
     description: String,
     params: Vec<PromptParam>,
+    /// Its icons, embedded (`const { &[Icon, ..] }`), when it has any.
+    icons: Option<TokenStream>,
 }
 
 // A handful per function, built once at compile time: the variants' sizes do not matter.
@@ -115,6 +117,9 @@ impl PromptFn {
                 errors.at(completer.argument.span(), message);
             }
         }
+        let icons = attr
+            .as_ref()
+            .and_then(|a| crate::icons::icons(&a.icons, &mut errors));
         errors.finish()?;
         Ok(PromptFn {
             attr: attr.expect("a failed attribute is an error above"),
@@ -123,6 +128,7 @@ impl PromptFn {
             name_span,
             description,
             params,
+            icons,
         })
     }
 
@@ -182,6 +188,9 @@ impl PromptFn {
         };
         if let Some(title) = &self.attr.title {
             definition.extend(quote!(.with_title(#title)));
+        }
+        if let Some(icons) = &self.icons {
+            definition.extend(quote!(.with_icons(#icons)));
         }
         definition.extend(quote! {
             .with_arguments(&[#(#arguments),*])

@@ -21,6 +21,8 @@ pub(crate) struct ResourceFn {
     item: ItemFn,
     template: UriTemplate,
     params: Vec<ReaderParam>,
+    /// Its icons, embedded (`const { &[Icon, ..] }`), when it has any.
+    icons: Option<TokenStream>,
 }
 
 // A handful per function, built once at compile time: the variants' sizes do not matter.
@@ -119,12 +121,25 @@ impl ResourceFn {
                 }
             }
         }
+        let icons = attr
+            .as_ref()
+            .and_then(|a| crate::icons::icons(&a.icons, &mut errors));
+        if let (Some(attr), Some(template)) = (&attr, &template)
+            && let Some(size) = &attr.size
+            && !template.is_static()
+        {
+            errors.spanned(
+                size,
+                "a template has no size (the spec's ResourceTemplate has none); give it to each resource it reads",
+            );
+        }
         errors.finish()?;
         Ok(ResourceFn {
             attr: attr.expect("a failed attribute is an error above"),
             item,
             template: template.expect("an unreadable template is an error above"),
             params,
+            icons,
         })
     }
 
@@ -193,6 +208,16 @@ impl ResourceFn {
             .with_parameters(&[#(#parameters),*])
             .with_completions(#completions)
         });
+        if let Some(icons) = &self.icons {
+            definition.extend(quote!(.with_icons(#icons)));
+        }
+        if let Some(size) = &self.attr.size {
+            definition.extend(quote!(.with_size(#size)));
+        }
+        if let Some(annotations) = &self.attr.annotations {
+            let annotations = crate::icons::annotations(annotations);
+            definition.extend(quote!(.with_annotations(#annotations)));
+        }
         let tags = &self.attr.tags;
         if !tags.is_empty() {
             definition.extend(quote!(.with_tags(&[#(#tags),*])));

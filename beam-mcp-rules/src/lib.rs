@@ -15,10 +15,14 @@
 
 #[cfg(feature = "attributes")]
 pub mod attributes;
+mod display;
 mod message;
 mod names;
 mod template;
 
+pub use display::{
+    ICON_MIME_TYPES, civil_from_days, icon_mime_type, icon_size, icon_source, priority, timestamp,
+};
 pub use message::Message;
 pub use names::{header_name_defect, uri_defect, valid_tool_name};
 pub use template::{Part, TemplateError, UriTemplate};

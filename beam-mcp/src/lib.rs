@@ -26,6 +26,7 @@
 mod setters;
 
 mod advertised;
+mod annotations;
 pub mod ask;
 mod caller_text;
 mod catalog;
@@ -39,6 +40,7 @@ pub mod fanout;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing;
+mod icon;
 pub mod json;
 mod level;
 pub mod limit;
@@ -64,12 +66,14 @@ pub mod tool;
 pub mod transport;
 
 pub use advertised::{Advertised, AdvertisedError, PIN_ENV};
+pub use annotations::{Annotations, Priority, Role, Timestamp};
 pub use ask::{
     AskError, Elicit, ElicitChoice, ElicitField, Elicited, Root, Sampled, SamplingRequest,
 };
-pub use beam_mcp_macros::{Elicit, items, prompt, resource, tool};
+pub use beam_mcp_macros::{Elicit, icon, items, prompt, resource, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
+pub use icon::{Icon, IconTheme};
 pub use limit::{RateLimit, TokenBucket};
 pub use live::{LiveCatalog, LiveError};
 pub use schemagen::{SchemaProfile, schema_for};

@@ -135,6 +135,7 @@ pub enum BuildError {
 pub struct ServerBuilder {
     name: Option<String>,
     version: Option<String>,
+    presentation: Presentation,
     instructions: Option<String>,
     revisions: Option<Vec<Revision>>,
     definitions: Definitions,
@@ -159,6 +160,54 @@ pub struct ServerBuilder {
     #[cfg(feature = "otel")]
     telemetry: Option<crate::telemetry::Telemetry>,
     tasks: TaskSettings,
+}
+
+/// What a host shows of the server beside its name: the optional fields of `Implementation`.
+#[derive(Default)]
+struct Presentation {
+    title: Option<String>,
+    description: Option<String>,
+    website_url: Option<String>,
+    icons: Vec<crate::Icon>,
+}
+
+impl Presentation {
+    /// `serverInfo` in full (`server/discover`'s `_meta`, `initialize`), and in brief (every
+    /// other 2026-07-28 result's `_meta`: name, version and title, without the icons, whose
+    /// `data:` URIs would ride on every answer).
+    fn implementations(&self, name: &str, version: &str) -> Result<(Value, Value), CatalogError> {
+        let refuse = |reason: String| CatalogError::Display {
+            item: "server".into(),
+            reason,
+        };
+        crate::catalog::check_icons(|| "server".into(), &self.icons)?;
+        if let Some(url) = &self.website_url {
+            let web = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"))
+                .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_graphic()));
+            if !web {
+                return Err(refuse(format!(
+                    "website_url {url:?} is not an https: (or http:) URL"
+                )));
+            }
+        }
+        let mut brief = Map::new();
+        brief.insert("name".into(), Value::from(name));
+        brief.insert("version".into(), Value::from(version));
+        if let Some(title) = &self.title {
+            brief.insert("title".into(), Value::from(title.as_str()));
+        }
+        let mut full = brief.clone();
+        if let Some(description) = &self.description {
+            full.insert("description".into(), Value::from(description.as_str()));
+        }
+        if let Some(url) = &self.website_url {
+            full.insert("websiteUrl".into(), Value::from(url.as_str()));
+        }
+        crate::icon::insert_icons(&mut full, &self.icons);
+        Ok((Value::Object(full), Value::Object(brief)))
+    }
 }
 
 /// The task bounds a builder was given; the rest take their defaults at `build`.
@@ -242,6 +291,44 @@ impl ServerBuilder {
     /// The version in `serverInfo` (default: this crate's version).
     pub fn version(mut self, version: impl Into<String>) -> Self {
         self.version = Some(version.into());
+        self
+    }
+
+    /// A human display name in `serverInfo` (its `title`), where the name is a program's.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder()
+    ///     .name("weather")
+    ///     .title("Weather")
+    ///     .description("Forecasts for any place.")
+    ///     .website_url("https://example.com/weather")
+    ///     .icon(beam_mcp::Icon::url("https://example.com/weather.svg").with_sizes(&["any"]))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.presentation.title = Some(title.into());
+        self
+    }
+
+    /// What the server is, for a person (`serverInfo.description`); the model's guidance goes
+    /// in [`instructions`](Self::instructions).
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.presentation.description = Some(description.into());
+        self
+    }
+
+    /// The server's web page (`serverInfo.websiteUrl`): an `https:` (or `http:`) URL, checked
+    /// at `build()`.
+    pub fn website_url(mut self, url: impl Into<String>) -> Self {
+        self.presentation.website_url = Some(url.into());
+        self
+    }
+
+    /// Adds an icon to `serverInfo.icons` ([`icon!`](crate::icon!) embeds a file of the crate).
+    pub fn icon(mut self, icon: crate::Icon) -> Self {
+        self.presentation.icons.push(icon);
         self
     }
 
@@ -796,10 +883,10 @@ impl ServerBuilder {
         let catalog = Arc::new(Catalog::build(&self.definitions, &self.states)?);
         let states = Arc::new(self.states);
         let live = self.live.is_some();
-        let info = json!({
-            "name": name,
-            "version": self.version.unwrap_or_else(|| env!("CARGO_PKG_VERSION").into()),
-        });
+        let version = self
+            .version
+            .unwrap_or_else(|| env!("CARGO_PKG_VERSION").into());
+        let (info, brief_info) = self.presentation.implementations(&name, &version)?;
         let mut capabilities = Map::new();
         // Advertised exactly when served: a method of a kind the catalog lacks is -32601. A
         // live catalog may gain any kind of item, so it serves every kind from the start.
@@ -858,7 +945,7 @@ impl ServerBuilder {
             inner: Arc::new(Inner {
                 result_stamp: Stamp::new(Map::from_iter([(
                     META_SERVER_INFO.to_owned(),
-                    info.clone(),
+                    brief_info,
                 )])),
                 info,
                 instructions: self.instructions,
@@ -1089,9 +1176,11 @@ impl Stamp {
                 .or_insert_with(|| Value::from("complete"));
             match map.entry("_meta") {
                 serde_json::map::Entry::Occupied(mut theirs) => {
+                    // A key the result has is its own (`server/discover` carries serverInfo in
+                    // full, icons and all).
                     if let Value::Object(theirs) = theirs.get_mut() {
                         for (key, value) in &self.0.meta {
-                            theirs.insert(key.clone(), value.clone());
+                            theirs.entry(key.as_str()).or_insert_with(|| value.clone());
                         }
                     }
                 }

@@ -265,3 +265,47 @@ fn every_refusal_of_one_build_is_reported_together() {
     );
     assert_eq!(lines.len(), 4, "{message}");
 }
+
+#[test]
+fn what_hosts_display_is_refused_when_the_spec_cannot_carry_it() {
+    use beam_mcp::Icon;
+    const FTP: &[Icon] = &[Icon::url("ftp://example.com/a.png")];
+    let b = Server::builder().tool(echo::DEF.with_icons(FTP));
+    assert_eq!(
+        refusal(b),
+        "tool \"echo\": icon \"ftp://example.com/a.png\": an icon is an https: (or http:) URL or a data: URI; a file in the crate is embedded with icon = \"path\" in an attribute or beam_mcp::icon!(\"path\")"
+    );
+    const TIFF: &[Icon] = &[Icon::url("https://example.com/a.tif").with_mime_type("image/tiff")];
+    let b = Server::builder().prompt(PROMPT.with_icons(TIFF));
+    assert!(refusal(b).starts_with(
+        "prompt \"ask\": icon \"https://example.com/a.tif\": \"image/tiff\" is not an icon type"
+    ),);
+    const UNSIZED: &[Icon] = &[Icon::url("https://example.com/a.png").with_sizes(&["big"])];
+    let b = Server::builder().resource(RESOURCE.with_icons(UNSIZED));
+    assert_eq!(
+        refusal(b),
+        "resource \"app://one\": icon \"https://example.com/a.png\": icon size \"big\" is written WxH (\"48x48\") or \"any\""
+    );
+    let b = Server::builder().resource(template("app://notes/{id}", &["id"]).with_size(10));
+    assert_eq!(
+        refusal(b),
+        "resource \"app://notes/{id}\": a template has no size (the spec's ResourceTemplate has none); give it to each resource it reads"
+    );
+    let b = Server::builder().website_url("example.com");
+    assert_eq!(
+        refusal(b),
+        "server: website_url \"example.com\" is not an https: (or http:) URL"
+    );
+    let b = Server::builder().icon(Icon::url("data:text/html;base64,PGI+"));
+    assert!(refusal(b).starts_with(
+        "server: icon \"data:text/html;base64,PGI+\": \"text/html\" is not an icon type"
+    ));
+    // A long data: URI is cut in the message.
+    let b = Server::builder().icon(Icon::url(
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAQ0lEQVR42m!!",
+    ));
+    assert_eq!(
+        refusal(b),
+        "server: icon \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAB\": a data: icon's data is base64"
+    );
+}

@@ -8,6 +8,7 @@ mod loopback;
 mod closed_world;
 mod connectome;
 mod conversation;
+mod display;
 mod logged;
 mod memory;
 mod middleware;

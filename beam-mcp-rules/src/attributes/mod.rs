@@ -24,5 +24,5 @@ mod options;
 mod text;
 
 pub use item::{ItemAttr, ItemKind};
-pub use options::{Completer, PromptAttr, ResourceAttr, ToolAttr};
+pub use options::{AnnotationsAttr, Completer, IconAttr, PromptAttr, ResourceAttr, ToolAttr};
 pub use text::{description, doc_text, fn_name, item_name};

@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaNameValue, Path, Token};
 
 /// The options of `#[tool(...)]`, each as written (with its span).
@@ -45,6 +46,8 @@ pub struct ToolAttr {
     pub tags: Vec<LitStr>,
     /// `scopes = ["notes:write", ...]`: the OAuth scopes a caller needs (RFC 6749 scope tokens).
     pub scopes: Vec<LitStr>,
+    /// `icon = "assets/tool.png"` or `icon(src = "...", ...)`, each given once or more.
+    pub icons: Vec<IconAttr>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -75,6 +78,12 @@ pub struct ResourceAttr {
     pub tags: Vec<LitStr>,
     /// `scopes = ["notes:write", ...]`: the OAuth scopes a caller needs (RFC 6749 scope tokens).
     pub scopes: Vec<LitStr>,
+    /// `icon = "assets/doc.png"` or `icon(src = "...", ...)`, each given once or more.
+    pub icons: Vec<IconAttr>,
+    /// `size = 1024`: its size in bytes, when known before it is read.
+    pub size: Option<syn::LitInt>,
+    /// `annotations(audience = ["user"], priority = 0.5, last_modified = "...")`.
+    pub annotations: Option<AnnotationsAttr>,
 }
 
 /// The options of `#[prompt(...)]`.
@@ -101,6 +110,75 @@ pub struct PromptAttr {
     pub tags: Vec<LitStr>,
     /// `scopes = ["notes:write", ...]`: the OAuth scopes a caller needs (RFC 6749 scope tokens).
     pub scopes: Vec<LitStr>,
+    /// `icon = "assets/prompt.png"` or `icon(src = "...", ...)`, each given once or more.
+    pub icons: Vec<IconAttr>,
+}
+
+/// One icon: `icon = "assets/a.png"` (a file of the crate, embedded by the macro, or an
+/// `https:` URL) or `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme =
+/// "dark")`. The source's form, the MIME type, the sizes and the theme are checked here; the
+/// macro reads the file.
+///
+/// ```
+/// use beam_mcp_rules::attributes::ToolAttr;
+///
+/// let attr = ToolAttr::parse(r#"icon = "assets/a.png", icon(src = "https://x.example/b.svg", theme = "dark")"#.parse().unwrap())?;
+/// assert_eq!(attr.icons.len(), 2);
+/// assert!(attr.icons[0].is_file());
+/// assert_eq!(attr.icons[1].theme.as_ref().map(|t| t.value()).as_deref(), Some("dark"));
+/// assert!(ToolAttr::parse(r#"icon(src = "a.png", mime_type = "image/tiff")"#.parse().unwrap()).is_err());
+/// # Ok::<(), syn::Error>(())
+/// ```
+#[non_exhaustive]
+pub struct IconAttr {
+    /// Where it is: a path in the crate, or an `https:`/`http:`/`data:` URI.
+    pub src: LitStr,
+    /// `mime_type = "image/png"`.
+    pub mime_type: Option<LitStr>,
+    /// `sizes = ["48x48", "any"]`.
+    pub sizes: Vec<LitStr>,
+    /// `theme = "light" | "dark"`.
+    pub theme: Option<LitStr>,
+}
+
+impl IconAttr {
+    /// True when the source is a file of the crate (no scheme: not a URI): the macro embeds
+    /// it.
+    ///
+    /// ```
+    /// use beam_mcp_rules::attributes::PromptAttr;
+    /// let attr = PromptAttr::parse(r#"icon = "https://x.example/a.png""#.parse().unwrap())?;
+    /// assert!(!attr.icons[0].is_file());
+    /// # Ok::<(), syn::Error>(())
+    /// ```
+    pub fn is_file(&self) -> bool {
+        !self.src.value().contains(':')
+    }
+}
+
+/// `annotations(audience = ["user", "assistant"], priority = 0.5, last_modified =
+/// "2025-01-12T15:00:58Z")` on a resource: each part checked here (a known role, a priority
+/// from 0 to 1, an RFC 3339 date-time).
+///
+/// ```
+/// use beam_mcp_rules::attributes::ResourceAttr;
+///
+/// let attr = ResourceAttr::parse(r#""app://a", annotations(priority = 1, last_modified = "2025-01-12T15:00:58Z")"#.parse().unwrap())?;
+/// let annotations = attr.annotations.unwrap();
+/// assert_eq!(annotations.priority.map(|(p, _)| p), Some(1.0));
+/// assert_eq!(annotations.last_modified.map(|(_, at)| at), Some((1_736_694_058, 0)));
+/// assert!(ResourceAttr::parse(r#""app://a", annotations(priority = 1.5)"#.parse().unwrap()).is_err());
+/// # Ok::<(), syn::Error>(())
+/// ```
+#[derive(Default)]
+#[non_exhaustive]
+pub struct AnnotationsAttr {
+    /// `audience = ["user", "assistant"]`.
+    pub audience: Vec<LitStr>,
+    /// `priority = 0.5`: the value and its literal.
+    pub priority: Option<(f64, syn::Lit)>,
+    /// `last_modified = "..."`: the literal and the moment, as Unix seconds and nanoseconds.
+    pub last_modified: Option<(LitStr, (i64, u32))>,
 }
 
 /// `complete(argument = path::to::completer)`.
@@ -122,9 +200,9 @@ pub struct Completer {
     pub function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...]";
-const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...]";
-const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...], scopes = [\"...\", ...]";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\"";
+const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", size = N, annotations(audience = [...], priority = 0.5, last_modified = \"...\")";
+const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\"";
 
 impl ToolAttr {
     /// The options from the attribute's tokens (inside the parentheses), or the first mistake,
@@ -152,6 +230,7 @@ impl ToolAttr {
                 "task" => set(&mut attr.task, task_support(&meta)?, &meta)?,
                 "tags" => tags(&meta, &mut attr.tags)?,
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
+                "icon" => attr.icons.push(icon(&meta)?),
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -193,6 +272,9 @@ impl ResourceAttr {
             complete: Vec::new(),
             tags: Vec::new(),
             scopes: Vec::new(),
+            icons: Vec::new(),
+            size: None,
+            annotations: None,
         };
         for meta in metas {
             match key(&meta).as_str() {
@@ -203,6 +285,9 @@ impl ResourceAttr {
                 "complete" => completers(&meta, &mut attr.complete)?,
                 "tags" => tags(&meta, &mut attr.tags)?,
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
+                "icon" => attr.icons.push(icon(&meta)?),
+                "size" => set(&mut attr.size, size(&meta)?, &meta)?,
+                "annotations" => set(&mut attr.annotations, annotations(&meta)?, &meta)?,
                 _ => return Err(unknown(&meta, "resource", RESOURCE_OPTIONS)),
             }
         }
@@ -229,6 +314,7 @@ impl PromptAttr {
                 "complete" => completers(&meta, &mut attr.complete)?,
                 "tags" => tags(&meta, &mut attr.tags)?,
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
+                "icon" => attr.icons.push(icon(&meta)?),
                 _ => return Err(unknown(&meta, "prompt", PROMPT_OPTIONS)),
             }
         }
@@ -439,6 +525,134 @@ fn strings(
         return Err(syn::Error::new_spanned(meta, how));
     }
     Ok(())
+}
+
+/// `icon = "..."` or `icon(src = "...", mime_type = "...", sizes = [...], theme = "...")`.
+fn icon(meta: &Meta) -> syn::Result<IconAttr> {
+    const HOW: &str = "write an icon as icon = \"assets/icon.png\" (a file of the crate, or an https: URL) or icon(src = \"...\", mime_type = \"image/png\", sizes = [\"48x48\"], theme = \"dark\")";
+    let icon = match meta {
+        Meta::NameValue(_) => IconAttr {
+            src: string_value(meta).map_err(|_| syn::Error::new_spanned(meta, HOW))?,
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        },
+        Meta::List(list) => {
+            let mut src = None;
+            let mut icon = IconAttr {
+                src: LitStr::new("", list.path.span()),
+                mime_type: None,
+                sizes: Vec::new(),
+                theme: None,
+            };
+            for part in list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)? {
+                match key(&part).as_str() {
+                    "src" => set(&mut src, string_value(&part)?, &part)?,
+                    "mime_type" => set(&mut icon.mime_type, string_value(&part)?, &part)?,
+                    "theme" => set(&mut icon.theme, string_value(&part)?, &part)?,
+                    "sizes" => strings(&part, &mut icon.sizes, HOW, icon_size_rule)?,
+                    _ => {
+                        return Err(syn::Error::new_spanned(
+                            part.path(),
+                            "unknown icon option; the options are: src, mime_type, sizes, theme",
+                        ));
+                    }
+                }
+            }
+            icon.src = src.ok_or_else(|| syn::Error::new_spanned(meta, HOW))?;
+            icon
+        }
+        Meta::Path(_) => return Err(syn::Error::new_spanned(meta, HOW)),
+    };
+    let src = icon.src.value();
+    if !icon.is_file() {
+        crate::icon_source(&src).map_err(|why| syn::Error::new_spanned(&icon.src, why))?;
+    } else if src.is_empty() || src.starts_with('/') || src.contains('\\') {
+        return Err(syn::Error::new_spanned(
+            &icon.src,
+            "an icon file is named by its path from the crate's root (its Cargo.toml), with /",
+        ));
+    }
+    if let Some(mime_type) = &icon.mime_type {
+        crate::icon_mime_type(&mime_type.value())
+            .map_err(|why| syn::Error::new_spanned(mime_type, why))?;
+    }
+    if let Some(theme) = &icon.theme
+        && !["light", "dark"].contains(&theme.value().as_str())
+    {
+        return Err(syn::Error::new_spanned(
+            theme,
+            "an icon's theme is \"light\" or \"dark\"",
+        ));
+    }
+    Ok(icon)
+}
+
+fn icon_size_rule(size: &str) -> Result<(), &'static str> {
+    crate::icon_size(size).map_err(|_| "an icon size is written WxH (\"48x48\") or \"any\"")
+}
+
+/// `size = 1024`: a whole number of bytes.
+fn size(meta: &Meta) -> syn::Result<syn::LitInt> {
+    const HOW: &str = "write a resource's size in bytes as size = 1024";
+    let Meta::NameValue(nv) = meta else {
+        return Err(syn::Error::new_spanned(meta, HOW));
+    };
+    match &nv.value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(n), ..
+        }) if n.base10_parse::<u64>().is_ok() => Ok(n.clone()),
+        other => Err(syn::Error::new_spanned(other, HOW)),
+    }
+}
+
+/// `annotations(audience = [...], priority = 0.5, last_modified = "...")`.
+fn annotations(meta: &Meta) -> syn::Result<AnnotationsAttr> {
+    const HOW: &str = "write a resource's annotations as annotations(audience = [\"user\", \"assistant\"], priority = 0.5, last_modified = \"2025-01-12T15:00:58Z\")";
+    let Meta::List(list) = meta else {
+        return Err(syn::Error::new_spanned(meta, HOW));
+    };
+    let mut out = AnnotationsAttr::default();
+    for part in list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)? {
+        match key(&part).as_str() {
+            "audience" => strings(&part, &mut out.audience, HOW, |role| {
+                if role == "user" || role == "assistant" {
+                    Ok(())
+                } else {
+                    Err("an audience is \"user\" or \"assistant\"")
+                }
+            })?,
+            "priority" => {
+                let Meta::NameValue(MetaNameValue {
+                    value: Expr::Lit(ExprLit { lit, .. }),
+                    ..
+                }) = &part
+                else {
+                    return Err(syn::Error::new_spanned(&part, HOW));
+                };
+                let value = match lit {
+                    Lit::Float(f) => f.base10_parse::<f64>()?,
+                    Lit::Int(i) => i.base10_parse::<u8>()? as f64,
+                    other => return Err(syn::Error::new_spanned(other, HOW)),
+                };
+                crate::priority(value).map_err(|why| syn::Error::new_spanned(lit, why))?;
+                set(&mut out.priority, (value, lit.clone()), &part)?;
+            }
+            "last_modified" => {
+                let text = string_value(&part)?;
+                let moment = crate::timestamp(&text.value())
+                    .map_err(|why| syn::Error::new_spanned(&text, why))?;
+                set(&mut out.last_modified, (text, moment), &part)?;
+            }
+            _ => {
+                return Err(syn::Error::new_spanned(
+                    part.path(),
+                    "unknown annotation; the annotations are: audience, priority, last_modified",
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn requires(meta: &Meta, out: &mut Vec<LitStr>) -> syn::Result<()> {

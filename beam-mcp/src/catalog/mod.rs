@@ -49,6 +49,15 @@ pub enum CatalogError {
         /// The missing state type.
         type_name: &'static str,
     },
+    /// An icon that is not an image URI, or a size given to a template (whose listing has no
+    /// `size`).
+    #[error("{item}: {reason}")]
+    Display {
+        /// The item (`tool "name"`, `resource "uri"`, `prompt "name"`, `server`).
+        item: String,
+        /// What is wrong with what it shows.
+        reason: String,
+    },
     /// More than one item was refused: each refusal, in the order of the tools, the resources
     /// and the prompts, so that one build names every mistake.
     #[error("{} items were refused:{}", .0.len(), list(.0))]
@@ -58,6 +67,21 @@ pub enum CatalogError {
 /// Each refusal on a line of its own.
 fn list(errors: &[CatalogError]) -> String {
     errors.iter().map(|e| format!("\n- {e}")).collect()
+}
+
+/// The icons' refusal, if one is refused: a `src` that is not an image URI, a size or MIME
+/// type that is not an icon's.
+pub(crate) fn check_icons(
+    item: impl FnOnce() -> String,
+    icons: &[crate::Icon],
+) -> Result<(), CatalogError> {
+    match icons.iter().find_map(crate::Icon::refusal) {
+        Some(reason) => Err(CatalogError::Display {
+            item: item(),
+            reason,
+        }),
+        None => Ok(()),
+    }
 }
 
 impl CatalogError {

@@ -55,6 +55,7 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
         .into());
     }
     super::check_states(|| format!("prompt {:?}", def.name), def.states, states)?;
+    super::check_icons(|| format!("prompt {:?}", def.name), def.icons)?;
     for (i, argument) in def.arguments.iter().enumerate() {
         if def.arguments[..i].iter().any(|a| a.name == argument.name) {
             return Err(Message::RepeatedArgument {
@@ -111,6 +112,7 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
     if let Some(title) = def.title {
         listing.insert("title".into(), Value::from(title));
     }
+    crate::icon::insert_icons(&mut listing, def.icons);
     listing.insert("description".into(), Value::from(def.description));
     if !listed.is_empty() {
         listing.insert("arguments".into(), Value::Array(listed));

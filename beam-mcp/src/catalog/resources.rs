@@ -69,8 +69,17 @@ pub(crate) fn build(
     let mut templates = Vec::new();
     let mut refused = Vec::new();
     for def in defs {
-        let checked = super::check_states(|| format!("resource {:?}", def.uri), def.states, states)
-            .and_then(|()| parse(def));
+        let item = || format!("resource {:?}", def.uri);
+        let checked = super::check_states(item, def.states, states)
+            .and_then(|()| super::check_icons(item, def.icons))
+            .and_then(|()| parse(def))
+            .and_then(|template| match def.size {
+                Some(_) if !template.is_static() => Err(CatalogError::Display {
+                    item: item(),
+                    reason: "a template has no size (the spec's ResourceTemplate has none); give it to each resource it reads".into(),
+                }),
+                _ => Ok(template),
+            });
         let template = match checked {
             Ok(template) => template,
             Err(e) => {
@@ -185,6 +194,11 @@ fn listing(def: &ResourceDef, is_static: bool) -> Value {
             item.insert(key.into(), Value::from(value));
         }
     }
+    if let Some(size) = def.size {
+        item.insert("size".into(), Value::from(size));
+    }
+    crate::annotations::insert_annotations(&mut item, &def.annotations);
+    crate::icon::insert_icons(&mut item, def.icons);
     Value::Object(item)
 }
 

@@ -167,6 +167,7 @@ fn build_tool(
         .into());
     }
     super::check_states(|| format!("tool {:?}", def.name), def.states, states)?;
+    super::check_icons(|| format!("tool {:?}", def.name), def.icons)?;
     if let Some(name) = def
         .client_capabilities
         .iter()
@@ -189,6 +190,7 @@ fn build_tool(
     if let Some(title) = def.title {
         listing.insert("title".into(), Value::from(title));
     }
+    crate::icon::insert_icons(&mut listing, def.icons);
     listing.insert("description".into(), Value::from(def.description));
     listing.insert("inputSchema".into(), input_schema);
     let (output, wrap_output) = match output_schema(def).map_err(schema_error)? {

@@ -125,6 +125,9 @@ fn resource(uri: &'static str, name: &'static str, description: &'static str) ->
         title: None,
         description: Some(description),
         mime_type: Some("application/json"),
+        icons: &[],
+        size: None,
+        annotations: crate::Annotations::NONE,
         parameters: &[],
         reader: read,
         takes_context: false,
@@ -209,6 +212,7 @@ pub(crate) fn tool() -> ToolDef {
     ToolDef {
         name: "connectome",
         title: None,
+        icons: &[],
         description: "Returns one of this server's connectome graphs (declared, observed, or their diff) as canonical JSON with its digest. Reads only.",
         annotations: ToolAnnotations {
             read_only: Some(true),

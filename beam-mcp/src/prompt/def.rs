@@ -128,6 +128,8 @@ pub struct PromptDef {
     pub name: &'static str,
     /// A human display name.
     pub title: Option<&'static str>,
+    /// Icons a host shows beside it (`#[prompt(icon = "assets/prompt.png")]`).
+    pub icons: &'static [crate::Icon],
     /// What it is for (the function's doc comment).
     pub description: &'static str,
     /// Its arguments, in declaration order.
@@ -183,6 +185,7 @@ impl PromptDef {
         PromptDef {
             name,
             title: None,
+            icons: &[],
             description,
             arguments: &[],
             handler,
@@ -199,6 +202,9 @@ impl PromptDef {
     const_setters! {
         /// A human display name.
         with_title(title: &'static str) => Some(title);
+
+        /// Icons a host shows beside it.
+        with_icons(icons: &'static [crate::Icon]) => icons;
 
         /// Its arguments, in declaration order.
         with_arguments(arguments: &'static [PromptArgument]) => arguments;

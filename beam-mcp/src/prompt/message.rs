@@ -4,26 +4,8 @@ use std::fmt::Display;
 
 use serde_json::{Map, Value, json};
 
+pub use crate::annotations::Role;
 use crate::tool::Content;
-
-/// Who speaks a prompt message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The user.
-    User,
-    /// The assistant.
-    Assistant,
-}
-
-impl Role {
-    /// The wire name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
 
 /// One message of a rendered prompt: text, an image, audio or an embedded resource.
 ///

@@ -88,6 +88,13 @@ pub struct ResourceDef {
     pub description: Option<&'static str>,
     /// The MIME type of its contents, when known.
     pub mime_type: Option<&'static str>,
+    /// Icons a host shows beside it (`#[resource("..", icon = "assets/doc.png")]`).
+    pub icons: &'static [crate::Icon],
+    /// Its size in bytes, when known before it is read (a resource, not a template: the
+    /// spec's `ResourceTemplate` has no size).
+    pub size: Option<u64>,
+    /// Who it is for, how much it matters, when it last changed.
+    pub annotations: crate::Annotations,
     /// The template variables the reader binds, by name (empty for a static URI); checked
     /// against the template when the server is built.
     pub parameters: &'static [&'static str],
@@ -139,6 +146,9 @@ impl ResourceDef {
             title: None,
             description: None,
             mime_type: None,
+            icons: &[],
+            size: None,
+            annotations: crate::Annotations::NONE,
             parameters: &[],
             reader,
             takes_context: false,
@@ -160,6 +170,15 @@ impl ResourceDef {
 
         /// The MIME type of its contents.
         with_mime_type(mime_type: &'static str) => Some(mime_type);
+
+        /// Icons a host shows beside it.
+        with_icons(icons: &'static [crate::Icon]) => icons;
+
+        /// Its size in bytes (a resource; `build()` refuses it on a template).
+        with_size(size: u64) => Some(size);
+
+        /// Who it is for, how much it matters, when it last changed.
+        with_annotations(annotations: crate::Annotations) => annotations;
 
         /// The template variables the reader binds, by name.
         with_parameters(parameters: &'static [&'static str]) => parameters;

@@ -7,6 +7,8 @@ use base64::Engine as _;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::Annotations;
+
 /// One content block of a tool result (or a prompt message).
 ///
 /// ```
@@ -19,31 +21,44 @@ use serde_json::{Map, Value, json};
 /// assert_eq!(blocks[0].to_value()["type"], "text");
 /// assert_eq!(blocks[1].to_value()["data"], "iVBORw==");
 /// ```
+///
+/// Each block may carry [`Annotations`] (who it is for, how much it matters, when it last
+/// changed), set with [`with_annotations`](Self::with_annotations).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Content {
     /// Plain text.
+    #[non_exhaustive]
     Text {
         /// The text.
         text: String,
+        /// Its annotations, if any.
+        annotations: Option<Annotations>,
     },
     /// An image, base64 on the wire.
+    #[non_exhaustive]
     Image {
         /// Base64 (standard, padded) of the image bytes.
         data: String,
         /// The image's MIME type, e.g. `image/png`.
         mime_type: String,
+        /// Its annotations, if any.
+        annotations: Option<Annotations>,
     },
     /// Audio, base64 on the wire.
+    #[non_exhaustive]
     Audio {
         /// Base64 (standard, padded) of the audio bytes.
         data: String,
         /// The audio's MIME type, e.g. `audio/wav`.
         mime_type: String,
+        /// Its annotations, if any.
+        annotations: Option<Annotations>,
     },
     /// A resource's contents embedded in the result.
     Resource(EmbeddedResource),
     /// A link to a resource the client may read.
+    #[non_exhaustive]
     ResourceLink {
         /// The resource's URI.
         uri: String,
@@ -53,11 +68,14 @@ pub enum Content {
         mime_type: Option<String>,
         /// A description for the model.
         description: Option<String>,
+        /// Its annotations, if any.
+        annotations: Option<Annotations>,
     },
 }
 
 /// Resource contents embedded in a content block: text or bytes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct EmbeddedResource {
     /// The resource's URI.
     pub uri: String,
@@ -65,6 +83,8 @@ pub struct EmbeddedResource {
     pub mime_type: Option<String>,
     /// The contents.
     pub body: ResourceBody,
+    /// The block's annotations, if any.
+    pub annotations: Option<Annotations>,
 }
 
 /// The contents of an embedded resource.
@@ -83,7 +103,10 @@ fn base64(bytes: &[u8]) -> String {
 impl Content {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
-        Content::Text { text: text.into() }
+        Content::Text {
+            text: text.into(),
+            annotations: None,
+        }
     }
 
     /// An image block from raw bytes.
@@ -91,6 +114,7 @@ impl Content {
         Content::Image {
             data: base64(bytes),
             mime_type: mime_type.into(),
+            annotations: None,
         }
     }
 
@@ -99,6 +123,7 @@ impl Content {
         Content::Audio {
             data: base64(bytes),
             mime_type: mime_type.into(),
+            annotations: None,
         }
     }
 
@@ -112,6 +137,7 @@ impl Content {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
             body: ResourceBody::Text(text.into()),
+            annotations: None,
         })
     }
 
@@ -125,6 +151,7 @@ impl Content {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
             body: ResourceBody::Blob(bytes.into()),
+            annotations: None,
         })
     }
 
@@ -135,13 +162,54 @@ impl Content {
             name: name.into(),
             mime_type: None,
             description: None,
+            annotations: None,
+        }
+    }
+
+    /// The block with `annotations` (none are sent when they are [`Annotations::NONE`]).
+    ///
+    /// ```
+    /// use beam_mcp::{Annotations, Content, Priority, Role};
+    /// let block = Content::text("for you")
+    ///     .with_annotations(Annotations::NONE.with_audience(&[Role::User]).with_priority(Priority::REQUIRED));
+    /// assert_eq!(block.to_value()["annotations"]["audience"][0], "user");
+    /// assert_eq!(block.annotations().and_then(|a| a.priority), Some(Priority::REQUIRED));
+    /// ```
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: Annotations) -> Self {
+        let slot = match &mut self {
+            Content::Text { annotations, .. }
+            | Content::Image { annotations, .. }
+            | Content::Audio { annotations, .. }
+            | Content::ResourceLink { annotations, .. }
+            | Content::Resource(EmbeddedResource { annotations, .. }) => annotations,
+        };
+        *slot = annotations.to_value().is_some().then_some(annotations);
+        self
+    }
+
+    /// The block's annotations, if it has any.
+    ///
+    /// ```
+    /// assert!(beam_mcp::Content::text("plain").annotations().is_none());
+    /// ```
+    pub fn annotations(&self) -> Option<&Annotations> {
+        match self {
+            Content::Text { annotations, .. }
+            | Content::Image { annotations, .. }
+            | Content::Audio { annotations, .. }
+            | Content::ResourceLink { annotations, .. }
+            | Content::Resource(EmbeddedResource { annotations, .. }) => annotations.as_ref(),
         }
     }
 
     /// [`to_value`](Self::to_value), moving a text block's text rather than copying it.
     fn into_value(self) -> Value {
         match self {
-            Content::Text { text } => {
+            Content::Text {
+                text,
+                annotations: None,
+            } => {
                 let mut block = Map::new();
                 block.insert("text".into(), Value::String(text));
                 block.insert("type".into(), Value::from("text"));
@@ -153,12 +221,25 @@ impl Content {
 
     /// The block as the wire spells it (same at both revisions).
     pub fn to_value(&self) -> Value {
+        let mut block = self.to_bare_value();
+        if let (Some(annotations), Value::Object(map)) = (self.annotations(), &mut block) {
+            crate::annotations::insert_annotations(map, annotations);
+        }
+        block
+    }
+
+    /// The block without its annotations.
+    fn to_bare_value(&self) -> Value {
         match self {
-            Content::Text { text } => json!({ "type": "text", "text": text }),
-            Content::Image { data, mime_type } => {
+            Content::Text { text, .. } => json!({ "type": "text", "text": text }),
+            Content::Image {
+                data, mime_type, ..
+            } => {
                 json!({ "type": "image", "data": data, "mimeType": mime_type })
             }
-            Content::Audio { data, mime_type } => {
+            Content::Audio {
+                data, mime_type, ..
+            } => {
                 json!({ "type": "audio", "data": data, "mimeType": mime_type })
             }
             Content::Resource(resource) => {
@@ -182,6 +263,7 @@ impl Content {
                 name,
                 mime_type,
                 description,
+                ..
             } => {
                 let mut link = Map::new();
                 link.insert("type".into(), Value::from("resource_link"));
@@ -201,7 +283,7 @@ impl Content {
 
 impl From<String> for Content {
     fn from(text: String) -> Self {
-        Content::Text { text }
+        Content::text(text)
     }
 }
 

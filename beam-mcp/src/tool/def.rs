@@ -130,6 +130,8 @@ pub struct ToolDef {
     pub name: &'static str,
     /// A human display name.
     pub title: Option<&'static str>,
+    /// Icons a host shows beside it (`#[tool(icon = "assets/tool.png")]`).
+    pub icons: &'static [crate::Icon],
     /// What the tool does, for the model (the function's doc comment).
     pub description: &'static str,
     /// Hint annotations.
@@ -199,6 +201,7 @@ impl ToolDef {
         ToolDef {
             name,
             title: None,
+            icons: &[],
             description,
             annotations: ToolAnnotations::NONE,
             input_schema,
@@ -222,6 +225,9 @@ impl ToolDef {
 
         /// A human display name.
         with_title(title: &'static str) => Some(title);
+
+        /// Icons a host shows beside it.
+        with_icons(icons: &'static [crate::Icon]) => icons;
 
         /// What the tool does, for the model.
         with_description(description: &'static str) => description;

@@ -11,7 +11,9 @@ mod resources;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use beam_mcp::{Content, Context, Elicit, Elicited, LogLevel, State, ToolError};
+use beam_mcp::{
+    Annotations, Content, Context, Elicit, Elicited, LogLevel, Priority, Role, State, ToolError,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -70,7 +72,7 @@ impl Default for Stations {
 }
 
 /// Read the current weather for a place.
-#[beam_mcp::tool(read_only, title = "Current weather")]
+#[beam_mcp::tool(read_only, title = "Current weather", icon = "assets/sun.png")]
 async fn get_weather(
     /// A city name, e.g. "Paris".
     place: String,
@@ -127,11 +129,20 @@ fn forecast(
         }
         // The model is slow on purpose, so that progress has something to report.
         std::thread::sleep(std::time::Duration::from_millis(20));
-        lines.push(Content::text(format!(
-            "day {d}: {} °C, {}",
-            now.celsius + f64::from(d),
-            now.sky
-        )));
+        // The nearer the day, the more it matters: tomorrow 1, the day after 0.5, ...
+        let nearness = Priority::new(1.0 / f64::from(d)).unwrap_or(Priority::OPTIONAL);
+        lines.push(
+            Content::text(format!(
+                "day {d}: {} °C, {}",
+                now.celsius + f64::from(d),
+                now.sky
+            ))
+            .with_annotations(
+                Annotations::NONE
+                    .with_audience(&[Role::User, Role::Assistant])
+                    .with_priority(nearness),
+            ),
+        );
         let _ = ctx.progress(
             f64::from(d),
             Some(f64::from(days)),
@@ -293,6 +304,10 @@ fn builder() -> beam_mcp::ServerBuilder {
         .name(env!("CARGO_PKG_NAME"))
         .version(env!("CARGO_PKG_VERSION"))
         .crate_items(module_path!())
+        .title("Weather")
+        .description("Current readings and toy forecasts for a few European cities.")
+        .website_url("https://example.invalid/beam-mcp/weather")
+        .icon(beam_mcp::icon!(src = "assets/weather.svg", theme = "light"))
         .instructions("Weather for a few European cities. Call get_weather with a city name.")
         .state(Stations::default())
         .declared_connectome(beam_mcp::declared_connectome!())

@@ -8,7 +8,11 @@ use crate::Stations;
 use crate::resources::complete_place;
 
 /// Plan what to wear on a trip, given the weather at the destination.
-#[beam_mcp::prompt(title = "Plan a trip", complete(place = complete_place))]
+#[beam_mcp::prompt(
+    title = "Plan a trip",
+    icon = "assets/weather.svg",
+    complete(place = complete_place)
+)]
 fn plan_trip(
     /// Where to, e.g. "Oslo".
     place: String,

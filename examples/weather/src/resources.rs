@@ -8,7 +8,16 @@ use beam_mcp::resource::NotFound;
 use crate::Stations;
 
 /// Every station this server knows, one per line.
-#[beam_mcp::resource("weather://stations", mime_type = "text/plain", title = "Stations")]
+#[beam_mcp::resource(
+    "weather://stations",
+    mime_type = "text/plain",
+    title = "Stations",
+    annotations(
+        audience = ["user", "assistant"],
+        priority = 0.8,
+        last_modified = "2026-07-28T09:00:00Z"
+    )
+)]
 fn stations(State(stations): State<Stations>) -> String {
     stations.0.keys().copied().collect::<Vec<_>>().join("\n")
 }
@@ -38,7 +47,12 @@ pub(crate) fn complete_place(request: &CompletionRequest) -> Completion {
 }
 
 /// The server's icon: a 1x1 PNG.
-#[beam_mcp::resource("weather://icon.png", mime_type = "image/png")]
+#[beam_mcp::resource(
+    "weather://icon.png",
+    mime_type = "image/png",
+    size = 67,
+    annotations(audience = ["user"], priority = 0)
+)]
 fn icon() -> Vec<u8> {
     ICON.to_vec()
 }

@@ -24,6 +24,7 @@ use crate::ask::Round;
 use crate::context::Context;
 use crate::context::Hello;
 use crate::context::LogLevel;
+use crate::revision::META_SERVER_INFO;
 use crate::server::CacheHint;
 use crate::server::Server;
 
@@ -39,6 +40,10 @@ pub(crate) fn discover(server: &Server) -> Value {
         result.insert("instructions".into(), Value::from(instructions.as_str()));
     }
     inner.discover_cache.stamp(&mut result);
+    // serverInfo in full here; every other result's `_meta` carries it in brief.
+    let mut meta = Map::new();
+    meta.insert(META_SERVER_INFO.into(), inner.info.clone());
+    result.insert("_meta".into(), Value::Object(meta));
     Value::Object(result)
 }
 
