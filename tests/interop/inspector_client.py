@@ -64,6 +64,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--expect-bad-text")
     p.add_argument("--expect-read", metavar="JSON")
     p.add_argument("--expect-prompt", metavar="JSON")
+    p.add_argument("--expect-metadata", metavar="JSON", help="as py_client.py's: what the CLI printed of the "
+                   "server and of each listed item, compared on the keys given")
     p.add_argument("--skip-lists", action="store_true")
     p.add_argument("--read", action="append", default=[], metavar="URI")
     p.add_argument("--prompt")
@@ -82,7 +84,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         if not isinstance(value, dict):
             p.error(f"--{name.replace('_', '-')} must be a JSON object")
         setattr(ns, name, value)
-    for name in ("expect_structured", "expect_read", "expect_prompt"):
+    for name in ("expect_structured", "expect_read", "expect_prompt", "expect_metadata"):
         if getattr(ns, name) is not None:
             try:
                 setattr(ns, name, json.loads(getattr(ns, name)))
@@ -161,6 +163,18 @@ class Inspector:
         return result
 
 
+def check_metadata(errors: list[str], expected: dict[str, Any], seen: dict[str, Any]) -> None:
+    """Compares what the CLI printed with --expect-metadata, on the keys it gives."""
+    for kind, want in expected.items():
+        if kind == "serverInfo":
+            got = seen.get("serverInfo")
+            check(errors, "serverInfo", want, pick(got, *want) if isinstance(got, dict) else got)
+            continue
+        for key, fields in want.items():
+            item = seen.get(kind, {}).get(key)
+            check(errors, f"{kind} {key}", fields, pick(item, *fields) if item is not None else None)
+
+
 def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]) -> None:
     # Invocations that do not depend on each other run side by side (each is a Node process
     # and, over stdio, a server process); results are checked in step order all the same.
@@ -194,14 +208,18 @@ def steps(start: Any, ns: argparse.Namespace, summary: dict[str, Any], errors: l
         if "tools" not in caps:
             errors.append("the server did not advertise the tools capability")
 
+        seen: dict[str, Any] = {"serverInfo": summary["serverInfo"]}
         step = "tools/list"
-        summary["tools"] = [t["name"] for t in tools_f.result()["tools"]]
+        listed_tools = tools_f.result()["tools"]
+        seen["tools"] = {t["name"]: t for t in listed_tools}
+        summary["tools"] = [t["name"] for t in listed_tools]
         if ns.tool not in summary["tools"]:
             errors.append(f"tool {ns.tool!r} not listed")
 
         # Everything the capabilities allow, started before the checks below read the results.
         lists = not ns.skip_lists
         resources_f = start("resources/list") if lists and "resources" in caps else None
+        templates_f = start("resources/templates/list") if resources_f else None
         reads_f: dict[str, Future] = {uri: start("resources/read", "--uri", uri) for uri in ns.read} if resources_f else {}
         prompts_f = start("prompts/list") if lists and "prompts" in caps else None
         pairs = [f"{k}={v}" for k, v in ns.prompt_args.items()]
@@ -235,7 +253,11 @@ def steps(start: Any, ns: argparse.Namespace, summary: dict[str, Any], errors: l
         if lists:
             if resources_f:
                 step = "resources/list"
-                summary["resources"] = [r["uri"] for r in resources_f.result()["resources"]]
+                listed_resources = resources_f.result()["resources"]
+                seen["resources"] = {r["uri"]: r for r in listed_resources}
+                summary["resources"] = [r["uri"] for r in listed_resources]
+                step = "resources/templates/list"
+                seen["resourceTemplates"] = {t["uriTemplate"]: t for t in templates_f.result()["resourceTemplates"]}
                 for uri in summary["resources"]:
                     reads_f.setdefault(uri, start("resources/read", "--uri", uri))
                 summary["read"] = {}
@@ -253,7 +275,9 @@ def steps(start: Any, ns: argparse.Namespace, summary: dict[str, Any], errors: l
                 errors.append("resources to read, but the server advertises no resources")
             if prompts_f:
                 step = "prompts/list"
-                summary["prompts"] = [pr["name"] for pr in prompts_f.result()["prompts"]]
+                listed_prompts = prompts_f.result()["prompts"]
+                seen["prompts"] = {pr["name"]: pr for pr in listed_prompts}
+                summary["prompts"] = [pr["name"] for pr in listed_prompts]
                 if prompt_f:
                     step = f"prompts/get {ns.prompt}"
                     got_prompt = prompt_f.result()
@@ -266,6 +290,9 @@ def steps(start: Any, ns: argparse.Namespace, summary: dict[str, Any], errors: l
                         check(errors, step, ns.expect_prompt, messages)
             elif ns.prompt:
                 errors.append("a prompt to get, but the server advertises no prompts")
+        if ns.expect_metadata is not None:
+            step = "metadata"
+            check_metadata(errors, ns.expect_metadata, seen)
     except StepFailed as e:
         errors.append(f"{step}: {e}")
     except (KeyError, TypeError, AttributeError) as e:

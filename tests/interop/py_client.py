@@ -86,6 +86,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--expect-prompt", metavar="JSON", help='[{"role", "type", "text", ...}, ...]: the messages of '
                    "--prompt (an embedded resource gives its uri, mimeType and text)")
     p.add_argument("--expect-completion", metavar="JSON", help="the exact values of --complete")
+    p.add_argument("--expect-metadata", metavar="JSON", help='{"serverInfo": {...}, "tools"|"resources"|'
+                   '"resourceTemplates"|"prompts": {KEY: {...}}}: what the client read of the server and of '
+                   "each listed item (by name, URI or URI template), compared on the keys given (icons, title, "
+                   "size, annotations, ...)")
     p.add_argument("--skip-lists", action="store_true", help="do not list resources/prompts even if advertised")
     p.add_argument("--read", action="append", default=[], metavar="URI",
                    help="after listing, read this URI too (e.g. one a template matches); every listed resource is read")
@@ -134,7 +138,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         if not isinstance(value, dict):
             p.error(f"--{name.replace('_', '-')} must be a JSON object")
         setattr(ns, name, value)
-    for name in ("expect_structured", "expect_read", "expect_prompt", "expect_completion", "expect_elicit_request"):
+    for name in ("expect_structured", "expect_read", "expect_prompt", "expect_completion", "expect_elicit_request",
+                 "expect_metadata"):
         if getattr(ns, name) is not None:
             try:
                 setattr(ns, name, json.loads(getattr(ns, name)))
@@ -188,6 +193,27 @@ def compact(value: Any) -> str:
 def check(errors: list[str], what: str, expected: Any, actual: Any) -> None:
     if canon(expected) != canon(actual):
         errors.append(f"{what} mismatch: expected {compact(expected)}, got {compact(actual)}")
+
+
+def dumped(items: list[Any], key: str) -> dict[str, Any]:
+    """Listed items as the client read them (JSON, by alias), by their key."""
+    out = {}
+    for item in items:
+        entry = item.model_dump(by_alias=True, mode="json", exclude_none=True)
+        out[entry[key]] = entry
+    return out
+
+
+def check_metadata(errors: list[str], expected: dict[str, Any], seen: dict[str, Any]) -> None:
+    """Compares what the client read with --expect-metadata, on the keys it gives."""
+    for kind, want in expected.items():
+        if kind == "serverInfo":
+            got = seen.get("serverInfo")
+            check(errors, "serverInfo", want, pick(got, *want) if isinstance(got, dict) else got)
+            continue
+        for key, fields in want.items():
+            item = seen.get(kind, {}).get(key)
+            check(errors, f"{kind} {key}", fields, pick(item, *fields) if item is not None else None)
 
 
 def describe(exc: BaseException) -> str:
@@ -265,8 +291,11 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 if caps.tools is None:
                     errors.append("the server did not advertise the tools capability")
 
+                seen: dict[str, Any] = {
+                    "serverInfo": si.model_dump(by_alias=True, mode="json", exclude_none=True) if si else None}
                 step = "tools/list"
                 tools = (await session.list_tools()).tools
+                seen["tools"] = dumped(tools, "name")
                 summary["tools"] = [t.name for t in tools]
                 if ns.tool not in summary["tools"]:
                     errors.append(f"tool {ns.tool!r} not listed")
@@ -322,9 +351,12 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                 if not ns.skip_lists:
                     if caps.resources is not None:
                         step = "resources/list"
-                        summary["resources"] = [r.uri for r in (await session.list_resources()).resources]
+                        resources = (await session.list_resources()).resources
+                        seen["resources"] = dumped(resources, "uri")
+                        summary["resources"] = [r.uri for r in resources]
                         step = "resources/templates/list"
                         templates = (await session.list_resource_templates()).resource_templates
+                        seen["resourceTemplates"] = dumped(templates, "uriTemplate")
                         summary["resourceTemplates"] = [t.uri_template for t in templates]
                         summary["read"] = {}
                         for uri in summary["resources"] + ns.read:
@@ -344,7 +376,9 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                         errors.append("resources to read, but the server advertises no resources")
                     if caps.prompts is not None:
                         step = "prompts/list"
-                        summary["prompts"] = [pr.name for pr in (await session.list_prompts()).prompts]
+                        prompts = (await session.list_prompts()).prompts
+                        seen["prompts"] = dumped(prompts, "name")
+                        summary["prompts"] = [pr.name for pr in prompts]
                         if ns.prompt:
                             step = f"prompts/get {ns.prompt}"
                             got_prompt = await session.get_prompt(ns.prompt, ns.prompt_args)
@@ -373,6 +407,9 @@ async def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]
                             errors.append(f"{step}: no values")
                         if ns.expect_completion is not None:
                             check(errors, step, ns.expect_completion, done.completion.values)
+                if ns.expect_metadata is not None:
+                    step = "metadata"
+                    check_metadata(errors, ns.expect_metadata, seen)
             except Exception as e:  # any failure is a test failure; name the step
                 errors.append(f"{step}: {describe(e)}")
 

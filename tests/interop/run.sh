@@ -160,6 +160,27 @@ shape_calls=(
     --also-call '{"tool":"region_mean","args":'"$region_good"',"text":"Europe: 10.83 °C over 3 stations (Lisbon, Oslo, Paris) in 4 regions"}'
     --also-call '{"tool":"region_mean","args":'"$region_bad"',"error":"'"$region_bad_text"'"}')
 sdk_text_args=("${text_args[@]}" "${shape_calls[@]}")
+# What hosts display (issue 28), read back by the Python client and the Inspector CLI: the server's
+# title, description, site and icon; a tool's and a prompt's icons; resources' size and
+# annotations. The icons are the example's asset files as data: URIs, encoded here by coreutils.
+assets="$here/../../examples/weather/assets"
+sun_png="data:image/png;base64,$(base64 -w0 "$assets/sun.png")"
+weather_svg="data:image/svg+xml;base64,$(base64 -w0 "$assets/weather.svg")"
+expect_metadata='{
+  "serverInfo": {"name": "weather", "title": "Weather", "websiteUrl": "https://example.invalid/beam-mcp/weather",
+    "description": "Current readings and toy forecasts for a few European cities.",
+    "icons": [{"src": "'"$weather_svg"'", "mimeType": "image/svg+xml", "sizes": ["any"], "theme": "light"}]},
+  "tools": {"get_weather": {"title": "Current weather",
+    "icons": [{"src": "'"$sun_png"'", "mimeType": "image/png", "sizes": ["16x16"]}]}},
+  "resources": {
+    "weather://stations": {"title": "Stations",
+      "annotations": {"audience": ["user", "assistant"], "priority": 0.8, "lastModified": "2026-07-28T09:00:00Z"}},
+    "weather://icon.png": {"size": 67, "annotations": {"audience": ["user"], "priority": 0}}},
+  "resourceTemplates": {"weather://station/{place}": {"name": "station", "mimeType": "application/json"}},
+  "prompts": {"plan_trip": {"title": "Plan a trip",
+    "icons": [{"src": "'"$weather_svg"'", "mimeType": "image/svg+xml", "sizes": ["any"]}]}}
+}'
+metadata_args=(--expect-metadata "$expect_metadata")
 # The Inspector CLI runs: the text runs less completion and progress (the CLI has neither).
 inspector_args=(--tool get_weather --args '{"place":"Paris"}' --expect-text 'Paris: 14.5 °C, cloudy'
     --bad-args '{"place":42}' --expect-bad-text 'get_weather: invalid arguments: place must be of type string'
@@ -193,7 +214,8 @@ all_clients() {
     if [ "$via" = http ]; then at=", http"; fi
     for rev in auto 2026-07-28 2025-11-25; do
         v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
-        run "python mcp, $rev$at, text" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${sdk_text_args[@]}" "$@"
+        run "python mcp, $rev$at, text" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${sdk_text_args[@]}" \
+            "${metadata_args[@]}" "$@"
         run "python mcp, $rev$at, structured" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${structured_args[@]}" "$@"
         run "python mcp, $rev$at, elicit" timeout 120 .venv/bin/python py_client.py "${v[@]}" "${elicit_args[@]}" "$@"
         run "ts client v2, $rev$at, text" timeout 120 node ts_client.mjs "${v[@]}" "${sdk_text_args[@]}" "$@"
@@ -235,7 +257,8 @@ all_clients() {
     # The Inspector CLI: one invocation per method (ten per run).
     for rev in 2025-11-25 auto 2026-07-28; do
         v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
-        run "inspector cli, $rev$at, text" timeout 300 .venv/bin/python inspector_client.py "${v[@]}" "${inspector_args[@]}" "$@"
+        run "inspector cli, $rev$at, text" timeout 300 .venv/bin/python inspector_client.py "${v[@]}" "${inspector_args[@]}" \
+            "${metadata_args[@]}" "$@"
     done
 }
 # start LOG CMD...: runs CMD in the background with its stderr in LOG, waits for the line
