@@ -168,7 +168,7 @@ struct Presentation {
     title: Option<String>,
     description: Option<String>,
     website_url: Option<String>,
-    icons: Vec<crate::Icon>,
+    icons: Vec<crate::icon::Icon>,
 }
 
 impl Presentation {
@@ -327,7 +327,7 @@ impl ServerBuilder {
     }
 
     /// Adds an icon to `serverInfo.icons` ([`icon!`](crate::icon!) embeds a file of the crate).
-    pub fn icon(mut self, icon: crate::Icon) -> Self {
+    pub fn icon(mut self, icon: crate::icon::Icon) -> Self {
         self.presentation.icons.push(icon);
         self
     }

@@ -73,9 +73,9 @@ fn list(errors: &[CatalogError]) -> String {
 /// type that is not an icon's.
 pub(crate) fn check_icons(
     item: impl FnOnce() -> String,
-    icons: &[crate::Icon],
+    icons: &[crate::icon::Icon],
 ) -> Result<(), CatalogError> {
-    match icons.iter().find_map(crate::Icon::refusal) {
+    match icons.iter().find_map(crate::icon::Icon::refusal) {
         Some(reason) => Err(CatalogError::Display {
             item: item(),
             reason,

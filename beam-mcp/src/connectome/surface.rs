@@ -127,7 +127,7 @@ fn resource(uri: &'static str, name: &'static str, description: &'static str) ->
         mime_type: Some("application/json"),
         icons: &[],
         size: None,
-        annotations: crate::Annotations::NONE,
+        annotations: crate::annotations::Annotations::NONE,
         parameters: &[],
         reader: read,
         takes_context: false,

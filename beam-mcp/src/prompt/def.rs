@@ -129,7 +129,7 @@ pub struct PromptDef {
     /// A human display name.
     pub title: Option<&'static str>,
     /// Icons a host shows beside it (`#[prompt(icon = "assets/prompt.png")]`).
-    pub icons: &'static [crate::Icon],
+    pub icons: &'static [crate::icon::Icon],
     /// What it is for (the function's doc comment).
     pub description: &'static str,
     /// Its arguments, in declaration order.
@@ -204,7 +204,7 @@ impl PromptDef {
         with_title(title: &'static str) => Some(title);
 
         /// Icons a host shows beside it.
-        with_icons(icons: &'static [crate::Icon]) => icons;
+        with_icons(icons: &'static [crate::icon::Icon]) => icons;
 
         /// Its arguments, in declaration order.
         with_arguments(arguments: &'static [PromptArgument]) => arguments;

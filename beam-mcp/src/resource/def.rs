@@ -89,12 +89,12 @@ pub struct ResourceDef {
     /// The MIME type of its contents, when known.
     pub mime_type: Option<&'static str>,
     /// Icons a host shows beside it (`#[resource("..", icon = "assets/doc.png")]`).
-    pub icons: &'static [crate::Icon],
+    pub icons: &'static [crate::icon::Icon],
     /// Its size in bytes, when known before it is read (a resource, not a template: the
     /// spec's `ResourceTemplate` has no size).
     pub size: Option<u64>,
     /// Who it is for, how much it matters, when it last changed.
-    pub annotations: crate::Annotations,
+    pub annotations: crate::annotations::Annotations,
     /// The template variables the reader binds, by name (empty for a static URI); checked
     /// against the template when the server is built.
     pub parameters: &'static [&'static str],
@@ -148,7 +148,7 @@ impl ResourceDef {
             mime_type: None,
             icons: &[],
             size: None,
-            annotations: crate::Annotations::NONE,
+            annotations: crate::annotations::Annotations::NONE,
             parameters: &[],
             reader,
             takes_context: false,
@@ -172,13 +172,13 @@ impl ResourceDef {
         with_mime_type(mime_type: &'static str) => Some(mime_type);
 
         /// Icons a host shows beside it.
-        with_icons(icons: &'static [crate::Icon]) => icons;
+        with_icons(icons: &'static [crate::icon::Icon]) => icons;
 
         /// Its size in bytes (a resource; `build()` refuses it on a template).
         with_size(size: u64) => Some(size);
 
         /// Who it is for, how much it matters, when it last changed.
-        with_annotations(annotations: crate::Annotations) => annotations;
+        with_annotations(annotations: crate::annotations::Annotations) => annotations;
 
         /// The template variables the reader binds, by name.
         with_parameters(parameters: &'static [&'static str]) => parameters;

@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::Annotations;
+use crate::annotations::Annotations;
 
 /// One content block of a tool result (or a prompt message).
 ///

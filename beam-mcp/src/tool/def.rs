@@ -131,7 +131,7 @@ pub struct ToolDef {
     /// A human display name.
     pub title: Option<&'static str>,
     /// Icons a host shows beside it (`#[tool(icon = "assets/tool.png")]`).
-    pub icons: &'static [crate::Icon],
+    pub icons: &'static [crate::icon::Icon],
     /// What the tool does, for the model (the function's doc comment).
     pub description: &'static str,
     /// Hint annotations.
@@ -227,7 +227,7 @@ impl ToolDef {
         with_title(title: &'static str) => Some(title);
 
         /// Icons a host shows beside it.
-        with_icons(icons: &'static [crate::Icon]) => icons;
+        with_icons(icons: &'static [crate::icon::Icon]) => icons;
 
         /// What the tool does, for the model.
         with_description(description: &'static str) => description;
