@@ -43,6 +43,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from compare import check, check_metadata, compact, norm_content, pick
+
 HERE = Path(__file__).resolve().parent
 INSPECTOR = HERE / "node_modules/@modelcontextprotocol/inspector"
 LAUNCHER = INSPECTOR / "clients/launcher/build/index.js"
@@ -95,36 +97,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return ns
 
 
-def pick(obj: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: obj[k] for k in keys if k in obj}
-
-
-def norm_content(block: dict[str, Any]) -> dict[str, Any]:
-    """What the checks compare of a content block: its type and text (an embedded resource's too)."""
-    return {"type": block.get("type"), **pick(block, "text"),
-            **pick(block.get("resource") or {}, "uri", "mimeType", "text", "blob")}
-
-
-def canon(value: Any) -> Any:
-    """JSON value for comparison: 21 and 21.0 are one number; True is not 1."""
-    if isinstance(value, dict):
-        return {k: canon(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [canon(v) for v in value]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return ("number", float(value))
-    return value
-
-
-def compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def check(errors: list[str], what: str, expected: Any, actual: Any) -> None:
-    if canon(expected) != canon(actual):
-        errors.append(f"{what} mismatch: expected {compact(expected)}, got {compact(actual)}")
-
-
 class StepFailed(Exception):
     pass
 
@@ -161,18 +133,6 @@ class Inspector:
             tail = " | ".join((done.stderr.strip() or done.stdout.strip()).splitlines()[-3:])
             raise StepFailed(f"the Inspector exited {done.returncode} (wanted {want}): {tail}")
         return result
-
-
-def check_metadata(errors: list[str], expected: dict[str, Any], seen: dict[str, Any]) -> None:
-    """Compares what the CLI printed with --expect-metadata, on the keys it gives."""
-    for kind, want in expected.items():
-        if kind == "serverInfo":
-            got = seen.get("serverInfo")
-            check(errors, "serverInfo", want, pick(got, *want) if isinstance(got, dict) else got)
-            continue
-        for key, fields in want.items():
-            item = seen.get(kind, {}).get(key)
-            check(errors, f"{kind} {key}", fields, pick(item, *fields) if item is not None else None)
 
 
 def run(ns: argparse.Namespace, summary: dict[str, Any], errors: list[str]) -> None:

@@ -64,6 +64,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from compare import check, check_metadata, compact, norm_content, pick
+
 REVISIONS = ("auto", "2026-07-28", "2025-11-25")
 
 
@@ -165,36 +167,6 @@ def content_json(blocks: list[Any]) -> list[Any]:
     return [b.model_dump(by_alias=True, mode="json", exclude_none=True) for b in blocks]
 
 
-def pick(obj: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: obj[k] for k in keys if k in obj}
-
-
-def norm_content(block: dict[str, Any]) -> dict[str, Any]:
-    """What the checks compare of a content block: its type and text (an embedded resource's too)."""
-    return {"type": block.get("type"), **pick(block, "text"),
-            **pick(block.get("resource") or {}, "uri", "mimeType", "text", "blob")}
-
-
-def canon(value: Any) -> Any:
-    """JSON value for comparison: 21 and 21.0 are one number (SDKs differ); True is not 1."""
-    if isinstance(value, dict):
-        return {k: canon(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [canon(v) for v in value]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return ("number", float(value))
-    return value
-
-
-def compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # as JSON.stringify and serde_json
-
-
-def check(errors: list[str], what: str, expected: Any, actual: Any) -> None:
-    if canon(expected) != canon(actual):
-        errors.append(f"{what} mismatch: expected {compact(expected)}, got {compact(actual)}")
-
-
 def dumped(items: list[Any], key: str) -> dict[str, Any]:
     """Listed items as the client read them (JSON, by alias), by their key."""
     out = {}
@@ -202,18 +174,6 @@ def dumped(items: list[Any], key: str) -> dict[str, Any]:
         entry = item.model_dump(by_alias=True, mode="json", exclude_none=True)
         out[entry[key]] = entry
     return out
-
-
-def check_metadata(errors: list[str], expected: dict[str, Any], seen: dict[str, Any]) -> None:
-    """Compares what the client read with --expect-metadata, on the keys it gives."""
-    for kind, want in expected.items():
-        if kind == "serverInfo":
-            got = seen.get("serverInfo")
-            check(errors, "serverInfo", want, pick(got, *want) if isinstance(got, dict) else got)
-            continue
-        for key, fields in want.items():
-            item = seen.get(kind, {}).get(key)
-            check(errors, f"{kind} {key}", fields, pick(item, *fields) if item is not None else None)
 
 
 def describe(exc: BaseException) -> str:
