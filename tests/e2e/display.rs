@@ -4,17 +4,10 @@
 //! schema of its revision, and the embedded icons against `base64` of the files (coreutils, not
 //! our encoder).
 
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
-use beam_mcp_tests::{ServerProcess, modern_meta, spec, workspace_binary, workspace_root};
+use beam_mcp_tests::{ServerProcess, modern_meta, workspace_root};
 use serde_json::{Value, json};
-
-fn weather() -> ServerProcess {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    ServerProcess::spawn(BIN.get_or_init(|| workspace_binary("weather", "weather")))
-}
 
 /// `data:<type>;base64,<the file, encoded by coreutils>`.
 fn data_uri(mime_type: &str, asset: &str) -> String {
@@ -31,20 +24,10 @@ fn data_uri(mime_type: &str, asset: &str) -> String {
     )
 }
 
-/// Sends a request (skipping 2025-11-25 logs) and checks the answer against the schema.
+/// The result of a request, its answer checked against the schema of `revision`.
 fn ask(server: &mut ServerProcess, revision: &str, request: Value) -> Value {
-    let method = request["method"].as_str().unwrap_or_default().to_owned();
-    server.send(&request);
-    let response = loop {
-        let message = server.recv().expect("an answer");
-        if message.get("method").is_none() {
-            break message;
-        }
-    };
     let stateless = (revision == "2026-07-28").then_some(revision);
-    spec()
-        .check_response(stateless, &method, &response)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let response = super::stdio_weather::ask(server, stateless, request);
     assert!(response.get("error").is_none(), "{response}");
     response["result"].clone()
 }
@@ -160,7 +143,7 @@ fn lists_and_content(s: &mut ServerProcess, revision: &str) {
 
 #[test]
 fn a_2026_07_28_client_sees_the_server_in_full_at_discover_and_in_brief_on_every_result() {
-    let mut s = weather();
+    let mut s = super::stdio_weather::weather();
     let rev = "2026-07-28";
     let discovered = ask(
         &mut s,
@@ -187,7 +170,7 @@ fn a_2026_07_28_client_sees_the_server_in_full_at_discover_and_in_brief_on_every
 
 #[test]
 fn a_2025_11_25_client_sees_the_server_in_full_at_initialize() {
-    let mut s = weather();
+    let mut s = super::stdio_weather::weather();
     let rev = "2025-11-25";
     let hello = ask(
         &mut s,

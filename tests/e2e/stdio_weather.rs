@@ -8,13 +8,13 @@ use std::time::Duration;
 use beam_mcp_tests::{ServerProcess, modern_meta, spec, workspace_binary};
 use serde_json::{Value, json};
 
-fn weather() -> ServerProcess {
+pub(crate) fn weather() -> ServerProcess {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     ServerProcess::spawn(BIN.get_or_init(|| workspace_binary("weather", "weather")))
 }
 
 /// Sends a request and checks the answer against the schema of `revision`.
-fn ask(server: &mut ServerProcess, revision: Option<&str>, request: Value) -> Value {
+pub(crate) fn ask(server: &mut ServerProcess, revision: Option<&str>, request: Value) -> Value {
     let method = request["method"].as_str().unwrap_or_default().to_owned();
     server.send(&request);
     // A 2025-11-25 session is sent logs at every level until it sets one: skip them.
