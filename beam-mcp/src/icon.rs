@@ -120,10 +120,18 @@ impl Icon {
         if let Err(why) = beam_mcp_rules::icon_source(self.src) {
             return Some(format!("icon {:?}: {why}", shorten(self.src)));
         }
-        if let Some(mime_type) = self.mime_type
-            && let Err(why) = beam_mcp_rules::icon_mime_type(mime_type)
-        {
-            return Some(format!("icon {:?}: {why}", shorten(self.src)));
+        if let Some(mime_type) = self.mime_type {
+            if let Err(why) = beam_mcp_rules::icon_mime_type(mime_type) {
+                return Some(format!("icon {:?}: {why}", shorten(self.src)));
+            }
+            if let Some(data) = self.src.strip_prefix("data:")
+                && !data.starts_with(&format!("{mime_type};"))
+            {
+                return Some(format!(
+                    "icon {:?}: its mime_type {mime_type} is not the type of its data: URI",
+                    shorten(self.src)
+                ));
+            }
         }
         self.sizes.iter().find_map(|size| {
             beam_mcp_rules::icon_size(size)

@@ -300,6 +300,12 @@ fn what_hosts_display_is_refused_when_the_spec_cannot_carry_it() {
     assert!(refusal(b).starts_with(
         "server: icon \"data:text/html;base64,PGI+\": \"text/html\" is not an icon type"
     ));
+    let b = Server::builder()
+        .icon(Icon::url("data:image/png;base64,iVBORw0KGgo=").with_mime_type("image/svg+xml"));
+    assert_eq!(
+        refusal(b),
+        "server: icon \"data:image/png;base64,iVBORw0KGgo=\": its mime_type image/svg+xml is not the type of its data: URI"
+    );
     // A long data: URI is cut in the message.
     let b = Server::builder().icon(Icon::url(
         "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAQ0lEQVR42m!!",

@@ -576,6 +576,14 @@ fn icon(meta: &Meta) -> syn::Result<IconAttr> {
     if let Some(mime_type) = &icon.mime_type {
         crate::icon_mime_type(&mime_type.value())
             .map_err(|why| syn::Error::new_spanned(mime_type, why))?;
+        if let Some(data) = src.strip_prefix("data:")
+            && !data.starts_with(&format!("{};", mime_type.value()))
+        {
+            return Err(syn::Error::new_spanned(
+                mime_type,
+                "this mime_type is not the type of the icon's data: URI",
+            ));
+        }
     }
     if let Some(theme) = &icon.theme
         && !["light", "dark"].contains(&theme.value().as_str())
