@@ -21,6 +21,7 @@ mod items;
 mod prompt;
 mod resource;
 mod skeleton;
+mod skills;
 mod spelling;
 mod unique;
 
@@ -105,6 +106,25 @@ pub fn items(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn icon(input: TokenStream) -> TokenStream {
     match icons::icon_macro(input.into()) {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// A folder of agent skills (the Skills extension), embedded at compile time, as
+/// `&'static [beam_mcp::skill::SkillDef]` for `ServerBuilder::skills`:
+/// `beam_mcp::skills!("skills")`, the folder named from the crate's root.
+///
+/// Each folder under it holding a `SKILL.md` is a skill (nested ones too), served at
+/// `skill://<its path>/SKILL.md`; every file of its folder is one of its files (hidden files and
+/// symbolic links are left out). The frontmatter is read at compile time (scalars, quoted
+/// strings, `|` and `>` blocks, lists and maps of scalars) and checked: `name` is the folder's
+/// name and a skill name (1 to 64 lowercase letters, digits and single hyphens),
+/// `description` is present and at most 1024 characters, `compatibility` at most 500. A file
+/// that changes rebuilds the crate.
+#[proc_macro]
+pub fn skills(input: TokenStream) -> TokenStream {
+    match skills::skills_macro(input.into()) {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }

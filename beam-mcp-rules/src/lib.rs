@@ -18,6 +18,7 @@ pub mod attributes;
 mod display;
 mod message;
 mod names;
+mod skills;
 mod template;
 
 pub use display::{
@@ -25,4 +26,8 @@ pub use display::{
 };
 pub use message::Message;
 pub use names::{header_name_defect, uri_defect, valid_tool_name};
+pub use skills::{
+    SKILL_COMPATIBILITY_CHARS, SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS, skill_compatibility,
+    skill_description, skill_name,
+};
 pub use template::{Part, TemplateError, UriTemplate};

@@ -116,6 +116,13 @@ pub enum ProtocolError {
         "Invalid params: completion/complete requires ref {{type: \"ref/prompt\", name}} or {{type: \"ref/resource\", uri}} and argument {{name, value}} with string values"
     )]
     CompletionMalformed,
+    /// `skills/get` naming no skill this server serves (a URI that is not a `SKILL.md`'s, or
+    /// one no skill has).
+    #[error("Invalid params: no skill is served at this uri")]
+    UnknownSkill(String),
+    /// `resources/directory/read` naming no folder of a skill (a file, or nothing).
+    #[error("Invalid params: not a directory resource")]
+    NotADirectory(String),
     /// `completion/complete` naming a template the catalog does not list.
     #[error("Invalid params: unknown resource template")]
     UnknownTemplate(String),
@@ -263,6 +270,8 @@ impl ProtocolError {
             | Self::PromptNotRendered { .. }
             | Self::CompletionMalformed
             | Self::UnknownTemplate(_)
+            | Self::UnknownSkill(_)
+            | Self::NotADirectory(_)
             | Self::UnknownArgument { .. }
             | Self::MetaRequired
             | Self::LogLevel(_)
@@ -301,7 +310,9 @@ impl ProtocolError {
             Self::PromptArguments { name, reason } | Self::PromptNotRendered { name, reason } => {
                 Some(json!({ "name": cut(name), "reason": cut(reason) }))
             }
-            Self::UnknownTemplate(uri) => Some(json!({ "uri": cut(uri) })),
+            Self::UnknownTemplate(uri) | Self::UnknownSkill(uri) | Self::NotADirectory(uri) => {
+                Some(json!({ "uri": cut(uri) }))
+            }
             Self::UnknownArgument { item, argument } => {
                 Some(json!({ "item": cut(item), "argument": cut(argument) }))
             }

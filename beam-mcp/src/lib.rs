@@ -57,6 +57,7 @@ mod revision;
 pub mod schema;
 mod schemagen;
 mod server;
+pub mod skill;
 pub mod store;
 mod task;
 #[cfg(feature = "otel")]
@@ -70,7 +71,7 @@ pub use annotations::{Annotations, Priority, Role, Timestamp};
 pub use ask::{
     AskError, Elicit, ElicitChoice, ElicitField, Elicited, Root, Sampled, SamplingRequest,
 };
-pub use beam_mcp_macros::{Elicit, icon, items, prompt, resource, tool};
+pub use beam_mcp_macros::{Elicit, icon, items, prompt, resource, skills, tool};
 pub use catalog::{CatalogError, Message};
 pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use icon::{Icon, IconTheme};

@@ -77,10 +77,16 @@ pub enum LiveError {
     /// The changed catalog breaks a rule; the words are the build's.
     #[error(transparent)]
     Catalog(#[from] CatalogError),
+    /// A skill added to a server that does not declare the Skills extension: it declares it
+    /// when it is built with skills (`ServerBuilder::skills`, an empty slice too).
+    #[error(
+        "the server does not declare the skills extension: give its builder .skills(..) (an empty slice will do)"
+    )]
+    SkillsNotDeclared,
     /// Nothing of that kind has that key.
     #[error("there is no {kind} {key:?} to remove")]
     NotFound {
-        /// `tool`, `resource` or `prompt`.
+        /// `tool`, `resource`, `prompt` or `skill`.
         kind: &'static str,
         /// The name or URI.
         key: String,
@@ -352,6 +358,28 @@ impl LiveCatalog {
             d.prompts.retain(|p| p.name != def.name);
             d.prompts.push(def);
             Ok(())
+        })
+    }
+
+    /// Adds a skill, or replaces the skill at the same path: `skills/list` and `skills/get`
+    /// answer with it, its files are read through `resources/read`, and subscribers hear
+    /// `notifications/resources/list_changed` (the extension has no notification of its own).
+    /// The server must declare the extension ([`LiveError::SkillsNotDeclared`]).
+    pub fn add_skill(&self, def: crate::skill::SkillDef) -> Result<(), LiveError> {
+        self.inner.change(Change::Resources, |d| {
+            if !d.skills_declared {
+                return Err(LiveError::SkillsNotDeclared);
+            }
+            d.skills.retain(|s| s.path != def.path);
+            d.skills.push(def);
+            Ok(())
+        })
+    }
+
+    /// Removes the skill at `path` (`weather/packing` for `skill://weather/packing/SKILL.md`).
+    pub fn remove_skill(&self, path: &str) -> Result<(), LiveError> {
+        self.inner.change(Change::Resources, |d| {
+            remove(&mut d.skills, |s| s.path == path, "skill", path)
         })
     }
 

@@ -362,6 +362,27 @@ impl ServerBuilder {
         self
     }
 
+    /// Adds skills (the Skills extension): [`skills!`](crate::skills!) embeds a folder of them.
+    /// The server then declares `io.modelcontextprotocol/skills` (with `directoryRead`) and
+    /// `resources`, and serves `skills/list`, `skills/get`, `resources/directory/read` and every
+    /// file of every skill through `resources/read`, at both revisions.
+    ///
+    /// ```
+    /// use beam_mcp::skill::{SkillDef, SkillFile};
+    /// const SKILL: SkillDef = SkillDef::new(
+    ///     "hello",
+    ///     r#"{"name":"hello","description":"Greets."}"#,
+    ///     &[SkillFile::new("SKILL.md", b"---\nname: hello\ndescription: Greets.\n---\n", "text/markdown")],
+    /// );
+    /// let server = beam_mcp::Server::builder().skills(&[SKILL]).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn skills(mut self, skills: &[crate::skill::SkillDef]) -> Self {
+        self.definitions.skills.extend_from_slice(skills);
+        self.definitions.skills_declared = true;
+        self
+    }
+
     /// Adds several tools: a `#[beam_mcp::items]` impl block's `TOOLS`, for one.
     ///
     /// ```
@@ -893,7 +914,8 @@ impl ServerBuilder {
         if live || !catalog.tools().is_empty() {
             capabilities.insert("tools".into(), json!({ "listChanged": live }));
         }
-        if live || !catalog.resources().is_empty() || !catalog.templates().is_empty() {
+        let skills = defs.skills_declared;
+        if live || skills || !catalog.resources().is_empty() || !catalog.templates().is_empty() {
             capabilities.insert(
                 "resources".into(),
                 json!({ "listChanged": live, "subscribe": live }),
@@ -909,6 +931,16 @@ impl ServerBuilder {
         if live || emits {
             capabilities.insert("logging".into(), json!({}));
         }
+        // The Skills extension is declared in `extensions` at both revisions, as SEP-2640 says
+        // (at 2025-11-25 beside the schema's fields: `docs/wire.md`).
+        if skills {
+            let mut extensions = Map::new();
+            extensions.insert(
+                crate::skill::EXTENSION.into(),
+                json!({ "directoryRead": true }),
+            );
+            capabilities.insert("extensions".into(), Value::Object(extensions));
+        }
         // The tasks extension exists only at 2026-07-28 (`server/discover`), and only when some
         // tool can become a task.
         let mut discover_capabilities = capabilities.clone();
@@ -917,9 +949,12 @@ impl ServerBuilder {
             .iter()
             .any(|d| d.task_support != crate::task::TaskSupport::Forbidden)
         {
-            let mut extensions = Map::new();
-            extensions.insert(crate::task::EXTENSION.into(), json!({}));
-            discover_capabilities.insert("extensions".into(), Value::Object(extensions));
+            let extensions = discover_capabilities
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(extensions) = extensions {
+                extensions.insert(crate::task::EXTENSION.into(), json!({}));
+            }
         }
         if let Some(observer) = &self.definitions.observer {
             observer.bind(&name);

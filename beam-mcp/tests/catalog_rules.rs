@@ -315,3 +315,49 @@ fn what_hosts_display_is_refused_when_the_spec_cannot_carry_it() {
         "server: icon \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAB\": a data: icon's data is base64"
     );
 }
+
+#[test]
+fn a_skill_is_refused_by_the_extension_s_rules() {
+    use beam_mcp::skill::{SkillDef, SkillFile};
+    const MD: &[SkillFile] = &[SkillFile::new("SKILL.md", b"---\n---\n", "text/markdown")];
+    let skill = |path, frontmatter, files| {
+        Server::builder().skills(&[SkillDef::new(path, frontmatter, files)])
+    };
+    assert_eq!(
+        refusal(skill("Pack", r#"{"name":"Pack","description":"x"}"#, MD)),
+        "skill \"skill://Pack/SKILL.md\": the skill name \"Pack\" is 1 to 64 lowercase letters, digits and single hyphens (not first or last), as the Agent Skills format says"
+    );
+    assert_eq!(
+        refusal(skill("pack", r#"{"name":"other","description":"x"}"#, MD)),
+        "skill \"skill://pack/SKILL.md\": its frontmatter's name must be \"pack\", the last segment of its path"
+    );
+    assert_eq!(
+        refusal(skill("pack", r#"{"name":"pack"}"#, MD)),
+        "skill \"skill://pack/SKILL.md\": its frontmatter has no description"
+    );
+    assert_eq!(
+        refusal(skill("pack", r#"{"name":"pack","description":"x"}"#, &[])),
+        "skill \"skill://pack/SKILL.md\": it has no SKILL.md"
+    );
+    const ESCAPING: &[SkillFile] = &[
+        SkillFile::new("SKILL.md", b"", "text/markdown"),
+        SkillFile::new("../other/x.md", b"", "text/markdown"),
+    ];
+    assert_eq!(
+        refusal(skill(
+            "pack",
+            r#"{"name":"pack","description":"x"}"#,
+            ESCAPING
+        )),
+        "skill \"skill://pack/SKILL.md\": the file path \"../other/x.md\" is not a relative path inside the skill's folder"
+    );
+    assert_eq!(
+        refusal(skill("a//pack", r#"{"name":"pack","description":"x"}"#, MD)),
+        "skill \"skill://a//pack/SKILL.md\": its path \"a//pack\" is one or more /-separated segments of letters, digits, -, ., _ and ~"
+    );
+    let twice = SkillDef::new("pack", r#"{"name":"pack","description":"x"}"#, MD);
+    assert_eq!(
+        refusal(Server::builder().skills(&[twice, twice])),
+        "skill \"skill://pack/SKILL.md\": it is declared more than once"
+    );
+}

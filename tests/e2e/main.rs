@@ -17,6 +17,7 @@ mod schema_check;
 mod scopes;
 mod shapes;
 mod shutdown;
+mod skills;
 mod stdio_weather;
 mod subscriptions;
 mod telemetry;

@@ -181,6 +181,28 @@ expect_metadata='{
     "icons": [{"src": "'"$weather_svg"'", "mimeType": "image/svg+xml", "sizes": ["any"]}]}}
 }'
 metadata_args=(--expect-metadata "$expect_metadata")
+# The example's skill (SEP-2640), listed, described and read by the rmcp client (the one pinned
+# client that speaks the Skills extension): its frontmatter, and each file's exact text, read
+# here from the files themselves.
+expect_skills="$(python3 - "$here/../../examples/weather/skills/packing" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+files = {}
+for folder, subfolders, names in os.walk(root):
+    subfolders.sort()
+    for name in sorted(names):
+        path = os.path.join(folder, name)
+        files["skill://packing/" + os.path.relpath(path, root)] = open(path, encoding="utf-8").read()
+frontmatter = {
+    "name": "packing",
+    "description": "Decide what to pack for a trip from the weather at the destination. Use when someone plans a trip to a place this server has a station for.",
+    "license": "Apache-2.0",
+    "metadata": {"author": "beam-mcp", "version": "1.0"},
+}
+print(json.dumps({"skill://packing/SKILL.md": {"frontmatter": frontmatter, "files": dict(sorted(files.items()))}}))
+PY
+)"
+skills_args=(--expect-skills "$expect_skills")
 # The Inspector CLI runs: the text runs less completion and progress (the CLI has neither).
 inspector_args=(--tool get_weather --args '{"place":"Paris"}' --expect-text 'Paris: 14.5 °C, cloudy'
     --bad-args '{"place":42}' --expect-bad-text 'get_weather: invalid arguments: place must be of type string'
@@ -233,7 +255,7 @@ all_clients() {
     # request); over HTTP, StreamableHttpClientTransport::from_uri (reqwest).
     for rev in 2025-11-25 2026-07-28 auto; do
         v=(--revision "$rev" --expect-version "${negotiates[$rev]}")
-        run "rmcp, $rev$at, text" timeout 120 "$rmcp_client" "${v[@]}" "${text_args[@]}" "$@"
+        run "rmcp, $rev$at, text" timeout 120 "$rmcp_client" "${v[@]}" "${text_args[@]}" "${skills_args[@]}" "$@"
         run "rmcp, $rev$at, structured" timeout 120 "$rmcp_client" "${v[@]}" "${structured_args[@]}" "$@"
     done
     # rust-mcp-sdk: 1.x speaks only 2025-11-25 (initialize, offering LATEST_PROTOCOL_VERSION), 2.x

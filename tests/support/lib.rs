@@ -136,7 +136,22 @@ impl Spec {
             (_, "server/discover") => {
                 return self.check_closed("2026-07-28", "DiscoverResult", &response["result"]);
             }
-            (_, "initialize") => "InitializeResult",
+            (_, "initialize") => {
+                // An extension is declared in `capabilities.extensions` at 2025-11-25 too, as
+                // the Skills extension says (SEP-2640, after SEP-2133), though that revision's
+                // schema has no such field: checked here as the 2026-07-28 field, and the rest
+                // closed.
+                let mut result = response["result"].clone();
+                if revision == "2025-11-25"
+                    && let Some(extensions) = result["capabilities"]
+                        .as_object_mut()
+                        .and_then(|c| c.remove("extensions"))
+                {
+                    let declared = json!({ "extensions": extensions });
+                    self.check_closed("2026-07-28", "ServerCapabilities", &declared)?;
+                }
+                return self.check_closed(revision, "InitializeResult", &result);
+            }
             (_, "tools/list") => "ListToolsResult",
             (_, "tools/call") => "CallToolResult",
             (_, "resources/list") => "ListResourcesResult",

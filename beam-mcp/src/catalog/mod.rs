@@ -6,6 +6,7 @@
 
 mod prompts;
 mod resources;
+mod skills;
 mod tools;
 
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 pub use beam_mcp_rules::Message;
 pub(crate) use prompts::Prompt;
 pub(crate) use resources::{Readable, Resource, Template};
+pub(crate) use skills::Skills;
 #[cfg(feature = "http")]
 pub(crate) use tools::HeaderParameter;
 pub(crate) use tools::Tool;
@@ -56,6 +58,14 @@ pub enum CatalogError {
         /// The item (`tool "name"`, `resource "uri"`, `prompt "name"`, `server`).
         item: String,
         /// What is wrong with what it shows.
+        reason: String,
+    },
+    /// A skill the Skills extension's rules refuse (its name, description, files or bounds).
+    #[error("skill {uri:?}: {reason}")]
+    Skill {
+        /// The URI of its `SKILL.md`.
+        uri: String,
+        /// What is wrong with it.
         reason: String,
     },
     /// More than one item was refused: each refusal, in the order of the tools, the resources
@@ -110,6 +120,7 @@ pub(crate) struct Catalog {
     resources: Vec<Resource>,
     templates: Vec<Template>,
     prompts: Vec<Prompt>,
+    skills: Skills,
 }
 
 /// The definitions a catalog is built from.
@@ -118,6 +129,11 @@ pub(crate) struct Definitions {
     pub(crate) tools: Vec<ToolDef>,
     pub(crate) resources: Vec<ResourceDef>,
     pub(crate) prompts: Vec<PromptDef>,
+    /// The skills (the Skills extension).
+    pub(crate) skills: Vec<crate::skill::SkillDef>,
+    /// The builder was given skills (perhaps none, for a live catalog to add): the server
+    /// declares the extension.
+    pub(crate) skills_declared: bool,
     /// Counts calls per item for the observed connectome.
     pub(crate) observer: Option<Observer>,
     /// The client profiles: each tool's input schema is derived in every one some client is
@@ -131,14 +147,20 @@ impl Catalog {
         let tools = tools::build(&defs.tools, states, &defs.profiles.derived());
         let resources = resources::build(&defs.resources, states);
         let prompts = prompts::build(&defs.prompts, states);
+        let skills = skills::build(&defs.skills);
         let mut errors = Vec::new();
         let mut keep = |e: CatalogError| errors.extend(e.into_each());
         let tools = tools.map_err(&mut keep).ok();
         let resources = resources.map_err(&mut keep).ok();
         let prompts = prompts.map_err(&mut keep).ok();
+        let skills = skills.map_err(&mut keep).ok();
         CatalogError::gathered(errors)?;
-        let (Some(mut tools), Some((mut resources, mut templates)), Some(mut prompts)) =
-            (tools, resources, prompts)
+        let (
+            Some(mut tools),
+            Some((mut resources, mut templates)),
+            Some(mut prompts),
+            Some(skills),
+        ) = (tools, resources, prompts, skills)
         else {
             unreachable!("no refusal, so every list was built");
         };
@@ -162,6 +184,7 @@ impl Catalog {
             resources,
             templates,
             prompts,
+            skills,
         })
     }
 
@@ -196,6 +219,11 @@ impl Catalog {
 
     pub(crate) fn template(&self, source: &str) -> Option<&Template> {
         find(&self.templates, source, |t| &t.source)
+    }
+
+    /// The skills.
+    pub(crate) fn skills(&self) -> &Skills {
+        &self.skills
     }
 
     /// True when some prompt or template declares a completion.

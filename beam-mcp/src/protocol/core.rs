@@ -394,6 +394,15 @@ impl Server {
             "prompts/get" if self.has_capability("prompts") => {
                 return methods::get_prompt(self, request);
             }
+            "skills/list" if self.has_extension(crate::skill::EXTENSION) => {
+                methods::list_skills(self, &request.params, era)
+            }
+            "skills/get" if self.has_extension(crate::skill::EXTENSION) => {
+                methods::get_skill(self, &request.params, era)
+            }
+            "resources/directory/read" if self.has_extension(crate::skill::EXTENSION) => {
+                methods::read_directory(self, &request.params, era)
+            }
             "completion/complete" if self.has_capability("completions") => {
                 return methods::complete(self, request);
             }
@@ -422,7 +431,16 @@ impl Server {
 
     /// True when some tool can become a task (the tasks extension is advertised).
     fn has_tasks(&self) -> bool {
-        self.inner.discover_capabilities.get("extensions").is_some()
+        self.has_extension(crate::task::EXTENSION)
+    }
+
+    /// True when the server declares the extension `name` at 2026-07-28 (`server/discover`).
+    fn has_extension(&self, name: &str) -> bool {
+        self.inner
+            .discover_capabilities
+            .get("extensions")
+            .and_then(|e| e.get(name))
+            .is_some()
     }
 
     fn has_capability(&self, name: &str) -> bool {

@@ -309,6 +309,7 @@ fn builder() -> beam_mcp::ServerBuilder {
         .website_url("https://example.invalid/beam-mcp/weather")
         .icon(beam_mcp::icon!(src = "assets/weather.svg", theme = "light"))
         .instructions("Weather for a few European cities. Call get_weather with a city name.")
+        .skills(beam_mcp::skills!("skills"))
         .state(Stations::default())
         .declared_connectome(beam_mcp::declared_connectome!())
 }

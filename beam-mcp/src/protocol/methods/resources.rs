@@ -70,6 +70,13 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
     };
     let catalog = server.catalog();
     let Some(readable) = catalog.readable(&uri) else {
+        // A skill's file is read from memory: no host code runs, so nothing to admit.
+        if let Some(mut result) = super::skills::read_file(catalog.skills(), &uri) {
+            if era.is_stateless() {
+                server.inner.resources_cache.stamp(&mut result);
+            }
+            return Answer::Now(Ok(Value::Object(result)));
+        }
         return Answer::Now(Err(ProtocolError::ResourceNotFound { uri, reason: None }));
     };
     // The host's rate limit, last: only a read that would run spends a token.

@@ -47,8 +47,9 @@ use rmcp::{
     ClientHandler, ServiceError, ServiceExt,
     model::{
         CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
-        ErrorData, GetPromptRequestParams, JsonObject, ProgressNotificationParam, ProgressToken,
-        ProtocolVersion, ReadResourceRequestParams, ResourceContents, ServerResult,
+        ErrorCode, ErrorData, GetPromptRequestParams, GetSkillRequestParams, JsonObject,
+        ProgressNotificationParam, ProgressToken, ProtocolVersion, ReadResourceDirectoryRequestParams,
+        ReadResourceRequestParams, ResourceContents, ServerResult, SkillResources, validate_skills,
     },
     service::{
         ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
@@ -70,7 +71,7 @@ const USAGE: &str =
   [--read URI ...] [--prompt NAME --prompt-args JSON] [--complete PROMPT:ARG:VALUE]
   [--expect-text S] [--expect-structured JSON] [--expect-bad-text S] [--expect-read {\"URI\": CONTENTS}]
   [--expect-prompt MESSAGES] [--expect-completion VALUES]
-  [--progress-tool NAME [--progress-args JSON]]
+  [--progress-tool NAME [--progress-args JSON]] [--expect-skills {\"SKILL_URI\": {\"frontmatter\", \"files\": {URI: TEXT}}}]
   [--timeout SECS] [--cwd DIR] [--env K=V ...] [--inherit-env] (-- SERVER_CMD [ARGS...] | --url URL)";
 
 struct Opts {
@@ -85,6 +86,9 @@ struct Opts {
     expect_read: Option<JsonObject>,
     expect_prompt: Option<Value>,
     expect_completion: Option<Value>,
+    /// The skills (SEP-2640) the server must serve: by the URI of each SKILL.md, its
+    /// frontmatter and every file's text by URI.
+    expect_skills: Option<JsonObject>,
     skip_lists: bool,
     read: Vec<String>,
     prompt: Option<String>,
@@ -118,6 +122,105 @@ fn json_value(flag: &str, text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| usage_error(&format!("{flag} is not JSON: {e}")))
 }
 
+/// The Skills extension (SEP-2640) through rmcp's client: every skill listed (all pages) and
+/// valid by rmcp's own rules, each exactly as expected and the same through `skills/get`, every
+/// file read with exactly the expected text, whose bytes match the manifest's SHA-256 and size;
+/// a skill root read as a directory; an unknown skill refused with -32602.
+async fn skills(
+    client: &RunningService<RoleClient, Handler>,
+    caps: &rmcp::model::ServerCapabilities,
+    want: &JsonObject,
+    step: &mut String,
+    summary: &mut Map<String, Value>,
+    errors: &mut Vec<String>,
+) -> Result<(), ServiceError> {
+    if !caps.supports_skills() {
+        errors.push("skills to check, but the server does not declare the skills extension".into());
+        return Ok(());
+    }
+    *step = "skills/list".into();
+    let listed = client.list_all_skills().await?;
+    if let Err(e) = validate_skills(&listed) {
+        errors.push(format!("skills/list: rmcp refuses the listing: {e}"));
+    }
+    let uris: Vec<&str> = listed.iter().map(|s| s.uri.as_str()).collect();
+    summary.insert("skills".into(), json!(uris));
+    let wanted: Vec<&str> = want.keys().map(String::as_str).collect();
+    check(errors, "skills/list uris", &json!(wanted), &json!(uris));
+    for skill in &listed {
+        let Some(expected) = want.get(&skill.uri) else {
+            continue;
+        };
+        check(
+            errors,
+            &format!("skills/list {} frontmatter", skill.uri),
+            &expected["frontmatter"],
+            &to_json(&skill.frontmatter),
+        );
+        *step = format!("skills/get {}", skill.uri);
+        let got = client
+            .get_skill(GetSkillRequestParams::new(skill.uri.clone()))
+            .await?;
+        check(errors, step, &to_json(skill), &to_json(&got.skill));
+        let SkillResources::Files(files) = &skill.resources else {
+            errors.push(format!("skill {} lists no files (\"dynamic\")", skill.uri));
+            continue;
+        };
+        let file_uris: Vec<&str> = files.iter().map(|f| f.uri.as_str()).collect();
+        let expected_files = expected["files"].as_object().cloned().unwrap_or_default();
+        let expected_uris: Vec<&str> = expected_files.keys().map(String::as_str).collect();
+        check(
+            errors,
+            &format!("skill {} files", skill.uri),
+            &json!(expected_uris),
+            &json!(file_uris),
+        );
+        for file in files {
+            *step = format!("resources/read {}", file.uri);
+            let read = client
+                .read_resource(ReadResourceRequestParams::new(file.uri.clone()))
+                .await?;
+            let text = match read.contents.first() {
+                Some(ResourceContents::TextResourceContents { text, .. }) => text.clone(),
+                other => {
+                    errors.push(format!("{step}: not one text content: {}", to_json(&other)));
+                    continue;
+                }
+            };
+            if let Err(e) = file.verify(text.as_bytes()) {
+                errors.push(format!("{step}: {e}"));
+            }
+            check(errors, step, &expected_files.get(&file.uri).cloned().unwrap_or_default(), &json!(text));
+        }
+        if caps.supports_directory_read() {
+            let root = skill.uri.trim_end_matches("/SKILL.md").to_owned();
+            *step = format!("resources/directory/read {root}");
+            let children = client
+                .read_resource_directory(ReadResourceDirectoryRequestParams::new(root))
+                .await?;
+            let names: Vec<&str> = children.resources.iter().map(|r| r.name.as_str()).collect();
+            if !names.contains(&"SKILL.md") {
+                errors.push(format!("{step}: SKILL.md is not among {names:?}"));
+            }
+        }
+    }
+    *step = "skills/get (unknown)".into();
+    match client
+        .get_skill(GetSkillRequestParams::new("skill://no-such-skill/SKILL.md"))
+        .await
+    {
+        Err(ServiceError::McpError(e)) if e.code == ErrorCode::INVALID_PARAMS => {}
+        other => errors.push(format!(
+            "skills/get of an unknown skill: wanted -32602, got {}",
+            match other {
+                Ok(result) => to_json(&result).to_string(),
+                Err(e) => describe(&e),
+            }
+        )),
+    }
+    Ok(())
+}
+
 fn parse_args() -> Opts {
     let mut opts = Opts {
         revision: "2025-11-25".into(),
@@ -131,6 +234,7 @@ fn parse_args() -> Opts {
         expect_read: None,
         expect_prompt: None,
         expect_completion: None,
+        expect_skills: None,
         skip_lists: false,
         read: Vec::new(),
         prompt: None,
@@ -181,6 +285,7 @@ fn parse_args() -> Opts {
             "--expect-completion" => {
                 opts.expect_completion = Some(json_value("--expect-completion", &value()))
             }
+            "--expect-skills" => opts.expect_skills = Some(json_object("--expect-skills", &value())),
             "--skip-lists" => opts.skip_lists = true,
             "--read" => opts.read.push(value()),
             "--prompt" => opts.prompt = Some(value()),
@@ -708,6 +813,10 @@ async fn run(
                     check(errors, &step, want, &json!(values));
                 }
             }
+        }
+        if let Some(want) = &opts.expect_skills {
+            step = "skills".into();
+            skills(&client, &caps, want, &mut step, summary, errors).await?;
         }
         Ok(())
     }
