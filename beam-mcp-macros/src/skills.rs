@@ -76,7 +76,9 @@ fn find_skills(root: &Path) -> Result<Vec<PathBuf>, String> {
     while let Some(dir) = stack.pop() {
         for entry in entries(&dir)? {
             if entry.is_dir() {
-                if entry.join("SKILL.md").is_file() {
+                // A SKILL.md that is a symbolic link is left out, as every link is.
+                let skill_md = std::fs::symlink_metadata(entry.join("SKILL.md"));
+                if skill_md.is_ok_and(|m| m.is_file()) {
                     found.push(entry.clone());
                 }
                 stack.push(entry);
@@ -134,7 +136,7 @@ fn read_skill(root: &Path, dir: &Path) -> Result<Skill, String> {
         .ok_or_else(|| format!("{} is not named in UTF-8", dir.display()))?;
     let at = |why: String| format!("skill {path:?}: {why}");
     let name = path.rsplit('/').next().unwrap_or(&path).to_owned();
-    beam_mcp_rules::skill_name(&name).map_err(at)?;
+    beam_mcp_rules::skill_path(&path).map_err(at)?;
     let text = std::fs::read_to_string(dir.join("SKILL.md"))
         .map_err(|e| at(format!("cannot read its SKILL.md as UTF-8: {e}")))?;
     let fields = frontmatter(&text).map_err(|why| at(format!("SKILL.md: {why}")))?;
@@ -162,6 +164,12 @@ fn read_skill(root: &Path, dir: &Path) -> Result<Skill, String> {
     }
     let mut files = Vec::new();
     files_under(dir, "", &mut files).map_err(at)?;
+    let mut bytes = 0;
+    for (relative, absolute) in &files {
+        beam_mcp_rules::skill_file_path(relative).map_err(at)?;
+        bytes += std::fs::metadata(absolute).map(|m| m.len()).unwrap_or(0);
+    }
+    beam_mcp_rules::skill_bounds(files.len(), bytes).map_err(at)?;
     let files = files
         .into_iter()
         .map(|(relative, absolute)| {
@@ -263,6 +271,8 @@ fn json_string(s: &str) -> String {
 
 /// The frontmatter of a `SKILL.md`: its top-level fields in order.
 fn frontmatter(text: &str) -> Result<Vec<(String, Yaml)>, String> {
+    // A byte-order mark before the frontmatter is not part of it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let body = text
         .strip_prefix("---\n")
         .or_else(|| text.strip_prefix("---\r\n"))
@@ -291,9 +301,15 @@ fn frontmatter(text: &str) -> Result<Vec<(String, Yaml)>, String> {
         if fields.iter().any(|(k, _)| k == key) {
             return Err(format!("the field {key} is given twice"));
         }
+        // A block goes on while lines are indented (or empty); a comment at column 0 ends it,
+        // as in YAML. A list under a field may also start at column 0 (`- item`).
         let block: Vec<&str> = lines[i..]
             .iter()
-            .take_while(|l| is_blank(l) || l.starts_with([' ', '\t']))
+            .take_while(|l| {
+                l.trim().is_empty()
+                    || l.starts_with([' ', '\t'])
+                    || (rest.is_empty() && (l.starts_with("- ") || **l == "-"))
+            })
             .copied()
             .collect();
         let value = match rest {
@@ -303,7 +319,7 @@ fn frontmatter(text: &str) -> Result<Vec<(String, Yaml)>, String> {
             }
             "|" | "|-" | ">" | ">-" => {
                 i += block.len();
-                Yaml::Str(block_scalar(rest, &block))
+                Yaml::Str(block_scalar(rest, &block)?)
             }
             _ => scalar(rest)?,
         };
@@ -364,17 +380,25 @@ fn nested(block: &[&str]) -> Result<Yaml, String> {
 }
 
 /// A `|` (literal) or `>` (folded) block scalar; `-` strips its final line break.
-fn block_scalar(indicator: &str, block: &[&str]) -> String {
+fn block_scalar(indicator: &str, block: &[&str]) -> Result<String, String> {
+    let spaces = |l: &str| l.bytes().take_while(|b| *b == b' ').count();
+    if block.iter().any(|l| l.starts_with('\t')) {
+        return Err("a block is indented with spaces, not tabs".into());
+    }
     let indent = block
         .iter()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
+        .map(|l| spaces(l))
         .min()
         .unwrap_or(0);
+    // The indentation is ASCII spaces, so cutting it never splits a character.
     let mut lines: Vec<&str> = block
         .iter()
-        .map(|l| if l.len() >= indent { &l[indent..] } else { "" })
+        .map(|l| l.get(indent.min(spaces(l))..).unwrap_or(""))
         .collect();
+    if indicator.starts_with('>') && lines.iter().any(|l| l.starts_with(' ')) {
+        return Err("a folded (>) block with more-indented lines is beyond what skills! reads: write it with |".into());
+    }
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
@@ -398,11 +422,24 @@ fn block_scalar(indicator: &str, block: &[&str]) -> String {
     if !indicator.ends_with('-') {
         text.push('\n');
     }
-    text
+    Ok(text)
 }
 
 /// A scalar on one line: quoted text, or plain (a bool, null, number, or text).
 fn scalar(raw: &str) -> Result<Yaml, String> {
+    // A comment may follow a quoted scalar.
+    let raw = match raw.chars().next() {
+        Some(quote @ ('"' | '\'')) => match raw[1..].rfind(quote) {
+            Some(end)
+                if raw[end + 2..].trim().is_empty()
+                    || raw[end + 2..].trim_start().starts_with('#') =>
+            {
+                &raw[..end + 2]
+            }
+            _ => raw,
+        },
+        _ => raw,
+    };
     if let Some(inner) = raw.strip_prefix('"') {
         let inner = inner
             .strip_suffix('"')
@@ -443,38 +480,70 @@ fn scalar(raw: &str) -> Result<Yaml, String> {
             "{plain} is YAML beyond what skills! reads (flow collections, anchors, tags): quote it, or write it in block style"
         ));
     }
+    if plain.contains(": ") || plain.ends_with(':') {
+        return Err(format!(
+            "{plain} holds \": \", which YAML reads as a mapping: quote it"
+        ));
+    }
+    // Words and numbers YAML 1.1 and 1.2 readers type differently: a host re-reading the file
+    // must see what the manifest says.
+    let lower = plain.to_ascii_lowercase();
+    let ambiguous = ["yes", "no", "on", "off", ".inf", "-.inf", "+.inf", ".nan"]
+        .contains(&lower.as_str())
+        || (["true", "false", "null"].contains(&lower.as_str()) && plain != lower)
+        || lower.starts_with("0x")
+        || lower.starts_with("0o")
+        || (plain.len() > 1 && plain.starts_with('0') && plain.bytes().all(|b| b.is_ascii_digit()));
+    if ambiguous {
+        return Err(format!(
+            "{plain} is read differently by YAML 1.1 and 1.2 readers: quote it (\"{plain}\") or write it plainly (true, false, null, decimal numbers)"
+        ));
+    }
     Ok(match plain {
         "true" | "false" => Yaml::Plain(plain.into()),
         "null" | "~" | "" => Yaml::Plain("null".into()),
         _ if is_integer(plain) => Yaml::Plain(plain.trim_start_matches('+').into()),
-        _ if is_float(plain) => Yaml::Plain(plain.into()),
+        _ if is_float(plain) => {
+            let number = plain.trim_start_matches('+');
+            if !number.parse::<f64>().is_ok_and(f64::is_finite) {
+                return Err(format!("{plain} is beyond what a JSON number holds"));
+            }
+            Yaml::Plain(number.into())
+        }
         _ => Yaml::Str(plain.into()),
     })
 }
 
+/// An optional sign, then decimal digits (no leading zero).
 fn is_integer(s: &str) -> bool {
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    is_digits(digits)
+}
+
+/// Decimal digits without a leading zero.
+fn is_digits(digits: &str) -> bool {
     !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
         && (digits == "0" || !digits.starts_with('0'))
 }
 
-/// A decimal float JSON can hold as it is written (`1.5`, `-0.25`, `2e3`).
+/// A decimal float (`1.5`, `-0.25`, `+2e3`): one sign at most, in front.
 fn is_float(s: &str) -> bool {
-    let body = s.strip_prefix('-').unwrap_or(s);
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
     let (mantissa, exponent) = match body.split_once(['e', 'E']) {
         Some((m, e)) => (m, Some(e)),
         None => (body, None),
     };
     let mantissa_ok = match mantissa.split_once('.') {
         Some((whole, fraction)) => {
-            is_integer(whole)
-                && !fraction.is_empty()
-                && fraction.bytes().all(|b| b.is_ascii_digit())
+            is_digits(whole) && !fraction.is_empty() && fraction.bytes().all(|b| b.is_ascii_digit())
         }
-        None => is_integer(mantissa),
+        None => is_digits(mantissa),
     };
-    let exponent_ok = exponent.is_none_or(|e| is_integer(e.strip_prefix('+').unwrap_or(e)));
+    let exponent_ok = exponent.is_none_or(|e| {
+        let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    });
     mantissa_ok && exponent_ok && (mantissa.contains('.') || exponent.is_some())
 }
 
@@ -540,6 +609,47 @@ mod tests {
         );
         assert!(refusal("packing", &compatibility).contains("at most 500 characters"));
         assert!(refusal("packing", "no frontmatter").contains("starts with its frontmatter"));
+    }
+
+    #[test]
+    fn odd_blocks_and_numbers_are_read_as_yaml_reads_them_or_refused() {
+        // A no-break space on a line of a block is text, not indentation: no panic.
+        assert_eq!(
+            json("---\nname: a\ndescription: |\n one\n \u{a0}two\n---\n"),
+            "{\"name\":\"a\",\"description\":\"one\\n\u{a0}two\\n\"}"
+        );
+        // A comment at column 0 ends a block.
+        assert_eq!(
+            json("---\nname: a\ndescription: |\n  text\n# note\nlicense: MIT\n---\n"),
+            r#"{"name":"a","description":"text\n","license":"MIT"}"#
+        );
+        // A list may start at column 0; a comment may follow a quoted scalar; a BOM is not part
+        // of the frontmatter; a sign in front of a number is dropped.
+        assert_eq!(
+            json(
+                "\u{feff}---\nname: \"a\" # the name\ntags:\n- x\n- y\nratio: +1.5\nbig: 2E+3\n---\n"
+            ),
+            r#"{"name":"a","tags":["x","y"],"ratio":1.5,"big":2E+3}"#
+        );
+        for (text, why) in [
+            ("---\nversion: --1.5\n---\n", "not closed"),
+            ("---\nd: 1e400\n---\n", "beyond what a JSON number holds"),
+            ("---\nd: Use when: planning\n---\n", "quote it"),
+            ("---\nd: yes\n---\n", "YAML 1.1 and 1.2"),
+            ("---\nd: 007\n---\n", "YAML 1.1 and 1.2"),
+            ("---\nd: True\n---\n", "YAML 1.1 and 1.2"),
+            ("---\nd: >\n  a\n    b\n---\n", "write it with |"),
+            ("---\nd: |\n\tx\n---\n", "not tabs"),
+        ] {
+            match frontmatter(text) {
+                Ok(fields) if why == "not closed" => {
+                    // `--1.5` is text to YAML, and so here.
+                    assert_eq!(fields[0].1, Yaml::Str("--1.5".into()), "{text:?}");
+                }
+                Ok(fields) => panic!("{text:?} read as {fields:?}"),
+                Err(error) => assert!(error.contains(why), "{text:?}: {error}"),
+            }
+        }
     }
 
     #[test]

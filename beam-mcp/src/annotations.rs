@@ -111,7 +111,7 @@ impl Timestamp {
     /// ```
     pub const fn from_unix(seconds: i64, nanos: u32) -> Timestamp {
         Timestamp {
-            seconds: seconds + (nanos / 1_000_000_000) as i64,
+            seconds: seconds.saturating_add((nanos / 1_000_000_000) as i64),
             nanos: nanos % 1_000_000_000,
         }
     }
@@ -163,10 +163,21 @@ impl Timestamp {
 
 impl fmt::Display for Timestamp {
     /// RFC 3339 in UTC, with the fraction of a second only when there is one (to the
-    /// nanosecond, its trailing zeros cut).
+    /// nanosecond, its trailing zeros cut). RFC 3339 writes years 0000 to 9999: a moment
+    /// outside them is written as the nearest end.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let days = self.seconds.div_euclid(86_400);
-        let second_of_day = self.seconds.rem_euclid(86_400);
+        // 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+        const FIRST: i64 = -62_167_219_200;
+        const LAST: i64 = 253_402_300_799;
+        let (seconds, nanos) = if self.seconds < FIRST {
+            (FIRST, 0)
+        } else if self.seconds > LAST {
+            (LAST, 999_999_999)
+        } else {
+            (self.seconds, self.nanos)
+        };
+        let days = seconds.div_euclid(86_400);
+        let second_of_day = seconds.rem_euclid(86_400);
         let (year, month, day) = beam_mcp_rules::civil_from_days(days);
         write!(
             f,
@@ -175,8 +186,8 @@ impl fmt::Display for Timestamp {
             second_of_day / 60 % 60,
             second_of_day % 60
         )?;
-        if self.nanos > 0 {
-            let fraction = format!("{:09}", self.nanos);
+        if nanos > 0 {
+            let fraction = format!("{nanos:09}");
             write!(f, ".{}", fraction.trim_end_matches('0'))?;
         }
         f.write_str("Z")
@@ -275,6 +286,26 @@ mod tests {
         assert_eq!(t.to_string(), "1969-12-31T23:59:58.5Z");
         let t = Timestamp::from_system_time(UNIX_EPOCH - Duration::from_secs(86_400));
         assert_eq!(t.to_string(), "1969-12-31T00:00:00Z");
+    }
+
+    #[test]
+    fn a_moment_outside_rfc_3339_s_years_is_written_as_the_nearest_end() {
+        assert_eq!(
+            Timestamp::from_unix(i64::MAX, 1_500_000_000).to_string(),
+            "9999-12-31T23:59:59.999999999Z"
+        );
+        assert_eq!(
+            Timestamp::from_unix(i64::MIN, 0).to_string(),
+            "0000-01-01T00:00:00Z"
+        );
+        assert_eq!(
+            Timestamp::parse("0000-01-01T00:00:00Z").unwrap(),
+            Timestamp::from_unix(-62_167_219_200, 0)
+        );
+        assert_eq!(
+            Timestamp::parse("9999-12-31T23:59:59Z").unwrap(),
+            Timestamp::from_unix(253_402_300_799, 0)
+        );
     }
 
     #[test]

@@ -349,11 +349,22 @@ fn a_skill_is_refused_by_the_extension_s_rules() {
             r#"{"name":"pack","description":"x"}"#,
             ESCAPING
         )),
-        "skill \"skill://pack/SKILL.md\": the file path \"../other/x.md\" is not a relative path inside the skill's folder"
+        "skill \"skill://pack/SKILL.md\": the file path \"../other/x.md\" is not a relative path of names of letters, digits, -, ., _ and ~ (each stands in a skill:// URI as it is)"
     );
     assert_eq!(
         refusal(skill("a//pack", r#"{"name":"pack","description":"x"}"#, MD)),
         "skill \"skill://a//pack/SKILL.md\": its path \"a//pack\" is one or more /-separated segments of letters, digits, -, ., _ and ~"
+    );
+    // A resource (or template) of the host may not answer a skill's file instead of it.
+    let shadow = template("skill://pack/{file}", &["file"]);
+    let b = Server::builder().resource(shadow).skills(&[SkillDef::new(
+        "pack",
+        r#"{"name":"pack","description":"x"}"#,
+        MD,
+    )]);
+    assert_eq!(
+        refusal(b),
+        "skill \"skill://pack/SKILL.md\": the resource \"skill://pack/{file}\" answers this file's URI too; a skill's files are served from its folder, so no resource may answer them"
     );
     let twice = SkillDef::new("pack", r#"{"name":"pack","description":"x"}"#, MD);
     assert_eq!(

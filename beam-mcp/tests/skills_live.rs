@@ -60,12 +60,21 @@ async fn a_skill_added_live_is_served_at_both_revisions_and_goes_when_removed() 
         Err(LiveError::NotFound { kind: "skill", .. })
     ));
     // A broken skill is refused in the build's words, and the catalog keeps what it had.
+    live.add_skill(NOTES).unwrap();
     let broken = SkillDef::new("bad", r#"{"name":"other","description":"x"}"#, NOTES.files);
     let refused = live.add_skill(broken).unwrap_err().to_string();
     assert_eq!(
         refused,
         "skill \"skill://bad/SKILL.md\": its frontmatter's name must be \"bad\", the last segment of its path"
     );
+    let listed = modern.request("skills/list", json!({})).await.unwrap();
+    let uris: Vec<&str> = listed["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris, ["skill://team/notes/SKILL.md"]);
 }
 
 #[tokio::test]

@@ -189,8 +189,9 @@ fn served_the_same_at(revision: &str, s: &mut ServerProcess) {
         json!({ "uri": "skill://packing/reference" }),
     );
     assert_eq!(
-        folder["result"]["resources"][0]["uri"],
-        "skill://packing/reference/layers.md"
+        folder["result"]["resources"],
+        json!([{ "uri": "skill://packing/reference/layers.md", "name": "layers.md",
+                 "mimeType": "text/markdown", "size": file_text("reference/layers.md").len() }])
     );
 
     let refusals = [

@@ -640,7 +640,7 @@ fn annotations(meta: &Meta) -> syn::Result<AnnotationsAttr> {
                 };
                 let value = match lit {
                     Lit::Float(f) => f.base10_parse::<f64>()?,
-                    Lit::Int(i) => i.base10_parse::<u8>()? as f64,
+                    Lit::Int(i) => i.base10_parse::<f64>()?,
                     other => return Err(syn::Error::new_spanned(other, HOW)),
                 };
                 crate::priority(value).map_err(|why| syn::Error::new_spanned(lit, why))?;

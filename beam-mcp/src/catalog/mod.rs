@@ -179,6 +179,18 @@ impl Catalog {
                 .iter_mut()
                 .for_each(|t| t.observed = counter(NodeKind::Resource, &t.source));
         }
+        // A skill's file is served from its bytes: a resource or template of the host answering
+        // its URI instead would serve other bytes than its manifest's digest.
+        if let Some((file, item)) = skills.file_uris().find_map(|uri| {
+            resources::readable(&resources, &templates, uri).map(|r| (uri, r.key.to_string()))
+        }) {
+            return Err(CatalogError::Skill {
+                uri: file.to_owned(),
+                reason: format!(
+                    "the resource {item:?} answers this file's URI too; a skill's files are served from its folder, so no resource may answer them"
+                ),
+            });
+        }
         Ok(Catalog {
             tools,
             resources,

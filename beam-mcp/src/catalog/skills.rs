@@ -10,11 +10,6 @@ use sha2::{Digest, Sha256};
 use super::CatalogError;
 use crate::skill::SkillDef;
 
-/// The most files a skill may have, `SKILL.md` among them (the extension's bound).
-const MOST_FILES: usize = 512;
-/// The most bytes a skill's files may hold together (16 MiB, the extension's bound).
-const MOST_BYTES: usize = 16 * 1024 * 1024;
-
 /// One skill as the server serves it.
 pub(crate) struct Skill {
     /// The URI of its `SKILL.md`.
@@ -43,6 +38,11 @@ impl Skills {
     /// The file `uri` names, if a skill has it.
     pub(crate) fn file(&self, uri: &str) -> Option<&SkillFile> {
         self.files.get(uri)
+    }
+
+    /// Every file's URI.
+    pub(crate) fn file_uris(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
     }
 
     /// The direct children of the folder `uri` names, if a skill has it.
@@ -81,28 +81,18 @@ pub(crate) fn build(defs: &[SkillDef]) -> Result<Skills, CatalogError> {
 
 /// Checks `def` and adds it: its entry, its files and its folders.
 fn add(built: &mut Skills, def: &SkillDef) -> Result<(), String> {
-    check_path(def.path)?;
+    beam_mcp_rules::skill_path(def.path)?;
     let frontmatter = check_frontmatter(def)?;
     let uri = def.uri();
     if built.skills.iter().any(|s| *s.uri == *uri) {
         return Err("it is declared more than once".into());
     }
-    if def.files.len() > MOST_FILES {
-        return Err(format!(
-            "it has {} files; a skill has at most {MOST_FILES}",
-            def.files.len()
-        ));
-    }
     let bytes: usize = def.files.iter().map(|f| f.bytes.len()).sum();
-    if bytes > MOST_BYTES {
-        return Err(format!(
-            "its files hold {bytes} bytes; a skill holds at most {MOST_BYTES}"
-        ));
-    }
+    beam_mcp_rules::skill_bounds(def.files.len(), bytes as u64)?;
     let root = format!("skill://{}", def.path);
     let mut resources = Vec::with_capacity(def.files.len());
     for (i, file) in def.files.iter().enumerate() {
-        check_file_path(file.path)?;
+        beam_mcp_rules::skill_file_path(file.path)?;
         if def.files[..i].iter().any(|f| f.path == file.path) {
             return Err(format!("it lists the file {:?} twice", file.path));
         }
@@ -171,40 +161,6 @@ fn digest(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);
     let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{hex}")
-}
-
-/// A skill's path: segments of URI-safe characters, the last a skill name.
-fn check_path(path: &str) -> Result<(), String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    let safe = |s: &&str| {
-        !s.is_empty()
-            && *s != "."
-            && *s != ".."
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
-    };
-    if !segments.iter().all(safe) {
-        return Err(format!(
-            "its path {path:?} is one or more /-separated segments of letters, digits, -, ., _ and ~"
-        ));
-    }
-    let name = segments.last().copied().unwrap_or_default();
-    beam_mcp_rules::skill_name(name)
-}
-
-/// A file's path inside its skill: relative, `/`-separated, no empty, `.` or `..` segment.
-fn check_file_path(path: &str) -> Result<(), String> {
-    let fine = !path.is_empty()
-        && path
-            .split('/')
-            .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['?', '#', '\\']));
-    if fine {
-        Ok(())
-    } else {
-        Err(format!(
-            "the file path {path:?} is not a relative path inside the skill's folder"
-        ))
-    }
 }
 
 /// The frontmatter as an object, checked: `name` the skill's name, `description` present and

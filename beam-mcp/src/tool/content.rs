@@ -166,6 +166,33 @@ impl Content {
         }
     }
 
+    /// A resource link with its MIME type (other blocks are returned unchanged).
+    ///
+    /// ```
+    /// let link = beam_mcp::Content::resource_link("weather://station/Oslo", "Oslo")
+    ///     .with_mime_type("application/json")
+    ///     .with_description("The current reading in Oslo.");
+    /// assert_eq!(link.to_value()["mimeType"], "application/json");
+    /// assert_eq!(link.to_value()["description"], "The current reading in Oslo.");
+    /// ```
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl Into<String>) -> Self {
+        if let Content::ResourceLink { mime_type, .. } = &mut self {
+            *mime_type = Some(value.into());
+        }
+        self
+    }
+
+    /// A resource link with a description for the model (other blocks are returned
+    /// unchanged).
+    #[must_use]
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        if let Content::ResourceLink { description, .. } = &mut self {
+            *description = Some(value.into());
+        }
+        self
+    }
+
     /// The block with `annotations` (none are sent when they are [`Annotations::NONE`]).
     ///
     /// ```

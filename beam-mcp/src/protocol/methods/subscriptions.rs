@@ -9,7 +9,7 @@ use crate::live::{Filter, Listener};
 use crate::protocol::answer::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::session::{MAX_SUBSCRIPTIONS, Unsubscribable};
-use crate::protocol::{META_SERVER_INFO, META_SUBSCRIPTION_ID, ProtocolError, Session};
+use crate::protocol::{META_SUBSCRIPTION_ID, ProtocolError, Session};
 use crate::server::Server;
 
 /// Reads `params.notifications`: the filter, and the part of it this server honours (every
@@ -83,18 +83,16 @@ pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Answer {
     let subscription = live.subscribe(Listener::new(wanted, outbox, Some(id.clone())));
     let live = Arc::clone(live);
     let connection_ends = request.session.ending();
-    let server_info = server.inner.info.clone();
     let work = Box::pin(async move {
         let _subscription = subscription;
         tokio::select! {
             () = live.closing().cancelled() => {}
             () = connection_ends.cancelled() => {}
         }
-        // The core's stamp adds nothing here: the result says it is complete, and its `_meta`
-        // already names the server (with the subscription beside it).
+        // The core's stamp adds the server's brief serverInfo beside the subscription.
         Ok(json!({
             "resultType": "complete",
-            "_meta": { META_SERVER_INFO: server_info, META_SUBSCRIPTION_ID: id },
+            "_meta": { META_SUBSCRIPTION_ID: id },
         }))
     });
     Answer::Run(begun, work)
