@@ -120,8 +120,12 @@ pub fn icon(input: TokenStream) -> TokenStream {
 /// symbolic links are left out). The frontmatter is read at compile time (scalars, quoted
 /// strings, `|` and `>` blocks, lists and maps of scalars) and checked: `name` is the folder's
 /// name and a skill name (1 to 64 lowercase letters, digits and single hyphens),
-/// `description` is present and at most 1024 characters, `compatibility` at most 500. A file
-/// that changes rebuilds the crate.
+/// `description` is present and at most 1024 characters, `compatibility` at most 500. File and
+/// folder names are letters, digits, `-`, `.`, `_` and `~` (each stands in a `skill://` URI as it
+/// is); a skill has at most 512 files and 16 MiB. A file that changes rebuilds the crate; a file
+/// or folder *added* is picked up at the crate's next build (cargo cannot watch a folder for a
+/// macro: touch a source file, or give the crate a `build.rs` printing
+/// `cargo:rerun-if-changed=skills`).
 #[proc_macro]
 pub fn skills(input: TokenStream) -> TokenStream {
     match skills::skills_macro(input.into()) {
