@@ -177,17 +177,9 @@ fn read_skill(root: &Path, dir: &Path) -> Result<Skill, String> {
             (relative, absolute.to_string_lossy().into_owned(), mime_type)
         })
         .collect();
-    let json = format!(
-        "{{{}}}",
-        fields
-            .iter()
-            .map(|(k, v)| format!("{}:{}", json_string(k), v.to_json()))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
     Ok(Skill {
         path,
-        frontmatter: json,
+        frontmatter: Yaml::Map(fields).to_json(),
         files,
     })
 }
@@ -552,15 +544,7 @@ mod tests {
     use super::*;
 
     fn json(text: &str) -> String {
-        let fields = frontmatter(text).unwrap();
-        format!(
-            "{{{}}}",
-            fields
-                .iter()
-                .map(|(k, v)| format!("{}:{}", json_string(k), v.to_json()))
-                .collect::<Vec<_>>()
-                .join(",")
-        )
+        Yaml::Map(frontmatter(text).unwrap()).to_json()
     }
 
     #[test]
