@@ -113,7 +113,8 @@ pub fn icon(input: TokenStream) -> TokenStream {
 
 /// A folder of agent skills (the Skills extension), embedded at compile time, as
 /// `&'static [beam_mcp::skill::SkillDef]` for `ServerBuilder::skills`:
-/// `beam_mcp::skills!("skills")`, the folder named from the crate's root.
+/// `beam_mcp::skills!("skills")`, the folder named from the crate's root, or
+/// `beam_mcp::skills!("./skills")`, from the folder of the file calling it (as `include_str!`).
 ///
 /// Each folder under it holding a `SKILL.md` is a skill (nested ones too), served at
 /// `skill://<its path>/SKILL.md`; every file of its folder is one of its files (hidden files and
@@ -128,7 +129,8 @@ pub fn icon(input: TokenStream) -> TokenStream {
 /// `cargo:rerun-if-changed=skills`).
 #[proc_macro]
 pub fn skills(input: TokenStream) -> TokenStream {
-    match skills::skills_macro(input.into()) {
+    let calling_file = proc_macro::Span::call_site().local_file();
+    match skills::skills_macro(input.into(), calling_file) {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
     }

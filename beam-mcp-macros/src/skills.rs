@@ -11,7 +11,14 @@ use quote::{format_ident, quote};
 use syn::LitStr;
 
 /// The expansion of `skills!(FOLDER)`: `const { &[SkillDef, ..] }`.
-pub(crate) fn skills_macro(input: TokenStream) -> syn::Result<TokenStream> {
+///
+/// `calling_file` is the source file the macro is called from, when the compiler knows it: a
+/// folder written `./…` or `../…` is named from that file's folder, as `include_str!` names
+/// its file; any other from the crate's root.
+pub(crate) fn skills_macro(
+    input: TokenStream,
+    calling_file: Option<PathBuf>,
+) -> syn::Result<TokenStream> {
     let folder: LitStr = syn::parse2(input).map_err(|e| {
         syn::Error::new(
             e.span(),
@@ -19,14 +26,32 @@ pub(crate) fn skills_macro(input: TokenStream) -> syn::Result<TokenStream> {
         )
     })?;
     let refuse = |why: String| syn::Error::new(folder.span(), why);
-    let root = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .ok_or_else(|| refuse("CARGO_MANIFEST_DIR is not set: skills are read under cargo".into()))?
-        .join(folder.value());
+    let written = folder.value();
+    let from_file = written.starts_with("./") || written.starts_with("../");
+    let base = if from_file {
+        calling_file
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .ok_or_else(|| {
+                refuse("a folder written ./… is named from the file calling skills!, which the compiler does not name here: name it from the crate's root".into())
+            })?
+    } else {
+        std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .ok_or_else(|| {
+                refuse("CARGO_MANIFEST_DIR is not set: skills are read under cargo".into())
+            })?
+    };
+    let root = base.join(&written);
     if !root.is_dir() {
+        let from = if from_file {
+            "the file calling skills!"
+        } else {
+            "the crate's root, where its Cargo.toml is"
+        };
         return Err(refuse(format!(
-            "{:?} is not a folder (a folder of skills is named from the crate's root, where its Cargo.toml is)",
-            folder.value()
+            "{written:?} is not a folder (this folder of skills is named from {from})"
         )));
     }
     let skills = find_skills(&root).map_err(|why| refuse(format!("{}: {why}", folder.value())))?;
