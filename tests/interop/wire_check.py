@@ -118,6 +118,17 @@ def check_message(spec: SpecCheck, rev: str, method: str | None, msg: Any) -> li
             rev, definition = "2026-07-28", "DiscoverResult"
         else:
             definition = RESULTS.get(method or "", "Result")
+        if rev == "2025-11-25" and method == "initialize" and isinstance(result, dict) \
+                and isinstance(result.get("capabilities"), dict) and "extensions" in result["capabilities"]:
+            # An extension is declared in `capabilities.extensions` at 2025-11-25 too, as the
+            # Skills extension says (SEP-2640, after SEP-2133), though that revision's schema has
+            # no such field: held to the 2026-07-28 field, and the rest closed (as tests/support).
+            capabilities = dict(result["capabilities"])
+            declared = {"extensions": capabilities.pop("extensions")}
+            error = spec.check("2026-07-28", "ServerCapabilities", declared, True)
+            if error is not None:
+                failures.append(f"ServerCapabilities (2026-07-28 extensions): {error}")
+            result = {**result, "capabilities": capabilities}
         held(definition, result, closed=True)
     return failures
 
@@ -125,6 +136,7 @@ def check_message(spec: SpecCheck, rev: str, method: str | None, msg: Any) -> li
 def self_test(spec: SpecCheck) -> int:
     """The check must refuse what it is there to catch; 0 when it does."""
     result = {"content": [{"type": "text", "text": "hi"}], "isError": False}
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}
     cases = [
         ("a 2026-07-28 field (ttlMs) on a 2025-11-25 tools/call result",
          "2025-11-25", "tools/call", {"jsonrpc": "2.0", "id": 1, "result": {**result, "ttlMs": 1000}}),
@@ -134,6 +146,12 @@ def self_test(spec: SpecCheck) -> int:
          "2026-07-28", "tools/call", {"jsonrpc": "2.0", "id": 1, "result": {"content": "hi", "resultType": "complete"}}),
         ("a progress notification without its token",
          "2025-11-25", None, {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}),
+        ("extensions that are not an object of objects on a 2025-11-25 initialize result",
+         "2025-11-25", "initialize", {"jsonrpc": "2.0", "id": 1, "result": {
+             **hello, "capabilities": {"extensions": {"io.modelcontextprotocol/skills": 1}}}}),
+        ("an unknown capability beside extensions on a 2025-11-25 initialize result",
+         "2025-11-25", "initialize", {"jsonrpc": "2.0", "id": 1, "result": {
+             **hello, "capabilities": {"extensions": {}, "widgets": {}}}}),
     ]
     missed = 0
     for what, rev, method, msg in cases:
@@ -141,6 +159,8 @@ def self_test(spec: SpecCheck) -> int:
         print(f"wire_check self-test: {what}: {'caught' if failures else 'MISSED'}")
         missed += not failures
     well_formed = check_message(spec, "2025-11-25", "tools/call", {"jsonrpc": "2.0", "id": 1, "result": result})
+    well_formed += check_message(spec, "2025-11-25", "initialize", {"jsonrpc": "2.0", "id": 1, "result": {
+        **hello, "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}}}}})
     if well_formed:
         print(f"wire_check self-test: a well-formed result was refused: {well_formed}")
         missed += 1
