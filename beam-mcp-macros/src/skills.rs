@@ -338,6 +338,37 @@ fn frontmatter(text: &str) -> Result<Vec<(String, Yaml)>, String> {
                 i += block.len();
                 Yaml::Str(block_scalar(rest, &block)?)
             }
+            // A plain scalar may go on over indented lines: YAML folds each line break into a
+            // space (an empty line into a line break).
+            _ if !rest.starts_with(['"', '\'']) && block.iter().any(|l| !l.trim().is_empty()) => {
+                let taken = block
+                    .iter()
+                    .rposition(|l| !l.trim().is_empty())
+                    .map_or(0, |last| last + 1);
+                i += taken;
+                let mut text = rest.to_owned();
+                let mut breaks = 0;
+                for line in &block[..taken] {
+                    let line = line.trim();
+                    if line.is_empty() {
+                        breaks += 1;
+                        continue;
+                    }
+                    if line.starts_with('#') {
+                        return Err(format!(
+                            "a comment inside the value of {key} is beyond what skills! reads"
+                        ));
+                    }
+                    text.push_str(&if breaks == 0 {
+                        " ".to_owned()
+                    } else {
+                        "\n".repeat(breaks)
+                    });
+                    text.push_str(line);
+                    breaks = 0;
+                }
+                scalar(&text)?
+            }
             _ => scalar(rest)?,
         };
         fields.push((key.to_owned(), value));
@@ -659,6 +690,18 @@ mod tests {
                 Err(error) => assert!(error.contains(why), "{text:?}: {error}"),
             }
         }
+    }
+
+    #[test]
+    fn a_plain_scalar_goes_on_over_indented_lines() {
+        assert_eq!(
+            json(
+                "---\nname: a\ndescription: Packs for the weather,\n  by the forecast.\n\n  Then checks.\nlicense: MIT\n---\n"
+            ),
+            r#"{"name":"a","description":"Packs for the weather, by the forecast.\nThen checks.","license":"MIT"}"#
+        );
+        let error = frontmatter("---\nd: one\n  two: three\n---\n").unwrap_err();
+        assert!(error.contains("quote it"), "{error}");
     }
 
     #[test]
