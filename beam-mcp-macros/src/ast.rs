@@ -94,6 +94,9 @@ impl ToolFn {
         let icons = attr
             .as_ref()
             .and_then(|a| crate::icons::icons(&a.icons, &mut errors));
+        if let Some(link) = attr.as_ref().and_then(|a| a.ui.as_ref()) {
+            crate::views::check_declared(&link.resource, &mut errors);
+        }
         errors.finish()?;
         Ok(ToolFn {
             attr: attr.expect("a failed attribute is an error above"),

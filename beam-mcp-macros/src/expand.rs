@@ -38,6 +38,14 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     if let Some(icons) = &model.icons {
         definition.extend(quote!(.with_icons(#icons)));
     }
+    if let Some(link) = &model.attr.ui {
+        let uri = &link.resource;
+        let mut ui = quote!(::beam_mcp::app::ToolUi::new(#uri));
+        if let Some(visibility) = &link.visibility {
+            ui.extend(quote!(.with_visibility(::beam_mcp::app::Visibility::#visibility)));
+        }
+        definition.extend(quote!(.with_ui(#ui)));
+    }
     let requires = &model.attr.requires;
     let plain: Vec<_> = model
         .params

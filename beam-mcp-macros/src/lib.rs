@@ -24,6 +24,7 @@ mod skeleton;
 mod skills;
 mod spelling;
 mod unique;
+mod views;
 
 use beam_mcp_rules::attributes::{PromptAttr, ResourceAttr, ToolAttr};
 use proc_macro::TokenStream;

@@ -133,6 +133,9 @@ impl ResourceFn {
                 "a template has no size (the spec's ResourceTemplate has none); give it to each resource it reads",
             );
         }
+        if let Some(html) = attr.as_ref().and_then(|a| a.app.as_ref()?.html.as_ref()) {
+            crate::views::embed_html(html, &mut item, &mut errors);
+        }
         errors.finish()?;
         Ok(ResourceFn {
             attr: attr.expect("a failed attribute is an error above"),
@@ -217,6 +220,10 @@ impl ResourceFn {
         if let Some(annotations) = &self.attr.annotations {
             let annotations = crate::icons::annotations(annotations);
             definition.extend(quote!(.with_annotations(#annotations)));
+        }
+        if let Some(app) = &self.attr.app {
+            let view = crate::views::view(app);
+            definition.extend(quote!(.with_app(#view)));
         }
         let tags = &self.attr.tags;
         if !tags.is_empty() {

@@ -13,6 +13,7 @@
 //! assert_eq!(t.variables().collect::<Vec<_>>(), ["path"]);
 //! ```
 
+mod apps;
 #[cfg(feature = "attributes")]
 pub mod attributes;
 mod display;
@@ -21,6 +22,7 @@ mod names;
 mod skills;
 mod template;
 
+pub use apps::{APP_MIME_TYPE, APP_PERMISSIONS, app_domain, app_permission, app_uri, csp_source};
 pub use display::{
     ICON_MIME_TYPES, civil_from_days, icon_mime_type, icon_size, icon_source, priority, timestamp,
 };

@@ -27,6 +27,7 @@ mod setters;
 
 mod advertised;
 mod annotations;
+pub mod app;
 pub mod ask;
 mod caller_text;
 mod catalog;

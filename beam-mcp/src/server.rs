@@ -933,12 +933,20 @@ impl ServerBuilder {
         }
         // The Skills extension is declared in `extensions` at both revisions, as SEP-2640 says
         // (at 2025-11-25 beside the schema's fields: `docs/wire.md`).
+        // MCP Apps asks nothing of the server's capabilities (the client declares it renders
+        // views); a server with views declares the extension there too, as SEP-2133 has both
+        // sides do, at both revisions like Skills (`docs/wire.md`).
+        let mut extensions = Map::new();
         if skills {
-            let mut extensions = Map::new();
             extensions.insert(
                 crate::skill::EXTENSION.into(),
                 json!({ "directoryRead": true }),
             );
+        }
+        if crate::catalog::has_views(&catalog) {
+            extensions.insert(crate::app::EXTENSION.into(), json!({}));
+        }
+        if !extensions.is_empty() {
             capabilities.insert("extensions".into(), Value::Object(extensions));
         }
         // The tasks extension exists only at 2026-07-28 (`server/discover`), and only when some

@@ -372,3 +372,72 @@ fn a_skill_is_refused_by_the_extension_s_rules() {
         "skill \"skill://pack/SKILL.md\": it is declared more than once"
     );
 }
+
+/// MCP Apps: a tool's view is a `ui://` resource of the server, every `ui://` resource is a
+/// view of the extension's type, and a view's origins are origins.
+#[test]
+fn app_views_and_links_are_refused_by_the_extensions_rules() {
+    use beam_mcp::app::{AppView, Csp, ToolUi};
+    const VIEW: ResourceDef = ResourceDef::new("ui://demo/card", "card", read)
+        .with_app(AppView::NONE)
+        .declared_at("hand", "hand.rs", 3);
+    let linked = |uri: &'static str| echo::DEF.with_ui(ToolUi::new(uri));
+
+    // The view exists: served.
+    assert!(
+        Server::builder()
+            .resource(VIEW)
+            .tool(linked("ui://demo/card"))
+            .build()
+            .is_ok()
+    );
+    assert_eq!(
+        refusal(
+            Server::builder()
+                .resource(VIEW)
+                .tool(linked("ui://demo/other"))
+        ),
+        "tool \"echo\": its view \"ui://demo/other\" is not a resource of this server; declare it with #[resource(\"ui://demo/other\", app(...))]"
+    );
+    assert_eq!(
+        refusal(Server::builder().tool(linked("app://demo/card"))),
+        "tool \"echo\": its view \"app://demo/card\": an app's URI starts with ui:// (ui://server/view)"
+    );
+    // A ui:// resource that is not a view, a view elsewhere, a view of another type.
+    assert_eq!(
+        refusal(Server::builder().resource(ResourceDef::new("ui://demo/card", "card", read))),
+        "resource \"ui://demo/card\": a ui:// resource is an MCP Apps view: declare it with app(...) (ResourceDef::with_app)"
+    );
+    assert_eq!(
+        refusal(Server::builder().resource(RESOURCE.with_app(AppView::NONE))),
+        "resource \"app://one\": an app's URI starts with ui:// (ui://server/view)"
+    );
+    assert_eq!(
+        refusal(Server::builder().resource(VIEW.with_mime_type("text/html"))),
+        "resource \"ui://demo/card\": a view's MIME type is \"text/html;profile=mcp-app\", not \"text/html\""
+    );
+    // Origins that would widen or break the policy a host writes from them.
+    let csp = |domains: &'static [&'static str]| {
+        VIEW.with_app(AppView::NONE.with_csp(Csp::NONE.with_connect_domains(domains)))
+    };
+    assert_eq!(
+        refusal(Server::builder().resource(csp(&["https://a.example; script-src *"]))),
+        "resource \"ui://demo/card\": csp connectDomains \"https://a.example; script-src *\": a CSP domain is an origin: https://host, wss://host:port or https://*.host"
+    );
+    assert_eq!(
+        refusal(Server::builder().resource(csp(&["*"]))),
+        "resource \"ui://demo/card\": csp connectDomains \"*\": a CSP domain is an origin: https://host, wss://host:port or https://*.host"
+    );
+    assert_eq!(
+        refusal(Server::builder().resource(csp(&["https://a.example", "https://a.example"]))),
+        "resource \"ui://demo/card\": csp connectDomains names \"https://a.example\" twice"
+    );
+    // A view is one URI: a template cannot be linked to.
+    let templated = ResourceDef::new("ui://demo/{id}", "card", read)
+        .with_parameters(&["id"])
+        .with_app(AppView::NONE);
+    assert_eq!(
+        refusal(Server::builder().resource(templated)),
+        "resource \"ui://demo/{id}\": an app's URI is one URI, not a template: a tool links to exactly one view"
+    );
+}

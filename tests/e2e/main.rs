@@ -5,6 +5,7 @@
 #[path = "../../beam-mcp/tests/loopback/mod.rs"]
 mod loopback;
 
+mod apps;
 mod closed_world;
 mod connectome;
 mod conversation;

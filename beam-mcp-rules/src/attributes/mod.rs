@@ -24,5 +24,7 @@ mod options;
 mod text;
 
 pub use item::{ItemAttr, ItemKind};
-pub use options::{AnnotationsAttr, Completer, IconAttr, PromptAttr, ResourceAttr, ToolAttr};
+pub use options::{
+    AnnotationsAttr, AppAttr, Completer, IconAttr, PromptAttr, ResourceAttr, ToolAttr, UiAttr,
+};
 pub use text::{description, doc_text, fn_name, item_name};

@@ -48,6 +48,70 @@ pub struct ToolAttr {
     pub scopes: Vec<LitStr>,
     /// `icon = "assets/tool.png"` or `icon(src = "...", ...)`, each given once or more.
     pub icons: Vec<IconAttr>,
+    /// `ui = "ui://..."` or `ui(resource = "ui://...", visibility = ["app"])`: the MCP Apps
+    /// view a host renders for the tool.
+    pub ui: Option<UiAttr>,
+}
+
+/// A tool's link to its MCP Apps view: `ui = "ui://weather/reading"`, or `ui(resource =
+/// "ui://weather/reading", visibility = ["app"])`.
+///
+/// ```
+/// use beam_mcp_rules::attributes::ToolAttr;
+///
+/// let attr = ToolAttr::parse(r#"ui(resource = "ui://weather/reading", visibility = ["app"])"#.parse().unwrap())?;
+/// let ui = attr.ui.unwrap();
+/// assert_eq!(ui.resource.value(), "ui://weather/reading");
+/// assert_eq!(ui.visibility.unwrap().to_string(), "App");
+/// assert!(ToolAttr::parse(r#"ui = "app://weather""#.parse().unwrap()).is_err());
+/// assert!(ToolAttr::parse(r#"ui(resource = "ui://a", visibility = [])"#.parse().unwrap()).is_err());
+/// # Ok::<(), syn::Error>(())
+/// ```
+#[non_exhaustive]
+pub struct UiAttr {
+    /// The view's `ui://` URI.
+    pub resource: LitStr,
+    /// The `Visibility` variant (`ModelAndApp`, `Model`, `App`), when given.
+    pub visibility: Option<Ident>,
+}
+
+/// An MCP Apps view's options: `app(html = "assets/view.html", csp(connect_domains = [...],
+/// resource_domains = [...], frame_domains = [...], base_uri_domains = [...]), permissions =
+/// ["camera", ...], domain = "...", prefers_border = true)` on a `ui://` resource (a `ui://`
+/// resource is a view, with or without them).
+///
+/// ```
+/// use beam_mcp_rules::attributes::ResourceAttr;
+///
+/// let attr = ResourceAttr::parse(r#""ui://weather/reading", app(html = "assets/reading.html", csp(connect_domains = ["https://api.example.com"]), prefers_border)"#.parse().unwrap())?;
+/// let app = attr.app.unwrap();
+/// assert_eq!(app.html.unwrap().value(), "assets/reading.html");
+/// assert_eq!(app.connect_domains[0].value(), "https://api.example.com");
+/// assert_eq!(app.prefers_border, Some(true));
+/// assert!(ResourceAttr::parse(r#""ui://a", app(csp(connect_domains = ["*"]))"#.parse().unwrap()).is_err());
+/// assert!(ResourceAttr::parse(r#""docs://a", app(prefers_border)"#.parse().unwrap()).is_err());
+/// # Ok::<(), syn::Error>(())
+/// ```
+#[derive(Default)]
+#[non_exhaustive]
+pub struct AppAttr {
+    /// `html = "assets/view.html"`: a file of the crate (from its root, or from the calling
+    /// file's folder when written `./view.html`) embedded as the view.
+    pub html: Option<LitStr>,
+    /// `csp(connect_domains = [...])`.
+    pub connect_domains: Vec<LitStr>,
+    /// `csp(resource_domains = [...])`.
+    pub resource_domains: Vec<LitStr>,
+    /// `csp(frame_domains = [...])`.
+    pub frame_domains: Vec<LitStr>,
+    /// `csp(base_uri_domains = [...])`.
+    pub base_uri_domains: Vec<LitStr>,
+    /// `permissions = ["camera", "microphone", "geolocation", "clipboard_write"]`.
+    pub permissions: Vec<LitStr>,
+    /// `domain = "..."`: a dedicated sandbox origin, in the host's form.
+    pub domain: Option<LitStr>,
+    /// `prefers_border` (bare is `true`) or `prefers_border = false`.
+    pub prefers_border: Option<bool>,
 }
 
 /// The options of `#[resource("uri", ...)]`.
@@ -84,6 +148,9 @@ pub struct ResourceAttr {
     pub size: Option<syn::LitInt>,
     /// `annotations(audience = ["user"], priority = 0.5, last_modified = "...")`.
     pub annotations: Option<AnnotationsAttr>,
+    /// The MCP Apps view's options: `Some` for every `ui://` resource (default options when
+    /// `app(...)` is not written).
+    pub app: Option<AppAttr>,
 }
 
 /// The options of `#[prompt(...)]`.
@@ -200,8 +267,8 @@ pub struct Completer {
     pub function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\"";
-const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", size = N, annotations(audience = [...], priority = 0.5, last_modified = \"...\")";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", ui = \"ui://...\"";
+const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", size = N, annotations(audience = [...], priority = 0.5, last_modified = \"...\"), app(html = \"...\", csp(...), permissions = [...], domain = \"...\", prefers_border)";
 const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\"";
 
 impl ToolAttr {
@@ -231,6 +298,7 @@ impl ToolAttr {
                 "tags" => tags(&meta, &mut attr.tags)?,
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
                 "icon" => attr.icons.push(icon(&meta)?),
+                "ui" => set(&mut attr.ui, ui(&meta)?, &meta)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -275,6 +343,7 @@ impl ResourceAttr {
             icons: Vec::new(),
             size: None,
             annotations: None,
+            app: None,
         };
         for meta in metas {
             match key(&meta).as_str() {
@@ -288,7 +357,33 @@ impl ResourceAttr {
                 "icon" => attr.icons.push(icon(&meta)?),
                 "size" => set(&mut attr.size, size(&meta)?, &meta)?,
                 "annotations" => set(&mut attr.annotations, annotations(&meta)?, &meta)?,
+                "app" => {
+                    let uri = attr.uri.value();
+                    crate::app_uri(&uri).map_err(|why| {
+                        syn::Error::new_spanned(
+                            &attr.uri,
+                            format!("app(...) makes this resource an MCP Apps view: {why}"),
+                        )
+                    })?;
+                    set(&mut attr.app, app(&meta)?, &meta)?;
+                }
                 _ => return Err(unknown(&meta, "resource", RESOURCE_OPTIONS)),
+            }
+        }
+        if attr.uri.value().starts_with("ui://") {
+            crate::app_uri(&attr.uri.value())
+                .map_err(|why| syn::Error::new_spanned(&attr.uri, why))?;
+            attr.app.get_or_insert_with(AppAttr::default);
+            if let Some(mime_type) = &attr.mime_type
+                && mime_type.value() != crate::APP_MIME_TYPE
+            {
+                return Err(syn::Error::new_spanned(
+                    mime_type,
+                    format!(
+                        "a ui:// resource is an MCP Apps view, of type {:?}: leave mime_type out",
+                        crate::APP_MIME_TYPE
+                    ),
+                ));
             }
         }
         Ok(attr)
@@ -594,6 +689,136 @@ fn icon(meta: &Meta) -> syn::Result<IconAttr> {
         ));
     }
     Ok(icon)
+}
+
+/// `ui = "ui://..."` or `ui(resource = "ui://...", visibility = [...])`.
+fn ui(meta: &Meta) -> syn::Result<UiAttr> {
+    const HOW: &str = "link a tool to its view as ui = \"ui://server/view\" or ui(resource = \"ui://server/view\", visibility = [\"model\", \"app\"])";
+    let link = match meta {
+        Meta::NameValue(_) => UiAttr {
+            resource: string_value(meta).map_err(|_| syn::Error::new_spanned(meta, HOW))?,
+            visibility: None,
+        },
+        Meta::List(list) => {
+            let mut resource = None;
+            let mut visibility = None;
+            for part in list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)? {
+                match key(&part).as_str() {
+                    "resource" => set(&mut resource, string_value(&part)?, &part)?,
+                    "visibility" => {
+                        let mut who = Vec::new();
+                        strings(&part, &mut who, HOW, |w| {
+                            if w == "model" || w == "app" {
+                                Ok(())
+                            } else {
+                                Err("a tool is visible to \"model\", \"app\" or both")
+                            }
+                        })?;
+                        let variant = match (
+                            who.iter().any(|w| w.value() == "model"),
+                            who.iter().any(|w| w.value() == "app"),
+                        ) {
+                            (true, true) => "ModelAndApp",
+                            (true, false) => "Model",
+                            _ => "App",
+                        };
+                        set(&mut visibility, Ident::new(variant, part.span()), &part)?;
+                    }
+                    _ => {
+                        return Err(syn::Error::new_spanned(
+                            part.path(),
+                            "unknown ui option; the options are: resource, visibility",
+                        ));
+                    }
+                }
+            }
+            UiAttr {
+                resource: resource.ok_or_else(|| syn::Error::new_spanned(meta, HOW))?,
+                visibility,
+            }
+        }
+        Meta::Path(_) => return Err(syn::Error::new_spanned(meta, HOW)),
+    };
+    crate::app_uri(&link.resource.value())
+        .map_err(|why| syn::Error::new_spanned(&link.resource, why))?;
+    Ok(link)
+}
+
+/// `app(html = "...", csp(...), permissions = [...], domain = "...", prefers_border)`, or a
+/// bare `app`.
+fn app(meta: &Meta) -> syn::Result<AppAttr> {
+    const OPTIONS: &str = "unknown app option; the options are: html = \"assets/view.html\", csp(connect_domains = [...], resource_domains = [...], frame_domains = [...], base_uri_domains = [...]), permissions = [\"camera\", ...], domain = \"...\", prefers_border";
+    let mut out = AppAttr::default();
+    let list = match meta {
+        Meta::Path(_) => return Ok(out),
+        Meta::List(list) => list,
+        Meta::NameValue(_) => {
+            return Err(syn::Error::new_spanned(
+                meta,
+                "write a view's options as app(html = \"assets/view.html\", ...)",
+            ));
+        }
+    };
+    for part in list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)? {
+        match key(&part).as_str() {
+            "html" => {
+                let html = string_value(&part)?;
+                let path = html.value();
+                if path.is_empty()
+                    || path.starts_with('/')
+                    || path.contains('\\')
+                    || path.contains(':')
+                {
+                    return Err(syn::Error::new_spanned(
+                        &html,
+                        "a view's HTML file is named by its path from the crate's root (its Cargo.toml), or from this file's folder as ./view.html, with /",
+                    ));
+                }
+                set(&mut out.html, html, &part)?;
+            }
+            "csp" => csp(&part, &mut out)?,
+            "permissions" => strings(
+                &part,
+                &mut out.permissions,
+                "write a view's permissions as permissions = [\"camera\", \"microphone\", \"geolocation\", \"clipboard_write\"]",
+                |p| crate::app_permission(p).map(|_| ()),
+            )?,
+            "domain" => {
+                let domain = string_value(&part)?;
+                crate::app_domain(&domain.value())
+                    .map_err(|why| syn::Error::new_spanned(&domain, why))?;
+                set(&mut out.domain, domain, &part)?;
+            }
+            "prefers_border" => set(&mut out.prefers_border, flag(&part)?, &part)?,
+            _ => return Err(syn::Error::new_spanned(part.path(), OPTIONS)),
+        }
+    }
+    Ok(out)
+}
+
+/// `csp(connect_domains = [...], resource_domains = [...], frame_domains = [...],
+/// base_uri_domains = [...])`: each an origin.
+fn csp(meta: &Meta, out: &mut AppAttr) -> syn::Result<()> {
+    const HOW: &str = "write a view's origins as csp(connect_domains = [\"https://api.example.com\"], resource_domains = [...], frame_domains = [...], base_uri_domains = [...])";
+    let Meta::List(list) = meta else {
+        return Err(syn::Error::new_spanned(meta, HOW));
+    };
+    for part in list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)? {
+        let slot = match key(&part).as_str() {
+            "connect_domains" => &mut out.connect_domains,
+            "resource_domains" => &mut out.resource_domains,
+            "frame_domains" => &mut out.frame_domains,
+            "base_uri_domains" => &mut out.base_uri_domains,
+            _ => {
+                return Err(syn::Error::new_spanned(
+                    part.path(),
+                    "unknown csp option; the options are: connect_domains, resource_domains, frame_domains, base_uri_domains",
+                ));
+            }
+        };
+        strings(&part, slot, HOW, crate::csp_source)?;
+    }
+    Ok(())
 }
 
 fn icon_size_rule(size: &str) -> Result<(), &'static str> {

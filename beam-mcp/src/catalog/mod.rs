@@ -60,6 +60,16 @@ pub enum CatalogError {
         /// What is wrong with what it shows.
         reason: String,
     },
+    /// An MCP Apps view or link the extension's rules refuse: a `ui://` resource that is not a
+    /// view (or a view whose URI is not `ui://`), a CSP origin that is not one, a tool linked
+    /// to a view the server does not serve.
+    #[error("{item}: {reason}")]
+    App {
+        /// The item (`tool "name"`, `resource "uri"`).
+        item: String,
+        /// What is wrong with its view or link.
+        reason: String,
+    },
     /// A skill the Skills extension's rules refuse (its name, description, files or bounds).
     #[error("skill {uri:?}: {reason}")]
     Skill {
@@ -179,6 +189,12 @@ impl Catalog {
                 .iter_mut()
                 .for_each(|t| t.observed = counter(NodeKind::Resource, &t.source));
         }
+        if let Some(error) = tools
+            .iter()
+            .find_map(|tool| unserved_view(tool, &resources))
+        {
+            return Err(error);
+        }
         // A skill's file is served from its bytes: a resource or template of the host answering
         // its URI instead would serve other bytes than its manifest's digest.
         if let Some((file, item)) = skills.file_uris().find_map(|uri| {
@@ -243,6 +259,24 @@ impl Catalog {
         self.prompts.iter().any(|p| !p.completions.is_empty())
             || self.templates.iter().any(|t| !t.completions.is_empty())
     }
+}
+
+/// The refusal of a tool linked to a view no resource of the catalog is: a tool's view is
+/// read from the server that listed the tool.
+fn unserved_view(tool: &Tool, resources: &[Resource]) -> Option<CatalogError> {
+    let uri = tool.view?;
+    let served = find(resources, uri, |r| &r.uri).is_some_and(|r| r.app_meta.is_some());
+    (!served).then(|| CatalogError::App {
+        item: format!("tool {:?}", tool.name.as_ref()),
+        reason: format!(
+            "its view {uri:?} is not a resource of this server; declare it with #[resource({uri:?}, app(...))]"
+        ),
+    })
+}
+
+/// Whether the catalog has an MCP Apps view: the server declares the extension.
+pub(crate) fn has_views(catalog: &Catalog) -> bool {
+    catalog.resources.iter().any(|r| r.app_meta.is_some())
 }
 
 fn find<'a, T>(items: &'a [T], key: &str, key_of: impl Fn(&T) -> &Arc<str>) -> Option<&'a T> {

@@ -24,6 +24,8 @@ pub(crate) struct Resource {
     pub(crate) scopes: &'static [&'static str],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
+    /// An MCP Apps view's `_meta` (`{"ui": ...}`), written on each content it reads too.
+    pub(crate) app_meta: Option<Arc<Value>>,
 }
 
 /// One URI template as the server serves it.
@@ -59,6 +61,8 @@ pub(crate) struct Readable<'c, 'u> {
     pub(crate) scopes: &'static [&'static str],
     /// The counter of the resource or template read.
     pub(crate) observed: Option<&'c ItemCounter>,
+    /// An MCP Apps view's `_meta`, for each content read.
+    pub(crate) app_meta: Option<&'c Arc<Value>>,
 }
 
 pub(crate) fn build(
@@ -73,6 +77,7 @@ pub(crate) fn build(
         let checked = super::check_states(item, def.states, states)
             .and_then(|()| super::check_icons(item, def.icons))
             .and_then(|()| parse(def))
+            .and_then(|template| check_view(def, &template).map(|()| template))
             .and_then(|template| match def.size {
                 Some(_) if !template.is_static() => Err(CatalogError::Display {
                     item: item(),
@@ -98,6 +103,9 @@ pub(crate) fn build(
                 tags: def.tags,
                 scopes: def.scopes,
                 observed: None,
+                app_meta: def
+                    .app
+                    .map(|view| Arc::new(serde_json::json!({ "ui": view.to_value() }))),
             });
         } else {
             templates.push(Template {
@@ -131,6 +139,43 @@ pub(crate) fn build(
     }
     templates.sort_by(|a, b| a.source.cmp(&b.source));
     Ok((resources, templates))
+}
+
+/// An MCP Apps view's rules: a `ui://` URI is a view and a view has a `ui://` URI (one URI,
+/// not a template), of the extension's MIME type, its CSP origins and domain well formed.
+fn check_view(def: &ResourceDef, template: &UriTemplate) -> Result<(), CatalogError> {
+    let refuse = |reason: String| CatalogError::App {
+        item: format!("resource {:?}", def.uri),
+        reason,
+    };
+    let Some(view) = def.app else {
+        return if def.uri.starts_with("ui://") {
+            Err(refuse(
+                "a ui:// resource is an MCP Apps view: declare it with app(...) (ResourceDef::with_app)".into(),
+            ))
+        } else {
+            Ok(())
+        };
+    };
+    if let Err(why) = beam_mcp_rules::app_uri(def.uri) {
+        return Err(refuse(why.into()));
+    }
+    if !template.is_static() {
+        return Err(refuse(
+            "an app's URI is one URI, not a template: a tool links to exactly one view".into(),
+        ));
+    }
+    if def.mime_type != Some(crate::app::MIME_TYPE) {
+        return Err(refuse(format!(
+            "a view's MIME type is {:?}, not {:?}",
+            crate::app::MIME_TYPE,
+            def.mime_type.unwrap_or("none")
+        )));
+    }
+    match view.defect() {
+        Some(reason) => Err(refuse(reason)),
+        None => Ok(()),
+    }
 }
 
 /// The template (a static URI is one without variables), checked against the reader's
@@ -199,6 +244,10 @@ fn listing(def: &ResourceDef, is_static: bool) -> Value {
     }
     crate::annotations::insert_annotations(&mut item, &def.annotations);
     crate::icon::insert_icons(&mut item, def.icons);
+    if let Some(view) = &def.app {
+        // On the listing too: a host may read the CSP before it reads the view.
+        item.insert("_meta".into(), serde_json::json!({ "ui": view.to_value() }));
+    }
     Value::Object(item)
 }
 
@@ -219,6 +268,7 @@ pub(crate) fn readable<'c, 'u>(
             tags: resource.tags,
             scopes: resource.scopes,
             observed: resource.observed.as_ref(),
+            app_meta: resource.app_meta.as_ref(),
         });
     }
     templates.iter().find_map(|t| {
@@ -232,6 +282,7 @@ pub(crate) fn readable<'c, 'u>(
             tags: t.tags,
             scopes: t.scopes,
             observed: t.observed.as_ref(),
+            app_meta: None,
         })
     })
 }

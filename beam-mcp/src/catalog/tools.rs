@@ -73,6 +73,8 @@ pub(crate) struct Tool {
     pub(crate) task_support: crate::task::TaskSupport,
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
+    /// The `ui://` view it is linked to (MCP Apps), checked against the catalog's resources.
+    pub(crate) view: Option<&'static str>,
 }
 
 impl Tool {
@@ -203,6 +205,15 @@ fn build_tool(
     if let Some(annotations) = def.annotations.to_value() {
         listing.insert("annotations".into(), annotations);
     }
+    if let Some(link) = &def.ui {
+        if let Err(why) = beam_mcp_rules::app_uri(link.resource_uri) {
+            return Err(CatalogError::App {
+                item: format!("tool {:?}", def.name),
+                reason: format!("its view {:?}: {why}", link.resource_uri),
+            });
+        }
+        listing.insert("_meta".into(), crate::app::tool_meta(link));
+    }
     if def.task_support != crate::task::TaskSupport::Forbidden {
         listing.insert(
             "execution".into(),
@@ -240,6 +251,7 @@ fn build_tool(
         scopes: def.scopes,
         time_limit: def.time_limit,
         task_support: def.task_support,
+        view: def.ui.map(|link| link.resource_uri),
         observed: None,
     })
 }

@@ -128,6 +128,7 @@ fn resource(uri: &'static str, name: &'static str, description: &'static str) ->
         icons: &[],
         size: None,
         annotations: crate::annotations::Annotations::NONE,
+        app: None,
         parameters: &[],
         reader: read,
         takes_context: false,
@@ -228,6 +229,7 @@ pub(crate) fn tool() -> ToolDef {
         scopes: &[],
         time_limit: None,
         task_support: crate::task::TaskSupport::Forbidden,
+        ui: None,
         module_path: module_path!(),
         location: (file!(), line!()),
     }

@@ -203,6 +203,19 @@ impl Context {
         }
     }
 
+    /// Whether the client renders MCP Apps views: its capabilities declare the extension
+    /// `io.modelcontextprotocol/ui` with the type `text/html;profile=mcp-app`. A tool with a
+    /// view answers with text the model can use either way; one may say less in text when
+    /// the view will show it.
+    ///
+    /// ```
+    /// assert!(!beam_mcp::Context::default().client_renders_views());
+    /// ```
+    pub fn client_renders_views(&self) -> bool {
+        self.client_capabilities()
+            .is_some_and(crate::app::renders_views)
+    }
+
     /// The request's `params._meta`, as sent.
     pub fn meta(&self) -> &Map<String, Value> {
         &self.shared.meta

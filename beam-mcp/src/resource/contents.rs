@@ -57,7 +57,14 @@ impl ResourceContents {
     }
 
     /// The wire object, filling the URI and MIME type the item did not set.
-    pub(crate) fn to_value(&self, uri: &str, mime_type: Option<&str>) -> Value {
+    /// The content as the wire spells it: its own URI and MIME type, else the resource's;
+    /// `meta` (an MCP Apps view's `_meta`) on the view's own content.
+    pub(crate) fn to_value(
+        &self,
+        uri: &str,
+        mime_type: Option<&str>,
+        meta: Option<&Value>,
+    ) -> Value {
         let mut item = Map::new();
         item.insert(
             "uri".into(),
@@ -73,6 +80,11 @@ impl ResourceContents {
                 Value::from(base64::engine::general_purpose::STANDARD.encode(bytes)),
             ),
         };
+        if let Some(meta) = meta
+            && self.uri.as_deref().is_none_or(|own| own == uri)
+        {
+            item.insert("_meta".into(), meta.clone());
+        }
         Value::Object(item)
     }
 }

@@ -95,6 +95,9 @@ pub struct ResourceDef {
     pub size: Option<u64>,
     /// Who it is for, how much it matters, when it last changed.
     pub annotations: crate::annotations::Annotations,
+    /// When it is an MCP Apps view (a `ui://` URI): what the host needs to render it, written
+    /// as `_meta.ui` on its listing and on the contents it reads.
+    pub app: Option<crate::app::AppView>,
     /// The template variables the reader binds, by name (empty for a static URI); checked
     /// against the template when the server is built.
     pub parameters: &'static [&'static str],
@@ -149,6 +152,7 @@ impl ResourceDef {
             icons: &[],
             size: None,
             annotations: crate::annotations::Annotations::NONE,
+            app: None,
             parameters: &[],
             reader,
             takes_context: false,
@@ -159,6 +163,28 @@ impl ResourceDef {
             module_path: "",
             location: ("", 0),
         }
+    }
+
+    /// Makes it an MCP Apps view: its MIME type becomes `text/html;profile=mcp-app` and `view`
+    /// its `_meta.ui`. The URI must be a `ui://` one (checked by `build()`).
+    ///
+    /// ```
+    /// use beam_mcp::app::AppView;
+    /// use beam_mcp::resource::{ReadRequest, ResourceContents, ResourceDef, ResourceError};
+    /// use beam_mcp::tool::BoxFuture;
+    ///
+    /// fn read(_: ReadRequest) -> BoxFuture<Result<Vec<ResourceContents>, ResourceError>> {
+    ///     Box::pin(async { Ok(vec![ResourceContents::text("<!doctype html><p>hi</p>")]) })
+    /// }
+    /// const VIEW: ResourceDef = ResourceDef::new("ui://demo/hello", "hello", read)
+    ///     .with_app(AppView::NONE.with_prefers_border(true));
+    /// assert_eq!(VIEW.mime_type, Some(beam_mcp::app::MIME_TYPE));
+    /// ```
+    #[must_use]
+    pub const fn with_app(mut self, view: crate::app::AppView) -> Self {
+        self.app = Some(view);
+        self.mime_type = Some(crate::app::MIME_TYPE);
+        self
     }
 
     const_setters! {

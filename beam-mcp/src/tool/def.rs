@@ -163,6 +163,9 @@ pub struct ToolDef {
     pub time_limit: Option<std::time::Duration>,
     /// Whether a call may become a task (`#[tool(task = "optional")]`, the tasks extension).
     pub task_support: crate::task::TaskSupport,
+    /// The MCP Apps view a host renders for the tool, and who may call it
+    /// (`#[tool(ui = "ui://…")]`, advertised as `_meta.ui`).
+    pub ui: Option<crate::app::ToolUi>,
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.
@@ -214,6 +217,7 @@ impl ToolDef {
             scopes: &[],
             time_limit: None,
             task_support: crate::task::TaskSupport::Forbidden,
+            ui: None,
             module_path: "",
             location: ("", 0),
         }
@@ -264,6 +268,9 @@ impl ToolDef {
 
         /// Whether a call may become a task.
         with_task_support(task_support: crate::task::TaskSupport) => task_support;
+
+        /// The MCP Apps view a host renders for the tool: a `ui://` resource of the server.
+        with_ui(ui: crate::app::ToolUi) => Some(ui);
     }
 
     declared_at_setter!();

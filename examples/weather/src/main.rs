@@ -85,8 +85,9 @@ async fn get_weather(
     Ok(format!("{place}: {} °C, {}", reading.celsius, reading.sky))
 }
 
-/// The current reading for a place, as structured data.
-#[beam_mcp::tool(read_only)]
+/// The current reading for a place, as structured data; a host that renders MCP Apps views
+/// shows it as a card (`ui://weather/reading`).
+#[beam_mcp::tool(read_only, ui = "ui://weather/reading")]
 fn reading(
     /// A city name, e.g. "Lisbon".
     place: String,
@@ -97,6 +98,25 @@ fn reading(
         .get(place.as_str())
         .copied()
         .ok_or_else(|| ToolError::new(format!("no station for {place}")))
+}
+
+/// The current temperature for a place in degrees Fahrenheit, for the reading card: visible to
+/// the card only (hosts hide it from the model).
+#[beam_mcp::tool(
+    read_only,
+    idempotent,
+    ui(resource = "ui://weather/reading", visibility = ["app"])
+)]
+fn reading_fahrenheit(
+    /// A city name, e.g. "Lisbon".
+    place: String,
+    State(stations): State<Stations>,
+) -> Result<String, ToolError> {
+    let reading = stations
+        .0
+        .get(place.as_str())
+        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    Ok(format!("{} °F", reading.celsius * 9.0 / 5.0 + 32.0))
 }
 
 /// Forecast the next days for a place (a toy model: the same sky, a degree warmer each day).
@@ -427,7 +447,7 @@ mod tests {
             .collect();
         let linked = Advertised::of(&server, Revision::V2026_07_28).unwrap();
         assert_eq!(items, advertised_ids(&linked));
-        assert_eq!(items.len(), 10, "{items:?}");
+        assert_eq!(items.len(), 12, "{items:?}");
     }
 
     #[test]

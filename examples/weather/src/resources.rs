@@ -1,5 +1,5 @@
 //! The weather server's resources: the station list, one station's reading by a URI
-//! template, and a small icon.
+//! template, a small icon, and the reading as an MCP Apps view.
 
 use beam_mcp::State;
 use beam_mcp::completion::{Completion, CompletionRequest};
@@ -45,6 +45,21 @@ pub(crate) fn complete_place(request: &CompletionRequest) -> Completion {
         .into_iter()
         .collect()
 }
+
+/// The current reading as a card a host draws beside the conversation (an MCP Apps view): the
+/// `reading` tool shows it; it asks `reading_fahrenheit` for the second unit itself.
+#[beam_mcp::resource(
+    "ui://weather/reading",
+    title = "Reading card",
+    app(
+        html = "assets/reading.html",
+        prefers_border = true,
+        // Where a deployed card would load its fonts from: none is loaded here (the card is
+        // self-contained), but the origin shows in the policy a host builds for it.
+        csp(resource_domains = ["https://fonts.example.invalid"])
+    )
+)]
+fn reading_card() {}
 
 /// The server's icon: a 1x1 PNG.
 #[beam_mcp::resource(

@@ -99,6 +99,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
         context,
     };
     let mime_type = readable.mime_type;
+    let app_meta = readable.app_meta.cloned();
     let reader = readable.reader;
     let call = Call {
         kind: "resource",
@@ -121,7 +122,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
             Ran::Done(Ok(contents)) => {
                 let items: Vec<Value> = contents
                     .iter()
-                    .map(|item| item.to_value(&uri, mime_type))
+                    .map(|item| item.to_value(&uri, mime_type, app_meta.as_deref()))
                     .collect();
                 let mut result = Map::new();
                 result.insert("contents".into(), Value::Array(items));
