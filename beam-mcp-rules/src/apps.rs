@@ -51,6 +51,8 @@ pub fn app_uri(uri: &str) -> Result<(), &'static str> {
 /// assert!(csp_source("https://api.example.com").is_ok());
 /// assert!(csp_source("wss://live.example.com:8443").is_ok());
 /// assert!(csp_source("https://*.example.com").is_ok());
+/// assert!(csp_source("http://[::1]:8080").is_ok());
+/// assert!(csp_source("http://[::1]x").is_err());
 /// assert!(csp_source("*").is_err());
 /// assert!(csp_source("https://a.example.com; script-src *").is_err());
 /// assert!(csp_source("https://example.com/path").is_err());
@@ -64,15 +66,39 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
     if !["https", "http", "wss", "ws"].contains(&scheme) {
         return Err("a CSP domain's scheme is https, http, wss or ws");
     }
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((host, port)) => (host, Some(port)),
-        None => (rest, None),
+    // An IPv6 host is bracketed, its colons inside: the port follows the `]`. `host` is the
+    // name to check, none for an IPv6 address (checked here).
+    let (host, port) = match rest.strip_prefix('[') {
+        Some(bracketed) => {
+            let Some((address, after)) = bracketed.split_once(']') else {
+                return Err(HOW);
+            };
+            let port = match after {
+                "" => None,
+                _ => Some(after.strip_prefix(':').ok_or(HOW)?),
+            };
+            let ipv6 = address.contains(':')
+                && address
+                    .bytes()
+                    .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+            if !ipv6 {
+                return Err(HOW);
+            }
+            (None, port)
+        }
+        None => match rest.rsplit_once(':') {
+            Some((host, port)) => (Some(host), Some(port)),
+            None => (Some(rest), None),
+        },
     };
     if let Some(port) = port
         && (port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()))
     {
         return Err("a CSP domain's port is a number: https://host:8443");
     }
+    let Some(host) = host else {
+        return Ok(());
+    };
     let host = host.strip_prefix("*.").unwrap_or(host);
     let label = |label: &str| {
         !label.is_empty()

@@ -128,6 +128,15 @@ expect_read='{
   "weather://stations": [{"uri": "weather://stations", "mimeType": "text/plain", "text": "Lisbon\nOslo\nParis"}],
   "weather://station/Oslo": [{"uri": "weather://station/Oslo", "mimeType": "application/json", "text": "'"$oslo_json"'"}]
 }'
+# The MCP Apps view (issue 28) is read like every listed resource: its text is the example's file.
+expect_read="$(python3 - "$expect_read" "$here/../../examples/weather/assets/reading.html" <<'PY'
+import json, sys
+read = json.loads(sys.argv[1])
+with open(sys.argv[2], encoding="utf-8") as view:
+    read["ui://weather/reading"] = [{"uri": "ui://weather/reading", "mimeType": "text/html;profile=mcp-app", "text": view.read()}]
+print(json.dumps(read))
+PY
+)"
 expect_prompt='[
   {"role": "user", "type": "text", "text": "I am going to Oslo for a week. What should I pack?"},
   {"role": "user", "type": "resource", "uri": "weather://station/Oslo", "mimeType": "application/json", "text": "'"$oslo_json"'"},
@@ -162,7 +171,7 @@ shape_calls=(
 sdk_text_args=("${text_args[@]}" "${shape_calls[@]}")
 # What hosts display (issue 28), read back by the Python client and the Inspector CLI: the server's
 # title, description, site and icon; a tool's and a prompt's icons; resources' size and
-# annotations. The icons are the example's asset files as data: URIs, encoded here by coreutils.
+# annotations; the MCP Apps links of two tools and the view's _meta.ui. The icons are the example's asset files as data: URIs, encoded here by coreutils.
 assets="$here/../../examples/weather/assets"
 sun_png="data:image/png;base64,$(base64 -w0 "$assets/sun.png")"
 weather_svg="data:image/svg+xml;base64,$(base64 -w0 "$assets/weather.svg")"
@@ -171,8 +180,14 @@ expect_metadata='{
     "description": "Current readings and toy forecasts for a few European cities.",
     "icons": [{"src": "'"$weather_svg"'", "mimeType": "image/svg+xml", "sizes": ["any"], "theme": "light"}]},
   "tools": {"get_weather": {"title": "Current weather",
-    "icons": [{"src": "'"$sun_png"'", "mimeType": "image/png", "sizes": ["16x16"]}]}},
+    "icons": [{"src": "'"$sun_png"'", "mimeType": "image/png", "sizes": ["16x16"]}]},
+    "reading": {"_meta": {"ui": {"resourceUri": "ui://weather/reading", "visibility": ["model", "app"]},
+      "ui/resourceUri": "ui://weather/reading"}},
+    "reading_fahrenheit": {"_meta": {"ui": {"resourceUri": "ui://weather/reading", "visibility": ["app"]},
+      "ui/resourceUri": "ui://weather/reading"}}},
   "resources": {
+    "ui://weather/reading": {"title": "Reading card", "mimeType": "text/html;profile=mcp-app",
+      "_meta": {"ui": {"csp": {"resourceDomains": ["https://fonts.example.invalid"]}, "prefersBorder": true}}},
     "weather://stations": {"title": "Stations",
       "annotations": {"audience": ["user", "assistant"], "priority": 0.8, "lastModified": "2026-07-28T09:00:00Z"}},
     "weather://icon.png": {"size": 67, "annotations": {"audience": ["user"], "priority": 0}}},

@@ -1,0 +1,97 @@
+//! `Context::client_renders_views` reads the client's MCP Apps declaration
+//! (`capabilities.extensions["io.modelcontextprotocol/ui"].mimeTypes`): from each request's
+//! `_meta` at 2026-07-28, from `initialize` on a 2025-11-25 session.
+
+use beam_mcp::app::{AppView, MIME_TYPE};
+use beam_mcp::protocol::{Outbound, Reply, Session};
+use beam_mcp::testing::TestClient;
+use beam_mcp::{Context, Server};
+use serde_json::{Value, json};
+
+/// Says whether the caller renders views.
+#[beam_mcp::tool(ui = "ui://demo/card")]
+fn renders(ctx: Context) -> String {
+    ctx.client_renders_views().to_string()
+}
+
+/// A card.
+#[beam_mcp::resource("ui://demo/card", app(prefers_border))]
+fn card() -> String {
+    "<!doctype html><p>card</p>".into()
+}
+
+fn server() -> Server {
+    Server::builder()
+        .tool(renders::DEF)
+        .resource(card::DEF)
+        .build()
+        .unwrap()
+}
+
+async fn asked(client: &mut TestClient, capabilities: Value) -> String {
+    let result = client
+        .request(
+            "tools/call",
+            json!({ "name": "renders", "arguments": {},
+                    "_meta": { "io.modelcontextprotocol/clientCapabilities": capabilities } }),
+        )
+        .await
+        .unwrap();
+    result["content"][0]["text"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_2026_07_28_request_says_on_each_call_whether_its_client_renders_views() {
+    let mut client = TestClient::new(server());
+    let ui = |types: Value| json!({ "extensions": { "io.modelcontextprotocol/ui": { "mimeTypes": types } } });
+    assert_eq!(asked(&mut client, ui(json!([MIME_TYPE]))).await, "true");
+    assert_eq!(asked(&mut client, ui(json!(["text/html"]))).await, "false");
+    assert_eq!(
+        asked(&mut client, ui(json!("text/html;profile=mcp-app"))).await,
+        "false"
+    );
+    assert_eq!(asked(&mut client, json!({})).await, "false");
+    // The view's _meta is the builder's.
+    assert_eq!(card::DEF.app, Some(AppView::NONE.with_prefers_border(true)));
+}
+
+/// The answer to one message.
+async fn answered(reply: Reply) -> Value {
+    match reply {
+        Reply::Ready(response) => response.to_value(),
+        Reply::Pending(mut exchange) => loop {
+            match exchange.next().await.expect("an answer") {
+                Outbound::Response(response) => break response.to_value(),
+                Outbound::Notification(_) => {}
+            }
+        },
+        Reply::Silent => panic!("no answer"),
+    }
+}
+
+#[tokio::test]
+async fn a_2025_11_25_session_says_what_its_initialize_declared() {
+    let server = server();
+    let declared =
+        json!({ "extensions": { "io.modelcontextprotocol/ui": { "mimeTypes": [MIME_TYPE] } } });
+    for (capabilities, expected) in [(declared, "true"), (json!({}), "false")] {
+        let session = Session::new();
+        let hello = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": capabilities,
+            "clientInfo": { "name": "t", "version": "1" } } });
+        let greeted = answered(server.handle_value(&session, hello)).await;
+        assert_eq!(
+            greeted["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/ui"],
+            json!({})
+        );
+        let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        assert!(matches!(
+            server.handle_value(&session, initialized),
+            Reply::Silent
+        ));
+        let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                           "params": { "name": "renders", "arguments": {} } });
+        let result = answered(server.handle_value(&session, call)).await;
+        assert_eq!(result["result"]["content"][0]["text"], expected, "{result}");
+    }
+}
