@@ -43,7 +43,9 @@ pub(crate) fn skills_macro(
                 refuse("CARGO_MANIFEST_DIR is not set: skills are read under cargo".into())
             })?
     };
-    let root = base.join(&written);
+    // Absolute: `include_bytes!` reads a relative path from the calling file's folder, and the
+    // compiler may name that file relative to its working directory.
+    let root = std::path::absolute(base.join(&written)).unwrap_or_else(|_| base.join(&written));
     if !root.is_dir() {
         let from = if from_file {
             "the file calling skills!"

@@ -3,32 +3,50 @@
 //!
 //! Items of other modules cannot be named from a macro by a key (a `macro_export` marker made
 //! by a macro may not be used by path), so the crate's sources are read instead: the file of
-//! the tool and every `.rs` file under the crate's `src/`, parsed, each `#[resource]` (also in
-//! inline modules and `#[beam_mcp::items]` impl blocks) read by the attribute's own parser.
-//! A file is parsed once per compiler process while it is unchanged. A view served otherwise
-//! (built by hand, added live) is linked with `ToolDef::with_ui`, which `build()` checks.
+//! the tool and every `.rs` file under the crate's `src/` (symbolic links not followed),
+//! parsed, each `#[resource]` (also in inline modules and `#[beam_mcp::items]` impl blocks)
+//! read by the attribute's own parser. A file is parsed once per compiler process while it is
+//! unchanged.
+//!
+//! The refusal errs toward letting a program build, with `build()` checking every link at
+//! start-up anyway: it is made only when the tool's file lies under `src/` and the URI, quoted,
+//! appears in the sources nowhere but in tool links. Any other mention (a `ResourceDef` built by
+//! hand, a resource inside a macro or under `cfg_attr`, a file syn cannot read) leaves the link
+//! to `build()`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
 
-use beam_mcp_rules::attributes::{AppAttr, ResourceAttr};
+use beam_mcp_rules::attributes::{AppAttr, ResourceAttr, ToolAttr};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{ImplItem, Item, ItemFn, LitStr};
 
 use crate::errors::Errors;
 
-/// Refuses a view no `#[resource]` of the crate declares. Says nothing when no source could
-/// be read (outside cargo): `build()` checks the link then.
+/// Refuses a view no `#[resource]` of the crate declares, when the sources say so for sure
+/// (module docs).
 pub(crate) fn check_declared(uri: &LitStr, errors: &mut Errors) {
-    let files = sources();
-    if files.is_empty() {
+    let Some((calling, files)) = sources() else {
+        return;
+    };
+    let wanted = uri.value();
+    let scans: Vec<Scan> = std::iter::once(&calling)
+        .chain(files.iter().filter(|f| **f != calling))
+        .map(|file| scan(file))
+        .collect();
+    if scans.iter().any(|s| s.views.contains(&wanted)) {
         return;
     }
-    let wanted = uri.value();
-    if files.iter().any(|file| declared_in(file).contains(&wanted)) {
+    let quoted = format!("{wanted:?}");
+    let mentions: usize = scans.iter().map(|s| s.text.matches(&quoted).count()).sum();
+    let links: usize = scans
+        .iter()
+        .map(|s| s.links.iter().filter(|l| **l == wanted).count())
+        .sum();
+    if mentions > links {
         return;
     }
     errors.spanned(
@@ -107,7 +125,9 @@ pub(crate) fn embed_html(html: &LitStr, item: &mut ItemFn, errors: &mut Errors) 
         );
         return;
     };
-    let path = base.join(&relative);
+    // Absolute: `include_str!` reads a relative path from the calling file's folder, and the
+    // compiler may name that file relative to its working directory.
+    let path = std::path::absolute(base.join(&relative)).unwrap_or_else(|_| base.join(&relative));
     let text = match std::fs::read(&path) {
         Ok(bytes) if bytes.len() > MOST_HTML_BYTES => {
             errors.spanned(html, format!("the view {relative:?} is {} bytes; a view is at most {MOST_HTML_BYTES} bytes (it is sent whole on every read)", bytes.len()));
@@ -154,85 +174,107 @@ fn is_html5_document(text: &str) -> bool {
         && rest[14..].starts_with(|c: char| c == '>' || c.is_whitespace())
 }
 
-/// The file of the macro's call and every `.rs` file under the crate's `src/`.
-fn sources() -> Vec<PathBuf> {
+/// The file of the macro's call and every `.rs` file under the crate's `src/`, all absolute;
+/// `None` unless the calling file is known and lies under `src/` (or is outside cargo's
+/// manifest layout, as trybuild's cases are: then the calling file alone).
+fn sources() -> Option<(PathBuf, Vec<PathBuf>)> {
+    if !proc_macro::is_available() {
+        return None;
+    }
+    let calling = std::path::absolute(proc_macro::Span::call_site().local_file()?).ok()?;
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from)?;
+    let src = std::path::absolute(root.join("src")).ok()?;
+    if !src.is_dir() {
+        // No src/ (trybuild's generated crates): the calling file is the crate.
+        return Some((calling, Vec::new()));
+    }
+    if !calling.starts_with(&src) {
+        return None;
+    }
     let mut files = Vec::new();
-    if proc_macro::is_available()
-        && let Some(file) = proc_macro::Span::call_site().local_file()
-    {
-        files.push(file);
-    }
-    if let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") {
-        collect(&Path::new(&root).join("src"), &mut files, 0);
-    }
-    files
+    collect(&src, &mut files, 0);
+    Some((calling, files))
 }
 
-/// The `.rs` files under `dir`, to a depth no real crate reaches (a link cycle stops there).
+/// The `.rs` files under `dir`, symbolic links left out (no loop, no walk outside the crate),
+/// to a depth no real crate reaches.
 fn collect(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() && depth < 16 {
+    let mut entries: Vec<_> = entries
+        .flatten()
+        .filter_map(|e| Some((e.file_type().ok()?, e.path())))
+        .collect();
+    entries.sort_by(|a, b| a.1.cmp(&b.1));
+    for (kind, path) in entries {
+        if kind.is_dir() && depth < 32 {
             collect(&path, files, depth + 1);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "rs") {
             files.push(path);
         }
     }
 }
 
-/// A file's size and modification time: while both hold, its parse holds.
+/// A file's size and modification time: while both hold, its scan holds.
 type Stamp = (u64, Option<SystemTime>);
 
-/// Each file read, with its stamp and the views it declares.
-type Parsed = HashMap<PathBuf, (Stamp, Vec<String>)>;
+/// What one source file says of views.
+#[derive(Clone, Default)]
+struct Scan {
+    /// The `ui://` URIs its `#[resource]` items declare.
+    views: Vec<String>,
+    /// The `ui://` URIs its `#[tool]` items link to, once per link.
+    links: Vec<String>,
+    /// Its text, when it names a `ui://` URI at all (else empty).
+    text: String,
+}
 
-/// The `ui://` URIs the `#[resource]` items of `file` declare, from the cache while the file's
-/// size and time are those it was read at.
-fn declared_in(file: &Path) -> Vec<String> {
-    static CACHE: OnceLock<Mutex<Parsed>> = OnceLock::new();
+/// Each file read, with its stamp and its scan.
+type Scanned = HashMap<PathBuf, (Stamp, Scan)>;
+
+/// The scan of `file`, from the cache while the file's size and time are those it was read at.
+/// A file syn cannot parse keeps its text: what it mentions then counts against a refusal.
+fn scan(file: &Path) -> Scan {
+    static CACHE: OnceLock<Mutex<Scanned>> = OnceLock::new();
     let Ok(meta) = std::fs::metadata(file) else {
-        return Vec::new();
+        return Scan::default();
     };
     let stamp = (meta.len(), meta.modified().ok());
     let cache = CACHE.get_or_init(Default::default);
-    if let Some((at, uris)) = cache.lock().ok().and_then(|c| c.get(file).cloned())
+    if let Some((at, scanned)) = cache.lock().ok().and_then(|c| c.get(file).cloned())
         && at == stamp
     {
-        return uris;
+        return scanned;
     }
-    let uris = std::fs::read_to_string(file)
-        .ok()
-        .filter(|text| text.contains("ui://"))
-        .and_then(|text| syn::parse_file(&text).ok())
-        .map(|parsed| {
-            let mut uris = Vec::new();
-            items(&parsed.items, &mut uris);
-            uris
-        })
-        .unwrap_or_default();
+    let mut scanned = Scan::default();
+    if let Ok(text) = std::fs::read_to_string(file)
+        && text.contains("ui://")
+    {
+        if let Ok(parsed) = syn::parse_file(&text) {
+            items(&parsed.items, &mut scanned);
+        }
+        scanned.text = text;
+    }
     if let Ok(mut cache) = cache.lock() {
-        cache.insert(file.to_owned(), (stamp, uris.clone()));
+        cache.insert(file.to_owned(), (stamp, scanned.clone()));
     }
-    uris
+    scanned
 }
 
-fn items(items: &[Item], uris: &mut Vec<String>) {
+fn items(items: &[Item], scanned: &mut Scan) {
     for item in items {
         match item {
-            Item::Fn(function) => attributes(&function.attrs, uris),
+            Item::Fn(function) => attributes(&function.attrs, scanned),
             Item::Mod(module) => {
                 if let Some((_, content)) = &module.content {
-                    self::items(content, uris);
+                    self::items(content, scanned);
                 }
             }
             Item::Impl(block) => {
                 for inner in &block.items {
                     if let ImplItem::Fn(method) = inner {
-                        attributes(&method.attrs, uris);
+                        attributes(&method.attrs, scanned);
                     }
                 }
             }
@@ -241,25 +283,28 @@ fn items(items: &[Item], uris: &mut Vec<String>) {
     }
 }
 
-/// The `ui://` URI of each `#[resource(..)]` (any path ending in `resource`) among `attrs`.
-fn attributes(attrs: &[syn::Attribute], uris: &mut Vec<String>) {
+/// The `ui://` URI of each `#[resource(..)]` and each `#[tool(ui ..)]` (any path ending in
+/// `resource` or `tool`) among `attrs`.
+fn attributes(attrs: &[syn::Attribute], scanned: &mut Scan) {
     for attr in attrs {
-        let is_resource = attr
-            .path()
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "resource");
+        let Some(last) = attr.path().segments.last() else {
+            continue;
+        };
         let Ok(list) = attr.meta.require_list() else {
             continue;
         };
-        if !is_resource {
-            continue;
-        }
-        if let Ok(parsed) = ResourceAttr::parse(list.tokens.clone()) {
-            let uri = parsed.uri.value();
-            if uri.starts_with("ui://") {
-                uris.push(uri);
+        if last.ident == "resource" {
+            if let Ok(parsed) = ResourceAttr::parse(list.tokens.clone()) {
+                let uri = parsed.uri.value();
+                if uri.starts_with("ui://") {
+                    scanned.views.push(uri);
+                }
             }
+        } else if last.ident == "tool"
+            && let Ok(parsed) = ToolAttr::parse(list.tokens.clone())
+            && let Some(link) = parsed.ui
+        {
+            scanned.links.push(link.resource.value());
         }
     }
 }
@@ -269,9 +314,25 @@ mod tests {
     use super::*;
 
     fn declared(source: &str) -> Vec<String> {
-        let mut uris = Vec::new();
-        items(&syn::parse_file(source).unwrap().items, &mut uris);
-        uris
+        let mut scanned = Scan::default();
+        items(&syn::parse_file(source).unwrap().items, &mut scanned);
+        scanned.views
+    }
+
+    #[test]
+    fn tool_links_are_counted_once_each() {
+        let source = r#"
+            #[beam_mcp::tool(ui = "ui://a/one")]
+            fn one() {}
+            #[tool(ui(resource = "ui://a/one", visibility = ["app"]))]
+            fn two() {}
+            #[tool(read_only)]
+            fn three() {}
+        "#;
+        let mut scanned = Scan::default();
+        items(&syn::parse_file(source).unwrap().items, &mut scanned);
+        assert_eq!(scanned.links, ["ui://a/one", "ui://a/one"]);
+        assert!(scanned.views.is_empty());
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub fn app_uri(uri: &str) -> Result<(), &'static str> {
 /// assert!(csp_source("https://*.example.com").is_ok());
 /// assert!(csp_source("http://[::1]:8080").is_ok());
 /// assert!(csp_source("http://[::1]x").is_err());
+/// assert!(csp_source("https://*.com").is_err());
+/// assert!(csp_source("https://example.com:65536").is_err());
 /// assert!(csp_source("*").is_err());
 /// assert!(csp_source("https://a.example.com; script-src *").is_err());
 /// assert!(csp_source("https://example.com/path").is_err());
@@ -77,7 +79,7 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
                 "" => None,
                 _ => Some(after.strip_prefix(':').ok_or(HOW)?),
             };
-            let ipv6 = address.contains(':')
+            let ipv6 = address.matches(':').count() >= 2
                 && address
                     .bytes()
                     .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
@@ -92,14 +94,25 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
         },
     };
     if let Some(port) = port
-        && (port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()))
+        && (port.is_empty()
+            || !port.bytes().all(|b| b.is_ascii_digit())
+            || port.parse::<u16>().is_err())
     {
         return Err("a CSP domain's port is a number: https://host:8443");
     }
     let Some(host) = host else {
         return Ok(());
     };
-    let host = host.strip_prefix("*.").unwrap_or(host);
+    let (host, wildcard) = match host.strip_prefix("*.") {
+        Some(rest) => (rest, true),
+        None => (host, false),
+    };
+    // `*.com` would be nearly every origin: a wildcard stands before two labels at least.
+    if wildcard && !host.contains('.') {
+        return Err(
+            "a wildcard CSP domain names a registrable domain: https://*.example.com, not https://*.com",
+        );
+    }
     let label = |label: &str| {
         !label.is_empty()
             && label.len() <= 63
@@ -117,23 +130,26 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
 
 /// Whether `domain` may be an app's dedicated sandbox origin (`_meta.ui.domain`): its form is
 /// the host's to define (`{hash}.claudemcpcontent.com`, `www-example-com.oaiusercontent.com`),
-/// so only what no host could mean is refused: empty, whitespace, control characters, quotes,
-/// `;` or `,`.
+/// always a host name: labels of letters, digits and `-`, joined by dots.
 ///
 /// ```
 /// use beam_mcp_rules::app_domain;
 /// assert!(app_domain("a904794854a047f6.claudemcpcontent.com").is_ok());
 /// assert!(app_domain("").is_err());
 /// assert!(app_domain("a b").is_err());
+/// assert!(app_domain("evil.example/<x>").is_err());
 /// ```
 pub fn app_domain(domain: &str) -> Result<(), &'static str> {
-    if domain.is_empty()
-        || domain
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || "'\";,".contains(c))
-    {
+    let label = |label: &str| {
+        !label.is_empty()
+            && label.len() <= 63
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    };
+    if domain.is_empty() || domain.len() > 253 || !domain.split('.').all(label) {
         return Err(
-            "an app's domain is the origin a host gives its sandbox (e.g. {hash}.claudemcpcontent.com): no whitespace, quotes, ; or ,",
+            "an app's domain is the host name a host gives its sandbox (e.g. {hash}.claudemcpcontent.com): labels of letters, digits and -, joined by dots",
         );
     }
     Ok(())

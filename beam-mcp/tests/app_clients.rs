@@ -20,12 +20,46 @@ fn card() -> String {
     "<!doctype html><p>card</p>".into()
 }
 
+/// A view whose reader says its content is plain HTML: not the extension's type.
+#[beam_mcp::resource("ui://demo/mistyped")]
+fn mistyped() -> beam_mcp::resource::ResourceContents {
+    beam_mcp::resource::ResourceContents::text("<!doctype html><p>x</p>")
+        .with_mime_type("text/html")
+}
+
+/// A view embedded from a file named from this file's folder (`./`), which the compiler may
+/// name relative to its working directory.
+#[beam_mcp::resource("ui://demo/embedded", app(html = "./data/app_card.html"))]
+fn embedded() {}
+
 fn server() -> Server {
     Server::builder()
         .tool(renders::DEF)
         .resource(card::DEF)
+        .resource(mistyped::DEF)
+        .resource(embedded::DEF)
         .build()
         .unwrap()
+}
+
+#[tokio::test]
+async fn a_view_is_read_with_the_extensions_type_or_not_at_all() {
+    let mut client = TestClient::new(server());
+    let read = client.read_resource("ui://demo/embedded").await.unwrap();
+    assert_eq!(read[0]["text"], include_str!("data/app_card.html"));
+    assert_eq!(read[0]["mimeType"], MIME_TYPE);
+    assert_eq!(read[0]["_meta"], json!({ "ui": {} }));
+    let refused = client
+        .read_resource("ui://demo/mistyped")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            beam_mcp::testing::TestError::Protocol { code: -32603, .. }
+        ),
+        "{refused:?}"
+    );
 }
 
 async fn asked(client: &mut TestClient, capabilities: Value) -> String {

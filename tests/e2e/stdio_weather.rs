@@ -75,6 +75,7 @@ fn a_2026_07_28_client_discovers_lists_and_calls() {
             "forecast",
             "get_weather",
             "reading",
+            "reading_fahrenheit",
             "region_mean"
         ]
     );
@@ -162,7 +163,7 @@ fn a_2025_11_25_client_initializes_lists_and_calls() {
         None,
         json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }),
     );
-    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(l["result"]["tools"].as_array().unwrap().len(), 7);
     let c = ask(
         &mut s,
         None,

@@ -23,6 +23,7 @@ fn declares_the_examples_catalog() {
             "forecast",
             "get_weather",
             "reading",
+            "reading_fahrenheit",
             "region_mean"
         ]
         .into()
@@ -30,6 +31,7 @@ fn declares_the_examples_catalog() {
     assert_eq!(
         declared.keys(ItemKind::Resource),
         [
+            "ui://weather/reading",
             "weather://icon.png",
             "weather://station/{place}",
             "weather://stations"

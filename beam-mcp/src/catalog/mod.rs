@@ -189,12 +189,12 @@ impl Catalog {
                 .iter_mut()
                 .for_each(|t| t.observed = counter(NodeKind::Resource, &t.source));
         }
-        if let Some(error) = tools
-            .iter()
-            .find_map(|tool| unserved_view(tool, &resources))
-        {
-            return Err(error);
-        }
+        CatalogError::gathered(
+            tools
+                .iter()
+                .filter_map(|tool| unserved_view(tool, &resources))
+                .collect(),
+        )?;
         // A skill's file is served from its bytes: a resource or template of the host answering
         // its URI instead would serve other bytes than its manifest's digest.
         if let Some((file, item)) = skills.file_uris().find_map(|uri| {

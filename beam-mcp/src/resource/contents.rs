@@ -56,7 +56,16 @@ impl ResourceContents {
         self
     }
 
-    /// The wire object, filling the URI and MIME type the item did not set.
+    /// True when this is a view's own content (no URI of its own, or the view's) and its reader
+    /// set a MIME type other than the extension's.
+    pub(crate) fn retypes_view(&self, view: &str) -> bool {
+        self.uri.as_deref().is_none_or(|own| own == view)
+            && self
+                .mime_type
+                .as_deref()
+                .is_some_and(|mime| mime != crate::app::MIME_TYPE)
+    }
+
     /// The content as the wire spells it: its own URI and MIME type, else the resource's;
     /// `meta` (an MCP Apps view's `_meta`) on the view's own content.
     pub(crate) fn to_value(

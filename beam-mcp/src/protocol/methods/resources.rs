@@ -119,6 +119,13 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
                 tracing::error!(uri = %Logged(&uri), "a resource reader returned no contents");
                 Err(ProtocolError::Internal)
             }
+            Ran::Done(Ok(contents))
+                if app_meta.is_some() && contents.iter().any(|c| c.retypes_view(&uri)) =>
+            {
+                // A view's content is of the extension's type (its MUST): not sent otherwise.
+                tracing::error!(uri = %Logged(&uri), "a view's reader gave its content another MIME type than text/html;profile=mcp-app");
+                Err(ProtocolError::Internal)
+            }
             Ran::Done(Ok(contents)) => {
                 let items: Vec<Value> = contents
                     .iter()
