@@ -129,3 +129,27 @@ async fn a_2025_11_25_session_says_what_its_initialize_declared() {
         assert_eq!(result["result"]["content"][0]["text"], expected, "{result}");
     }
 }
+
+#[test]
+fn a_live_catalog_keeps_every_link_served() {
+    let (builder, live) = Server::builder()
+        .resource(card::DEF)
+        .tool(renders::DEF)
+        .live();
+    let _server = builder.build().unwrap();
+    // The view a tool links to cannot go while the tool stays; the catalog is unchanged.
+    assert_eq!(
+        live.remove_resource("ui://demo/card")
+            .unwrap_err()
+            .to_string(),
+        "tool \"renders\": its view \"ui://demo/card\" is not a resource of this server; declare it with #[resource(\"ui://demo/card\", app(...))]"
+    );
+    // A tool linked to a view nobody serves cannot come.
+    let stray = renders::DEF
+        .with_name("stray")
+        .with_ui(beam_mcp::app::ToolUi::new("ui://demo/none"));
+    assert!(live.add_tool(stray).is_err());
+    // The tool first, then its view: both go.
+    live.remove_tool("renders").unwrap();
+    live.remove_resource("ui://demo/card").unwrap();
+}

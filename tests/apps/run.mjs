@@ -50,11 +50,12 @@ if (!existsSync(browserPath)) {
 // What the example declares, written out: the test fails if the server says otherwise.
 const VIEW = 'ui://weather/reading';
 const FONTS = 'https://fonts.example.invalid';
+const API = 'https://api.example.invalid';
 const EXPECTED_CSP =
     "default-src 'none'; " +
     `script-src 'self' 'unsafe-inline' ${FONTS}; ` +
     `style-src 'self' 'unsafe-inline' ${FONTS}; ` +
-    "connect-src 'self'; " +
+    `connect-src 'self' ${API}; ` +
     `img-src 'self' data: ${FONTS}; ` +
     `font-src 'self' ${FONTS}; ` +
     `media-src 'self' data: ${FONTS}; ` +
@@ -177,12 +178,14 @@ async function turn(page, host, sandbox, revision) {
         reading: { appOnly: false, modelOnly: false },
         reading_fahrenheit: { appOnly: true, modelOnly: false }
     }, report.visibility);
-    const viewMeta = { ui: { csp: { resourceDomains: [FONTS] }, prefersBorder: true } };
+    const viewMeta = {
+        ui: { csp: { connectDomains: [API], resourceDomains: [FONTS] }, permissions: { clipboardWrite: {} }, prefersBorder: true }
+    };
     same(`${revision}: the view's listing _meta`, viewMeta, report.listedMeta);
     same(`${revision}: the view's read content`, { uri: VIEW, mimeType: 'text/html;profile=mcp-app', meta: viewMeta, length: readFileSync(join(root, 'examples/weather/assets/reading.html'), 'utf8').length }, report.content);
     check(`${revision}: the view's _meta.ui is the extension's McpUiResourceMeta`, report.resourceMetaConforms.ok, report.resourceMetaConforms.issues);
     same(`${revision}: the policy the host built from _meta.ui`, EXPECTED_CSP, report.csp);
-    same(`${revision}: no permission asked, no allow attribute`, '', report.allow);
+    same(`${revision}: the permission asked, as the allow attribute the extension's helper builds`, 'clipboard-write', report.allow);
     check(`${revision}: prefersBorder drew a border`, report.bordered);
 
     // The view, two frames down: the sandbox proxy's inner srcdoc frame.

@@ -34,7 +34,11 @@ fn tool<'a>(tools: &'a Value, name: &str) -> &'a Value {
 /// The view's `_meta`, as the example's attribute declares it.
 fn view_meta() -> Value {
     json!({ "ui": {
-        "csp": { "resourceDomains": ["https://fonts.example.invalid"] },
+        "csp": {
+            "connectDomains": ["https://api.example.invalid"],
+            "resourceDomains": ["https://fonts.example.invalid"],
+        },
+        "permissions": { "clipboardWrite": {} },
         "prefersBorder": true,
     } })
 }

@@ -187,7 +187,9 @@ expect_metadata='{
       "ui/resourceUri": "ui://weather/reading"}}},
   "resources": {
     "ui://weather/reading": {"title": "Reading card", "mimeType": "text/html;profile=mcp-app",
-      "_meta": {"ui": {"csp": {"resourceDomains": ["https://fonts.example.invalid"]}, "prefersBorder": true}}},
+      "_meta": {"ui": {"csp": {"connectDomains": ["https://api.example.invalid"],
+        "resourceDomains": ["https://fonts.example.invalid"]},
+        "permissions": {"clipboardWrite": {}}, "prefersBorder": true}}},
     "weather://stations": {"title": "Stations",
       "annotations": {"audience": ["user", "assistant"], "priority": 0.8, "lastModified": "2026-07-28T09:00:00Z"}},
     "weather://icon.png": {"size": 67, "annotations": {"audience": ["user"], "priority": 0}}},

@@ -54,9 +54,14 @@ pub(crate) fn complete_place(request: &CompletionRequest) -> Completion {
     app(
         html = "assets/reading.html",
         prefers_border = true,
-        // Where a deployed card would load its fonts from: none is loaded here (the card is
-        // self-contained), but the origin shows in the policy a host builds for it.
-        csp(resource_domains = ["https://fonts.example.invalid"])
+        // Where a deployed card would load its fonts and fetch fresh readings from: neither is
+        // used here (the card is self-contained), but both show in the policy a host builds.
+        csp(
+            resource_domains = ["https://fonts.example.invalid"],
+            connect_domains = ["https://api.example.invalid"]
+        ),
+        // For a "copy" button a deployed card would have.
+        permissions = ["clipboard_write"]
     )
 )]
 fn reading_card() {}
