@@ -31,6 +31,14 @@ impl Stations {
             .map(|name| (*name).to_owned())
             .collect()
     }
+
+    /// The current reading at `place`, or the tool error every tool answers without one.
+    fn reading(&self, place: &str) -> Result<Reading, ToolError> {
+        self.0
+            .get(place)
+            .copied()
+            .ok_or_else(|| ToolError::new(format!("no station for {place}")))
+    }
 }
 
 /// One station's current reading.
@@ -78,10 +86,7 @@ async fn get_weather(
     place: String,
     State(stations): State<Stations>,
 ) -> Result<String, ToolError> {
-    let reading = stations
-        .0
-        .get(place.as_str())
-        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    let reading = stations.reading(&place)?;
     Ok(format!("{place}: {} °C, {}", reading.celsius, reading.sky))
 }
 
@@ -93,11 +98,7 @@ fn reading(
     place: String,
     State(stations): State<Stations>,
 ) -> Result<Reading, ToolError> {
-    stations
-        .0
-        .get(place.as_str())
-        .copied()
-        .ok_or_else(|| ToolError::new(format!("no station for {place}")))
+    stations.reading(&place)
 }
 
 /// The current temperature for a place in degrees Fahrenheit, for the reading card: visible to
@@ -112,10 +113,7 @@ fn reading_fahrenheit(
     place: String,
     State(stations): State<Stations>,
 ) -> Result<String, ToolError> {
-    let reading = stations
-        .0
-        .get(place.as_str())
-        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    let reading = stations.reading(&place)?;
     Ok(format!("{} °F", reading.celsius * 9.0 / 5.0 + 32.0))
 }
 
@@ -134,10 +132,7 @@ fn forecast(
     if !(1..=7).contains(&days) {
         return Err(ToolError::new("days must be between 1 and 7"));
     }
-    let now = stations
-        .0
-        .get(place.as_str())
-        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    let now = stations.reading(&place)?;
     let _ = ctx.log(
         LogLevel::Info,
         format!("forecasting {days} days for {place}"),
@@ -241,10 +236,7 @@ fn region_mean(
     let regions = region.walk(&mut names);
     let mut total = 0.0;
     for name in &names {
-        let reading = stations
-            .0
-            .get(name)
-            .ok_or_else(|| ToolError::new(format!("no station for {name}")))?;
+        let reading = stations.reading(name)?;
         total += reading.celsius;
     }
     if names.is_empty() {
@@ -289,10 +281,7 @@ async fn book_trip(
     State(stations): State<Stations>,
     ctx: Context,
 ) -> Result<String, ToolError> {
-    let reading = stations
-        .0
-        .get(place.as_str())
-        .ok_or_else(|| ToolError::new(format!("no station for {place}")))?;
+    let reading = stations.reading(&place)?;
     // At 2026-07-28 this ends the round (an `input_required` result) and the function runs
     // again, from the start, with the answer; at 2025-11-25 it is an `elicitation/create`
     // request on the session. Either way, act only after the last ask.
