@@ -113,6 +113,15 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
             "a wildcard CSP domain names a registrable domain: https://*.example.com, not https://*.com",
         );
     }
+    if !host_name(host) {
+        return Err(HOW);
+    }
+    Ok(())
+}
+
+/// Whether `name` is a DNS host name: labels of 1 to 63 letters, digits and inner `-`, joined
+/// by dots, 253 characters at most.
+fn host_name(name: &str) -> bool {
     let label = |label: &str| {
         !label.is_empty()
             && label.len() <= 63
@@ -122,15 +131,12 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
             && !label.starts_with('-')
             && !label.ends_with('-')
     };
-    if host.is_empty() || host.len() > 253 || !host.split('.').all(label) {
-        return Err(HOW);
-    }
-    Ok(())
+    !name.is_empty() && name.len() <= 253 && name.split('.').all(label)
 }
 
 /// Whether `domain` may be an app's dedicated sandbox origin (`_meta.ui.domain`): its form is
 /// the host's to define (`{hash}.claudemcpcontent.com`, `www-example-com.oaiusercontent.com`),
-/// always a host name: labels of letters, digits and `-`, joined by dots.
+/// always a host name: labels of letters, digits and inner `-`, joined by dots.
 ///
 /// ```
 /// use beam_mcp_rules::app_domain;
@@ -138,16 +144,10 @@ pub fn csp_source(source: &str) -> Result<(), &'static str> {
 /// assert!(app_domain("").is_err());
 /// assert!(app_domain("a b").is_err());
 /// assert!(app_domain("evil.example/<x>").is_err());
+/// assert!(app_domain("-a.example").is_err());
 /// ```
 pub fn app_domain(domain: &str) -> Result<(), &'static str> {
-    let label = |label: &str| {
-        !label.is_empty()
-            && label.len() <= 63
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    };
-    if domain.is_empty() || domain.len() > 253 || !domain.split('.').all(label) {
+    if !host_name(domain) {
         return Err(
             "an app's domain is the host name a host gives its sandbox (e.g. {hash}.claudemcpcontent.com): labels of letters, digits and -, joined by dots",
         );
