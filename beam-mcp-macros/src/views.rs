@@ -9,7 +9,8 @@
 //! unchanged.
 //!
 //! The refusal errs toward letting a program build, with `build()` checking every link at
-//! start-up anyway: it is made only when the tool's file lies under `src/` and the URI, quoted,
+//! start-up anyway: it is made only when the tool's file lies under `src/` (or the crate has no
+//! `src/`: then the files beside the tool's are read) and the URI, quoted,
 //! appears in the sources nowhere but in tool links. Any other mention (a `ResourceDef` built by
 //! hand, a resource inside a macro or under `cfg_attr`, a file syn cannot read) leaves the link
 //! to `build()`.
@@ -175,8 +176,8 @@ fn is_html5_document(text: &str) -> bool {
 }
 
 /// The file of the macro's call and every `.rs` file under the crate's `src/`, all absolute;
-/// `None` unless the calling file is known and lies under `src/` (or is outside cargo's
-/// manifest layout, as trybuild's cases are: then the calling file alone).
+/// `None` unless the calling file is known and lies under `src/`. A crate without `src/` (a
+/// flat layout, trybuild's cases) gives the `.rs` files beside the calling file.
 fn sources() -> Option<(PathBuf, Vec<PathBuf>)> {
     if !proc_macro::is_available() {
         return None;
@@ -184,21 +185,23 @@ fn sources() -> Option<(PathBuf, Vec<PathBuf>)> {
     let calling = std::path::absolute(proc_macro::Span::call_site().local_file()?).ok()?;
     let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from)?;
     let src = std::path::absolute(root.join("src")).ok()?;
-    if !src.is_dir() {
-        // No src/ (trybuild's generated crates): the calling file is the crate.
-        return Some((calling, Vec::new()));
-    }
-    if !calling.starts_with(&src) {
-        return None;
-    }
     let mut files = Vec::new();
-    collect(&src, &mut files, 0);
+    if src.is_dir() {
+        if !calling.starts_with(&src) {
+            return None;
+        }
+        collect(&src, &mut files, 32);
+    } else {
+        // No src/ (a flat layout, trybuild's generated crates): the calling file's folder,
+        // its own files only (a crate's root folder also holds target/).
+        collect(calling.parent()?, &mut files, 0);
+    }
     Some((calling, files))
 }
 
-/// The `.rs` files under `dir`, symbolic links left out (no loop, no walk outside the crate),
-/// to a depth no real crate reaches.
-fn collect(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) {
+/// The `.rs` files in `dir` and, `levels` deep, under it; symbolic links left out (no loop, no
+/// walk outside the crate).
+fn collect(dir: &Path, files: &mut Vec<PathBuf>, levels: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -208,8 +211,8 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) {
         .collect();
     entries.sort_by(|a, b| a.1.cmp(&b.1));
     for (kind, path) in entries {
-        if kind.is_dir() && depth < 32 {
-            collect(&path, files, depth + 1);
+        if kind.is_dir() && levels > 0 {
+            collect(&path, files, levels - 1);
         } else if kind.is_file() && path.extension().is_some_and(|e| e == "rs") {
             files.push(path);
         }
