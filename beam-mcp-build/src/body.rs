@@ -2,7 +2,8 @@
 //! method calls, calls of values, closures, paths used as values, macros, nested items, and
 //! what `#[cfg]` cuts inside it. Resolution is the next step's job (`calls.rs`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use syn::visit::{self, Visit};
 use syn::{Attribute, Expr, Pat, Stmt};
@@ -11,15 +12,21 @@ use crate::cfg::{Cfg, CfgError};
 use crate::index::{Scope, flatten};
 use crate::names;
 use crate::spell::spell;
+use crate::types::TyExpr;
 
 /// One thing a body does.
 pub(crate) enum Site {
     /// `path(...)`.
     PathCall(syn::Path),
-    /// `<T as Trait>::f(...)`, spelled.
-    QualifiedCall(String),
-    /// `receiver.method(...)`, spelled.
-    MethodCall(String),
+    /// `<T as Trait>::f(...)`: the path with its `qself`, and its spelling.
+    QualifiedCall(Box<syn::ExprPath>, String),
+    /// `receiver.method(...)`: the receiver's type as far as the body tells it, the method,
+    /// and the call spelled for the bound.
+    MethodCall {
+        receiver: Rc<TyExpr>,
+        method: String,
+        text: String,
+    },
     /// `(value)(...)` for any callee that is not a path, spelled.
     IndirectCall(String),
     /// A closure, numbered from 0.
@@ -38,11 +45,10 @@ pub(crate) enum Site {
     Cut(String),
 }
 
-/// A body's sites, and the names it binds or declares, which shadow the module's.
+/// A body's sites, and the names it declares, which shadow the module's. (A name a pattern
+/// binds shadows them where it is in scope: the collector makes such a call an indirect one.)
 pub(crate) struct Body {
     pub(crate) sites: Vec<Site>,
-    /// Every name a pattern binds anywhere in the body or the parameters.
-    pub(crate) locals: BTreeSet<String>,
     /// `use` items inside the body.
     pub(crate) imports: Scope,
     /// Items declared inside the body.
@@ -56,23 +62,21 @@ pub(crate) fn function(
     block: &syn::Block,
     cfg: &Cfg,
 ) -> Result<Body, CfgError> {
-    let mut locals = Locals::default();
-    for input in &sig.inputs {
-        locals.visit_fn_arg(input);
-    }
-    locals.visit_block(block);
     let mut collector = Collector::new(caller, cfg);
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            collector.bind_typed(&typed.pat, &typed.ty);
+        }
+    }
     collector.visit_block(block);
-    collector.finish(locals.names)
+    collector.finish()
 }
 
 /// The sites of a `const` or `static` initializer.
 pub(crate) fn initializer(caller: &str, expr: &Expr, cfg: &Cfg) -> Result<Body, CfgError> {
-    let mut locals = Locals::default();
-    locals.visit_expr(expr);
     let mut collector = Collector::new(caller, cfg);
     collector.visit_expr(expr);
-    collector.finish(locals.names)
+    collector.finish()
 }
 
 /// Names bound by patterns (`let x`, `|x|`, `Some(x) =>`, parameters), nested items left out.
@@ -95,6 +99,10 @@ struct Collector<'c> {
     cfg: &'c Cfg,
     sites: Vec<Site>,
     closures: usize,
+    /// Closures passed straight to a call: folded into the function, not listed.
+    folded: BTreeSet<*const syn::ExprClosure>,
+    /// What each binding in scope is known to hold, innermost scope last.
+    env: Vec<HashMap<String, Rc<TyExpr>>>,
     imports: Scope,
     nested: BTreeSet<String>,
     error: Option<CfgError>,
@@ -107,22 +115,121 @@ impl<'c> Collector<'c> {
             cfg,
             sites: Vec::new(),
             closures: 0,
+            folded: BTreeSet::new(),
+            env: vec![HashMap::new()],
             imports: Scope::default(),
             nested: BTreeSet::new(),
             error: None,
         }
     }
 
-    fn finish(self, locals: BTreeSet<String>) -> Result<Body, CfgError> {
+    fn finish(self) -> Result<Body, CfgError> {
         if let Some(error) = self.error {
             return Err(error);
         }
         Ok(Body {
             sites: self.sites,
-            locals,
             imports: self.imports,
             nested: self.nested,
         })
+    }
+
+    /// Runs `f` in a scope of its own: the bindings it makes end with it.
+    fn scoped(&mut self, f: impl FnOnce(&mut Self)) {
+        self.env.push(HashMap::new());
+        f(self);
+        self.env.pop();
+    }
+
+    fn bind(&mut self, name: String, ty: Rc<TyExpr>) {
+        if let Some(scope) = self.env.last_mut() {
+            scope.insert(name, ty);
+        }
+    }
+
+    /// Binds every name `pat` binds to what nothing tells: it shadows an outer binding.
+    fn bind_unknown(&mut self, pat: &Pat) {
+        let mut names = Locals::default();
+        names.visit_pat(pat);
+        for name in names.names {
+            self.bind(name, Rc::new(TyExpr::Unknown));
+        }
+    }
+
+    /// `name: T`, `State(name): State<T>` (a one-field wrapper taken apart), `mut name: T`.
+    fn bind_typed(&mut self, pat: &Pat, ty: &syn::Type) {
+        match pat {
+            Pat::Ident(ident) if ident.subpat.is_none() => {
+                let written = Rc::new(TyExpr::Written(Box::new(ty.clone())));
+                self.bind(names::ident(&ident.ident), written);
+            }
+            Pat::TupleStruct(wrapper) if wrapper.elems.len() == 1 => match single_arg(ty) {
+                Some(inner) => {
+                    let inner = inner.clone();
+                    if let Some(elem) = wrapper.elems.first() {
+                        self.bind_typed(elem, &inner);
+                    }
+                }
+                None => self.bind_unknown(pat),
+            },
+            other => self.bind_unknown(other),
+        }
+    }
+
+    /// True when `path` is one name a pattern binds in scope here (or `self`).
+    fn bound(&self, path: &syn::Path) -> bool {
+        path.get_ident().is_some_and(|ident| {
+            let name = names::ident(ident);
+            name == "self" || self.lookup(&name).is_some()
+        })
+    }
+
+    /// What `name` is bound to here, innermost scope first.
+    fn lookup(&self, name: &str) -> Option<Rc<TyExpr>> {
+        self.env.iter().rev().find_map(|s| s.get(name)).cloned()
+    }
+
+    /// The type of an expression as far as the body tells it, for a method call's receiver.
+    fn type_of(&self, expr: &Expr) -> Rc<TyExpr> {
+        let mut expr = expr;
+        loop {
+            expr = match expr {
+                Expr::Paren(e) => &e.expr,
+                Expr::Group(e) => &e.expr,
+                Expr::Reference(e) => &e.expr,
+                Expr::Await(e) => &e.base,
+                Expr::Unary(e) if matches!(e.op, syn::UnOp::Deref(_)) => &e.expr,
+                _ => break,
+            };
+        }
+        let ty = match expr {
+            Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                Some(ident) if ident == "self" => TyExpr::SelfValue,
+                Some(ident) => return self.lookup(&names::ident(ident)).unwrap_or_else(|| Rc::new(TyExpr::Unknown)),
+                None => TyExpr::Unknown,
+            },
+            Expr::Field(field) => {
+                let member = match &field.member {
+                    syn::Member::Named(ident) => names::ident(ident),
+                    syn::Member::Unnamed(index) => index.index.to_string(),
+                };
+                TyExpr::Field(self.type_of(&field.base), member)
+            }
+            Expr::MethodCall(call) => {
+                TyExpr::Method(self.type_of(&call.receiver), names::ident(&call.method))
+            }
+            Expr::Call(call) => match &*call.func {
+                Expr::Path(p) if p.qself.is_none() && !self.bound(&p.path) => {
+                    TyExpr::Call(p.path.clone())
+                }
+                _ => TyExpr::Unknown,
+            },
+            Expr::Struct(s) if s.qself.is_none() => TyExpr::Struct(s.path.clone()),
+            Expr::Try(e) => TyExpr::Try(self.type_of(&e.expr)),
+            Expr::Cast(e) => TyExpr::Written(e.ty.clone()),
+            _ => TyExpr::Unknown,
+        };
+        Rc::new(ty)
     }
 
     /// True when `#[cfg]` among `attrs` cuts what they are on (listed as `what`).
@@ -185,12 +292,41 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             }
             return;
         }
+        if let Stmt::Local(local) = stmt {
+            // The initializer is read before the pattern binds: `let x = x.f();`.
+            if let Some(init) = &local.init {
+                self.visit_expr(&init.expr);
+                if let Some((_, diverge)) = &init.diverge {
+                    self.visit_expr(diverge);
+                }
+            }
+            match (&local.pat, &local.init) {
+                (Pat::Type(typed), _) => self.bind_typed(&typed.pat, &typed.ty),
+                (Pat::Ident(ident), Some(init)) if ident.subpat.is_none() => {
+                    let ty = self.type_of(&init.expr);
+                    self.bind(names::ident(&ident.ident), ty);
+                }
+                (pat, _) => self.bind_unknown(pat),
+            }
+            return;
+        }
         visit::visit_stmt(self, stmt);
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.scoped(|c| visit::visit_block(c, block));
+    }
+
+    fn visit_local(&mut self, _: &'ast syn::Local) {
+        // Taken in `visit_stmt`, where the order of initializer and pattern is kept.
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
         if !self.cut(&arm.attrs, "match arm") {
-            visit::visit_arm(self, arm);
+            self.scoped(|c| {
+                c.bind_unknown(&arm.pat);
+                visit::visit_arm(c, arm);
+            });
         }
     }
 
@@ -207,32 +343,69 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         match expr {
             Expr::Call(call) => {
                 match &*call.func {
+                    // `f()` where `f` is a binding in scope (a closure, a function pointer).
+                    Expr::Path(p) if p.qself.is_none() && self.bound(&p.path) => {
+                        self.sites.push(Site::IndirectCall(spell(p)));
+                    }
                     Expr::Path(p) if p.qself.is_none() => {
                         self.sites.push(Site::PathCall(p.path.clone()));
                     }
-                    Expr::Path(p) => self.sites.push(Site::QualifiedCall(spell(p))),
+                    Expr::Path(p) => self
+                        .sites
+                        .push(Site::QualifiedCall(Box::new(p.clone()), spell(p))),
                     other => {
                         self.sites.push(Site::IndirectCall(spell(other)));
                         self.visit_expr(other);
                     }
                 }
-                for arg in &call.args {
-                    self.visit_expr(arg);
-                }
+                self.arguments(&call.args);
             }
             Expr::MethodCall(call) => {
-                self.sites
-                    .push(Site::MethodCall(method_call(&call.receiver, &call.method)));
+                self.sites.push(Site::MethodCall {
+                    receiver: self.type_of(&call.receiver),
+                    method: names::ident(&call.method),
+                    text: method_call(&call.receiver, &call.method),
+                });
                 self.visit_expr(&call.receiver);
-                for arg in &call.args {
-                    self.visit_expr(arg);
-                }
+                self.arguments(&call.args);
             }
             Expr::Closure(closure) => {
-                self.sites.push(Site::Closure(self.closures));
+                if !self.folded.contains(&(&raw const *closure)) {
+                    self.sites.push(Site::Closure(self.closures));
+                }
                 self.closures += 1;
-                visit::visit_expr_closure(self, closure);
+                self.scoped(|c| {
+                    for input in &closure.inputs {
+                        match input {
+                            Pat::Type(typed) => c.bind_typed(&typed.pat, &typed.ty),
+                            other => c.bind_unknown(other),
+                        }
+                    }
+                    c.visit_expr(&closure.body);
+                });
             }
+            Expr::ForLoop(for_loop) => {
+                self.visit_expr(&for_loop.expr);
+                let element = Rc::new(TyExpr::Element(self.type_of(&for_loop.expr)));
+                self.scoped(|c| {
+                    match &*for_loop.pat {
+                        Pat::Ident(ident) if ident.subpat.is_none() => {
+                            c.bind(names::ident(&ident.ident), element);
+                        }
+                        other => c.bind_unknown(other),
+                    }
+                    c.visit_block(&for_loop.body);
+                });
+            }
+            Expr::If(_) | Expr::While(_) => {
+                // `if let` and `while let` bind for their branch alone.
+                self.scoped(|c| visit::visit_expr(c, expr));
+            }
+            Expr::Let(expr_let) => {
+                self.visit_expr(&expr_let.expr);
+                self.bind_unknown(&expr_let.pat);
+            }
+            Expr::Path(p) if p.qself.is_none() && self.bound(&p.path) => {}
             Expr::Path(p) if p.qself.is_none() => self.sites.push(Site::PathValue(p.path.clone())),
             Expr::Path(p) => self.sites.push(Site::QualifiedValue(spell(p))),
             other => visit::visit_expr(self, other),
@@ -258,6 +431,38 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 
     fn visit_item(&mut self, _: &'ast syn::Item) {
         // Items are taken in `visit_stmt`; none is reached another way.
+    }
+}
+
+impl Collector<'_> {
+    /// A call's arguments; a closure among them is folded into the caller (its calls are the
+    /// caller's, as they run within the call or are kept by the callee).
+    fn arguments(&mut self, args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        for arg in args {
+            if let Expr::Closure(closure) = arg {
+                self.folded.insert(&raw const *closure);
+            }
+            self.visit_expr(arg);
+        }
+    }
+}
+
+/// The one type argument of `Wrapper<T>`.
+fn single_arg(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    });
+    match (types.next(), types.next()) {
+        (Some(t), None) => Some(t),
+        _ => None,
     }
 }
 

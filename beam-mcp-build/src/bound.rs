@@ -58,6 +58,10 @@ bound! {
     /// with `…` where more of it follows (`beam_mcp::Server::builder()….build` in a chain), and
     /// the text is at most 120 characters.
     method_calls,
+    /// Edges the graph holds for a call through a trait whose receiver is `dyn Trait`, `impl
+    /// Trait` or a generic parameter (`caller -> callee`): one to each impl of the crate that
+    /// may run, which over-approximates what runs.
+    dispatch_edges,
     /// Calls through a trait: `<T as Trait>::f`, `Trait::f`, a generic parameter's `T::f`,
     /// and `Type::f` where `f` is no inherent function of the crate's `Type`.
     trait_calls,

@@ -10,6 +10,7 @@ use crate::index::{FnId, Index, Ns, Owner, Res};
 use crate::loader::ModId;
 use crate::resolve::{Lookup, Resolver, segments};
 use crate::spell::spell;
+use crate::types::{Place, Ty, Typer, external_path};
 
 /// Who the sites belong to.
 pub(crate) struct Caller<'a> {
@@ -19,7 +20,19 @@ pub(crate) struct Caller<'a> {
     /// `None` for an initializer, which has no node.
     pub(crate) function: Option<FnId>,
     pub(crate) generics: &'a [String],
+    pub(crate) bounds: &'a [(String, syn::Path)],
     pub(crate) owner: Option<&'a Owner>,
+}
+
+impl Caller<'_> {
+    fn place(&self) -> Place<'_> {
+        Place {
+            module: self.module,
+            owner: self.owner,
+            generics: self.generics,
+            bounds: self.bounds,
+        }
+    }
 }
 
 /// What a path in a body names.
@@ -36,6 +49,23 @@ enum Outcome {
 pub(crate) struct Classifier<'a> {
     pub(crate) resolver: Resolver<'a>,
     pub(crate) edges: BTreeSet<(FnId, FnId)>,
+    /// Edges to every impl a `dyn` or generic receiver may run: also in `edges`.
+    pub(crate) dispatch: BTreeSet<(FnId, FnId)>,
+    /// Edges of calls resolved to one function (a path call's are in `edges` alone).
+    exact: BTreeSet<(FnId, FnId)>,
+    /// Calls into other crates, by the callee's path (`std::thread::sleep`).
+    pub(crate) external: BTreeSet<(FnId, Vec<String>)>,
+}
+
+/// The most impls a call through a trait gets an edge to; more are listed in the bound.
+const MAX_DISPATCH: usize = 64;
+
+/// What a call runs, once resolved.
+enum Target {
+    Fn(FnId),
+    /// Each impl a trait call may run.
+    Dispatch(BTreeSet<FnId>),
+    External(Vec<String>),
 }
 
 impl<'a> Classifier<'a> {
@@ -43,6 +73,18 @@ impl<'a> Classifier<'a> {
         Classifier {
             resolver: Resolver::new(index),
             edges: BTreeSet::new(),
+            dispatch: BTreeSet::new(),
+            exact: BTreeSet::new(),
+            external: BTreeSet::new(),
+        }
+    }
+
+    /// Lists the edges only a call through a trait gave: over-approximations, by name.
+    pub(crate) fn finish(&self, bound: &mut Bound) {
+        let index = self.resolver.index;
+        for (from, to) in self.dispatch.difference(&self.exact) {
+            let entry = format!("{} -> {}", index.fn_name(*from), index.fn_name(*to));
+            bound.add(Category::dispatch_edges, entry);
         }
     }
 
@@ -52,14 +94,32 @@ impl<'a> Classifier<'a> {
             match site {
                 Site::PathCall(path) => self.call(caller, body, path, bound),
                 Site::PathValue(path) => self.value(caller, body, path, bound),
-                Site::QualifiedCall(text) => {
-                    bound.add(Category::trait_calls, format!("{name} -> {text}"))
-                }
+                Site::QualifiedCall(path, text) => match self.qualified(caller, path) {
+                    Some(target) => self.target(caller, target, bound),
+                    None => bound.add(Category::trait_calls, format!("{name} -> {text}")),
+                },
                 Site::QualifiedValue(text) => {
                     bound.add(Category::fn_values, format!("{name} -> {text}"))
                 }
-                Site::MethodCall(text) => {
-                    bound.add(Category::method_calls, format!("{name} -> {text}"))
+                Site::MethodCall {
+                    receiver,
+                    method,
+                    text,
+                } => {
+                    let ty = {
+                        let typer = Typer {
+                            resolver: &self.resolver,
+                        };
+                        let call = |path: &syn::Path| match self.outcome(caller, body, path, Ns::Value) {
+                            Outcome::Res(res) => Lookup::Found(res),
+                            _ => Lookup::NotFound,
+                        };
+                        typer.eval(receiver, caller.place(), &call)
+                    };
+                    match self.method(&ty, method) {
+                        Some(target) => self.target(caller, target, bound),
+                        None => bound.add(Category::method_calls, format!("{name} -> {text}")),
+                    }
                 }
                 Site::IndirectCall(text) => {
                     bound.add(Category::indirect_calls, format!("{name} -> {text}"))
@@ -83,18 +143,29 @@ impl<'a> Classifier<'a> {
             bound.add(category, format!("{} -> {callee}", caller.name));
         };
         match self.outcome(caller, body, path, Ns::Value) {
-            Outcome::Res(Res::Fn(callee)) => self.edge(caller, callee, bound),
+            Outcome::Res(Res::Fn(callee)) => self.target(caller, Target::Fn(callee), bound),
             Outcome::Res(Res::Ctor) => {}
-            Outcome::Res(Res::Assoc(t, name)) => match self.resolver.inherent(t, &name) {
-                [callee] => self.edge(caller, *callee, bound),
-                [] => entry(Category::trait_calls, &written, bound),
-                _ => entry(Category::ambiguous_paths, &written, bound),
+            Outcome::Res(Res::Assoc(t, name)) => match self.resolver.assoc(t, &name) {
+                Some(callee) => self.target(caller, Target::Fn(callee), bound),
+                None if self.resolver.inherent(t, &name).len() > 1 => {
+                    entry(Category::ambiguous_paths, &written, bound)
+                }
+                None => entry(Category::trait_calls, &written, bound),
             },
-            Outcome::Res(Res::TraitItem(..)) | Outcome::Trait => {
-                entry(Category::trait_calls, &written, bound)
+            Outcome::Res(Res::TraitItem(tr, name)) => {
+                let impls = self.resolver.dispatch(&[tr], &name);
+                if impls.is_empty() {
+                    entry(Category::trait_calls, &written, bound);
+                } else {
+                    self.target(caller, Target::Dispatch(impls), bound);
+                }
             }
+            Outcome::Trait => match self.generic_call(caller, path) {
+                Some(impls) => self.target(caller, Target::Dispatch(impls), bound),
+                None => entry(Category::trait_calls, &written, bound),
+            },
             Outcome::Res(Res::External(resolved)) => {
-                entry(Category::external_callees, &resolved.join("::"), bound);
+                self.target(caller, Target::External(external_path(&resolved)), bound);
             }
             Outcome::Res(Res::Foreign(name)) => {
                 entry(Category::external_callees, &format!("extern {name}"), bound);
@@ -138,6 +209,142 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    /// The functions `<T as Trait>::f(..)` or `<T>::f(..)` runs.
+    fn qualified(&self, caller: &Caller<'_>, path: &syn::ExprPath) -> Option<Target> {
+        let qself = path.qself.as_ref()?;
+        let typer = Typer {
+            resolver: &self.resolver,
+        };
+        let ty = typer.written(&qself.ty, caller.place());
+        let segs: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
+        let (name, trait_segments) = segs.split_last()?;
+        let name = crate::names::ident(&name.ident);
+        let of_trait = if qself.position == 0 {
+            None
+        } else {
+            let trait_path = syn::Path {
+                leading_colon: path.path.leading_colon,
+                segments: trait_segments.iter().map(|s| (*s).clone()).collect(),
+            };
+            Some(trait_path)
+        };
+        let crate_trait = of_trait
+            .as_ref()
+            .and_then(|p| self.resolver.trait_id(caller.module, p));
+        match (ty, crate_trait, &of_trait) {
+            (Ty::Local(t), Some(tr), _) => self.resolver.qualified(t, tr, &name).map(Target::Fn),
+            (Ty::Local(t), None, None) => self.resolver.assoc(t, &name).map(Target::Fn),
+            (Ty::Traits(_), Some(tr), _) => {
+                let impls = self.resolver.dispatch(&[tr], &name);
+                (!impls.is_empty()).then_some(Target::Dispatch(impls))
+            }
+            (Ty::External(mut p), None, _) => {
+                p.push(name);
+                Some(Target::External(p))
+            }
+            _ => None,
+        }
+    }
+
+    /// `T::f(..)` for a generic parameter `T` bounded by the crate's traits, or `Self::f(..)`
+    /// in a trait: every impl's `f`.
+    fn generic_call(&self, caller: &Caller<'_>, path: &syn::Path) -> Option<BTreeSet<FnId>> {
+        let segs = segments(path);
+        let [first, name] = segs.as_slice() else {
+            return None;
+        };
+        let traits: Vec<_> = if first == "Self" {
+            match caller.owner {
+                Some(Owner::Trait(tr)) => vec![*tr],
+                _ => return None,
+            }
+        } else {
+            caller
+                .bounds
+                .iter()
+                .filter(|(n, _)| n == first)
+                .filter_map(|(_, b)| self.resolver.trait_id(caller.module, b))
+                .collect()
+        };
+        let impls = self.resolver.dispatch(&traits, name);
+        (!impls.is_empty()).then_some(impls)
+    }
+
+    /// What `receiver.method(..)` runs, for a receiver of type `ty`.
+    fn method(&self, ty: &Ty, method: &str) -> Option<Target> {
+        match ty {
+            Ty::Local(t) => self.resolver.method(*t, method).map(Target::Fn),
+            Ty::Traits(traits) => {
+                let impls = self.resolver.dispatch(traits, method);
+                (!impls.is_empty()).then_some(Target::Dispatch(impls))
+            }
+            // A trait of the crate may give another crate's type this method.
+            _ if self.resolver.trait_method(method) => None,
+            Ty::External(path) => {
+                let mut path = path.clone();
+                path.push(method.to_owned());
+                Some(Target::External(path))
+            }
+            Ty::Option(_) => Some(Target::External(external_path(&[
+                "Option".to_owned(),
+                method.to_owned(),
+            ]))),
+            Ty::Result(_) => Some(Target::External(external_path(&[
+                "Result".to_owned(),
+                method.to_owned(),
+            ]))),
+            // A slice's methods are the `Vec`'s too (by deref): named as `Vec`'s.
+            Ty::Seq(_) => Some(Target::External(external_path(&[
+                "Vec".to_owned(),
+                method.to_owned(),
+            ]))),
+            Ty::Unknown => None,
+        }
+    }
+
+    fn target(&mut self, caller: &Caller<'_>, target: Target, bound: &mut Bound) {
+        match target {
+            Target::Fn(f) => {
+                if let Some(from) = caller.function {
+                    self.exact.insert((from, f));
+                }
+                self.edge(caller, f, bound);
+            }
+            Target::Dispatch(impls) if impls.len() > MAX_DISPATCH => {
+                // So many impls that an edge to each says nothing: listed once, by name.
+                let index = self.resolver.index;
+                let method = impls
+                    .first()
+                    .and_then(|f| index.fns.get(*f))
+                    .map(|def| def.name.rsplit("::").next().unwrap_or_default().to_owned())
+                    .unwrap_or_default();
+                let entry = format!(
+                    "{} -> {method} through a trait ({} impls)",
+                    caller.name,
+                    impls.len()
+                );
+                bound.add(Category::trait_calls, entry);
+            }
+            Target::Dispatch(impls) => {
+                for f in impls {
+                    self.edge(caller, f, bound);
+                    if let Some(from) = caller.function {
+                        self.dispatch.insert((from, f));
+                    }
+                }
+            }
+            Target::External(path) => match caller.function {
+                Some(from) => {
+                    self.external.insert((from, path));
+                }
+                None => {
+                    let entry = format!("{} -> {}", caller.name, path.join("::"));
+                    bound.add(Category::external_callees, entry);
+                }
+            },
+        }
+    }
+
     fn edge(&mut self, caller: &Caller<'_>, callee: FnId, bound: &mut Bound) {
         match caller.function {
             Some(from) => {
@@ -157,7 +364,7 @@ impl<'a> Classifier<'a> {
         let Some((first, rest)) = segs.split_first() else {
             return Outcome::NotFound;
         };
-        if rest.is_empty() && (body.locals.contains(first) || first == "self") {
+        if rest.is_empty() && first == "self" {
             return Outcome::Local;
         }
         if caller.generics.contains(first) {
@@ -219,7 +426,7 @@ impl<'a> Classifier<'a> {
                     Lookup::NotFound => Outcome::NotFound,
                 }
             }
-            Some(Owner::Trait) => Outcome::Trait,
+            Some(Owner::Trait(_)) => Outcome::Trait,
             _ => Outcome::NotFound,
         }
     }

@@ -10,6 +10,7 @@ use beam_mcp_connectome::{Edge, EdgeKind, Graph, Identity, Labels, Level, Node, 
 use crate::error::ScanError;
 use crate::index::{FnId, Index};
 use crate::items::Found;
+use crate::sinks::{Capability, SINK_TABLE_VERSION, Sinks};
 
 /// What the graph is made of.
 pub(crate) struct Parts<'a> {
@@ -21,6 +22,9 @@ pub(crate) struct Parts<'a> {
     /// Each item's completers among the crate's functions, by the item's position.
     pub(crate) completers: &'a [(usize, FnId)],
     pub(crate) calls: &'a BTreeSet<(FnId, FnId)>,
+    /// Calls into other crates, by callee path.
+    pub(crate) external: &'a BTreeSet<(FnId, Vec<String>)>,
+    pub(crate) sinks: &'a Sinks,
 }
 
 pub(crate) fn build(parts: &Parts<'_>) -> Result<Graph, ScanError> {
@@ -106,11 +110,38 @@ pub(crate) fn build(parts: &Parts<'_>) -> Result<Graph, ScanError> {
             edges.insert((from, to, EdgeKind::Invoke));
         }
     }
+    for (from, path) in parts.external {
+        let from = code(parts, *from).id();
+        let mut labels = Labels::new();
+        if let Some(capability) = parts.sinks.capability(path) {
+            labels.insert("capability".to_owned(), capability.as_str().into());
+            match &capability {
+                Capability::Host { effect, .. } => {
+                    labels.insert("effect".to_owned(), effect.as_str().into());
+                }
+                _ => {
+                    labels.insert("sinks".to_owned(), SINK_TABLE_VERSION.into());
+                }
+            }
+        }
+        let to = add(external(parts.server, path), labels)?;
+        edges.insert((from, to, EdgeKind::Invoke));
+    }
     let edges = edges
         .into_iter()
         .map(|(from, to, kind)| Edge::new(from, to, kind, Provenance::Declared))
         .collect();
     Ok(Graph::new(nodes.into_values().collect(), edges)?)
+}
+
+/// A callee in another crate: a boundary node per crate and path,
+/// `srv/boundary/std/std::thread::sleep`.
+pub(crate) fn external(server: &str, path: &[String]) -> Identity {
+    Identity::Boundary {
+        server: server.to_owned(),
+        group: path.first().cloned().unwrap_or_default(),
+        name: path.join("::"),
+    }
 }
 
 /// The code node a function sits in at the level.

@@ -56,18 +56,21 @@ pub(crate) enum TypeKind {
 pub(crate) struct TypeDef {
     pub(crate) module: ModId,
     pub(crate) kind: TypeKind,
+    /// A struct's fields by name (`0`, `1`, ... for a tuple struct) and declared type, read
+    /// to type a method call's receiver such as `self.stations`.
+    pub(crate) fields: Vec<(String, syn::Type)>,
 }
 
 /// Where a function is defined.
 pub(crate) enum Owner {
     Free,
-    /// In an impl block: its self type (for `Self`) and whether it implements a trait.
+    /// In an impl block: its self type (for `Self`) and the trait it implements, if any.
     Impl {
         self_ty: Box<syn::Type>,
-        of_trait: bool,
+        of_trait: Option<syn::Path>,
     },
-    /// A provided method of a trait.
-    Trait,
+    /// A provided method of the crate's trait.
+    Trait(TypeId),
 }
 
 /// A function with a body.
@@ -79,6 +82,9 @@ pub(crate) struct FnDef {
     pub(crate) owner: Owner,
     /// Generic parameter names in scope (the impl's or trait's, then the function's).
     pub(crate) generics: Vec<String>,
+    /// The trait bounds written on those parameters (`T: Engine`, `where T: Engine`), by
+    /// parameter name, as paths to resolve in the function's module.
+    pub(crate) bounds: Vec<(String, syn::Path)>,
     pub(crate) sig: syn::Signature,
     pub(crate) body: syn::Block,
 }
@@ -213,7 +219,18 @@ impl Index {
                 .map(|p| resolver.item_kind(p.module, p.attr.path()))
                 .collect()
         };
-        for (pending, kind) in pending.into_iter().zip(kinds) {
+        let items_blocks: Vec<bool> = {
+            let resolver = crate::resolve::Resolver::new(self);
+            pending
+                .iter()
+                .map(|p| resolver.is_items(p.module, p.attr.path()))
+                .collect()
+        };
+        for ((pending, kind), items) in pending.into_iter().zip(kinds).zip(items_blocks) {
+            if items {
+                // `#[beam_mcp::items]`: its methods are scanned as they are written.
+                continue;
+            }
             match (kind, pending.function) {
                 (Some(kind), Some(function)) => self.annotated.push(Annotated {
                     function,
@@ -239,7 +256,13 @@ impl Index {
             }
             match item {
                 Item::Fn(f) => {
-                    let fid = self.function(id, names::ident(&f.sig.ident), f, Owner::Free, &[]);
+                    let fid = self.function(
+                        id,
+                        names::ident(&f.sig.ident),
+                        f,
+                        Owner::Free,
+                        &Generics::default(),
+                    );
                     scope
                         .values
                         .insert(names::ident(&f.sig.ident), Res::Fn(fid));
@@ -254,6 +277,17 @@ impl Index {
                 }
                 Item::Struct(s) => {
                     let tid = self.ty(id, TypeKind::Other);
+                    if let Some(def) = self.types.get_mut(tid) {
+                        def.fields = s
+                            .fields
+                            .iter()
+                            .enumerate()
+                            .map(|(i, f)| {
+                                let name = f.ident.as_ref().map_or(i.to_string(), names::ident);
+                                (name, f.ty.clone())
+                            })
+                            .collect();
+                    }
                     scope.types.insert(names::ident(&s.ident), Res::Type(tid));
                     if !matches!(s.fields, Fields::Named(_)) {
                         scope.values.insert(names::ident(&s.ident), Res::Ctor);
@@ -272,7 +306,7 @@ impl Index {
                     let tid = self.ty(id, TypeKind::Trait);
                     let trait_name = names::ident(&t.ident);
                     scope.types.insert(trait_name.clone(), Res::Type(tid));
-                    let generics = generic_names(&t.generics);
+                    let generics = Generics::of(&t.generics);
                     for member in &t.items {
                         match member {
                             TraitItem::Fn(f) => {
@@ -285,7 +319,7 @@ impl Index {
                                         sig: f.sig.clone(),
                                         block: Box::new(body.clone()),
                                     };
-                                    self.function(id, fname, &def, Owner::Trait, &generics);
+                                    self.function(id, fname, &def, Owner::Trait(tid), &generics);
                                 }
                             }
                             TraitItem::Macro(m) => {
@@ -364,12 +398,11 @@ impl Index {
                 }
                 Item::Impl(block) => {
                     let owner = names::impl_owner(block);
-                    let generics = generic_names(&block.generics);
+                    let generics = Generics::of(&block.generics);
                     for member in &block.items {
                         match member {
                             ImplItem::Fn(f) => {
                                 let fname = format!("{owner}::{}", names::ident(&f.sig.ident));
-                                self.unknown(id, &format!("{name}::{fname}"), &f.attrs, None);
                                 let def = ItemFn {
                                     attrs: Vec::new(),
                                     vis: syn::Visibility::Inherited,
@@ -378,9 +411,12 @@ impl Index {
                                 };
                                 let kind = Owner::Impl {
                                     self_ty: block.self_ty.clone(),
-                                    of_trait: block.trait_.is_some(),
+                                    of_trait: block.trait_.as_ref().map(|(_, path, _)| path.clone()),
                                 };
-                                self.function(id, fname, &def, kind, &generics);
+                                let fid = self.function(id, fname.clone(), &def, kind, &generics);
+                                // `#[tool]` on a method of a `#[beam_mcp::items]` block declares
+                                // an item (on another impl the macro refuses it).
+                                self.unknown(id, &format!("{name}::{fname}"), &f.attrs, Some(fid));
                             }
                             ImplItem::Macro(m) => {
                                 let entry = format!("{name}::{owner} -> {}!", spell(&m.mac.path));
@@ -405,10 +441,13 @@ impl Index {
         name: String,
         f: &ItemFn,
         owner: Owner,
-        outer: &[String],
+        outer: &Generics,
     ) -> FnId {
-        let mut generics = outer.to_vec();
-        generics.extend(generic_names(&f.sig.generics));
+        let own = Generics::of(&f.sig.generics);
+        let mut generics = outer.names.clone();
+        generics.extend(own.names);
+        let mut bounds = outer.bounds.clone();
+        bounds.extend(own.bounds);
         let arity = u32::try_from(f.sig.inputs.len()).unwrap_or(u32::MAX);
         self.fns.push(FnDef {
             module,
@@ -416,6 +455,7 @@ impl Index {
             arity,
             owner,
             generics,
+            bounds,
             sig: f.sig.clone(),
             body: (*f.block).clone(),
         });
@@ -423,7 +463,11 @@ impl Index {
     }
 
     fn ty(&mut self, module: ModId, kind: TypeKind) -> TypeId {
-        self.types.push(TypeDef { module, kind });
+        self.types.push(TypeDef {
+            module,
+            kind,
+            fields: Vec::new(),
+        });
         self.types.len() - 1
     }
 
@@ -512,17 +556,52 @@ fn item_attrs(item: &Item) -> &[syn::Attribute] {
     }
 }
 
-/// The names of type and const parameters.
-fn generic_names(generics: &syn::Generics) -> Vec<String> {
-    generics
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(names::ident(&t.ident)),
-            syn::GenericParam::Const(c) => Some(names::ident(&c.ident)),
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect()
+/// The type and const parameters of an item, with the trait bounds of its type parameters.
+#[derive(Default)]
+pub(crate) struct Generics {
+    names: Vec<String>,
+    bounds: Vec<(String, syn::Path)>,
+}
+
+impl Generics {
+    fn of(generics: &syn::Generics) -> Generics {
+        let mut out = Generics::default();
+        for param in &generics.params {
+            match param {
+                syn::GenericParam::Type(t) => {
+                    let name = names::ident(&t.ident);
+                    out.bound(&name, &t.bounds);
+                    out.names.push(name);
+                }
+                syn::GenericParam::Const(c) => out.names.push(names::ident(&c.ident)),
+                syn::GenericParam::Lifetime(_) => {}
+            }
+        }
+        for predicate in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+            let syn::WherePredicate::Type(predicate) = predicate else {
+                continue;
+            };
+            if let syn::Type::Path(p) = &predicate.bounded_ty
+                && p.qself.is_none()
+                && let Some(ident) = p.path.get_ident()
+            {
+                out.bound(&names::ident(ident), &predicate.bounds);
+            }
+        }
+        out
+    }
+
+    fn bound(
+        &mut self,
+        name: &str,
+        bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+    ) {
+        for bound in bounds {
+            if let syn::TypeParamBound::Trait(t) = bound {
+                self.bounds.push((name.to_owned(), t.path.clone()));
+            }
+        }
+    }
 }
 
 /// A `use` tree as single imports and globs.

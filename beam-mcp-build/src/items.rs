@@ -37,6 +37,8 @@ pub struct DeclaredItem {
     pub place: Place,
     /// The node's labels: a tool's hints that are set (`{"read_only": true}`), else none.
     pub labels: Labels,
+    /// The OAuth scopes it declares (`scopes = ["notes:write"]`), as written.
+    pub scopes: Vec<String>,
 }
 
 /// An item with what the graph needs: its function and its completers.
@@ -81,6 +83,15 @@ pub(crate) fn collect(index: &Index) -> Result<Vec<Found>, ScanError> {
                 labels.insert(hint.to_owned(), value.into());
             }
         }
+        let scopes = match &attr {
+            ItemAttr::Tool(a) => a.scopes.as_slice(),
+            ItemAttr::Resource(a) => a.scopes.as_slice(),
+            ItemAttr::Prompt(a) => a.scopes.as_slice(),
+            _ => &[],
+        }
+        .iter()
+        .map(syn::LitStr::value)
+        .collect();
         let item = DeclaredItem {
             kind: annotated.kind,
             key: key.clone(),
@@ -91,6 +102,7 @@ pub(crate) fn collect(index: &Index) -> Result<Vec<Found>, ScanError> {
                 written: key,
             },
             labels,
+            scopes,
         };
         found.push(Found {
             item,

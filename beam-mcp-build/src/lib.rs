@@ -56,9 +56,12 @@ mod items;
 mod loader;
 mod names;
 mod nesting;
+mod policy;
 mod resolve;
 mod scan;
+mod sinks;
 mod spell;
+mod types;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -70,6 +73,8 @@ pub use bound::Bound;
 pub use cfg::Cfg;
 pub use error::{Duplicate, Place, ScanError};
 pub use items::DeclaredItem;
+pub use policy::{ItemReach, Policy, Rule, Violation, Violations, Witness};
+pub use sinks::{Capability, Effect, SINK_TABLE, SINK_TABLE_VERSION};
 
 /// The stack the scan runs on: the parser and the visitor recurse once per nesting level of
 /// the source, which `nesting` bounds before a file is parsed.
@@ -126,6 +131,7 @@ pub struct Connectome {
     crate_name: Option<String>,
     manifest_dir: Option<PathBuf>,
     cfg: Option<Cfg>,
+    sinks: sinks::Sinks,
 }
 
 impl Connectome {
@@ -144,6 +150,7 @@ impl Connectome {
             crate_name: None,
             manifest_dir: None,
             cfg: None,
+            sinks: sinks::Sinks::default(),
         }
     }
 
@@ -219,6 +226,21 @@ impl Connectome {
     /// ```
     pub fn cfg(mut self, cfg: Cfg) -> Connectome {
         self.cfg = Some(cfg);
+        self
+    }
+
+    /// Adds an entry to the capability table: a call whose callee's path starts with `path`
+    /// (segment by segment; the longest entry wins, a host's over a built-in one as long)
+    /// reaches `capability`. A host's own crates' sinks (its database client's writes) are
+    /// declared here, and so are corrections to the built-in [`SINK_TABLE`].
+    ///
+    /// ```
+    /// use beam_mcp_build::{Capability, Effect, connectome};
+    /// let scan = connectome("notes").sink("sqlx::query::Query::execute", Capability::host("db-write", Effect::Write));
+    /// # let _ = scan;
+    /// ```
+    pub fn sink(mut self, path: &str, capability: Capability) -> Connectome {
+        self.sinks.add(path, capability);
         self
     }
 
@@ -380,6 +402,7 @@ impl Connectome {
         let cfg = self.cfg.clone().unwrap_or_else(Cfg::from_env);
         let server = self.server.clone();
         let level = self.level;
+        let sinks = self.sinks.clone();
         let scan = move || {
             scan::run(&scan::Settings {
                 server: &server,
@@ -388,6 +411,7 @@ impl Connectome {
                 root: &root,
                 level,
                 cfg: &cfg,
+                sinks: &sinks,
             })
         };
         // Deeply nested source recurses deeply in the parser: a thread with room for it, whose
@@ -430,6 +454,8 @@ pub struct Declared {
     pub items: Vec<DeclaredItem>,
     /// Every file read, absolute.
     pub sources: Vec<PathBuf>,
+    /// The server's name, which the items' node ids start with.
+    server: String,
 }
 
 impl Declared {
@@ -448,6 +474,38 @@ impl Declared {
             .filter(|i| i.kind == kind)
             .map(|i| i.key.as_str())
             .collect()
+    }
+
+    /// What each catalog item can reach through the graph: every capability of a sink on a
+    /// path from it, with the shortest such path. In catalog order.
+    ///
+    /// ```
+    /// use beam_mcp_build::{Capability, connectome};
+    /// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/policy");
+    /// let declared = connectome("srv").manifest_dir(&dir).crate_name("policy").level(beam_mcp_build::Level::Mfa).scan()?;
+    /// let save = declared.reach().into_iter().find(|r| r.key == "save").unwrap();
+    /// assert!(save.capabilities.contains_key(&Capability::FsWrite));
+    /// # Ok::<(), beam_mcp_build::ScanError>(())
+    /// ```
+    pub fn reach(&self) -> Vec<ItemReach> {
+        policy::reach(&self.graph, &self.items, &self.server)
+    }
+
+    /// Checks the items against `policy` (the annotation rules, and the scopes the host
+    /// maps): every violation, each naming the item, the rule, the capability and the path.
+    /// A host's test asserts it in one line:
+    ///
+    /// ```
+    /// use beam_mcp_build::{Policy, connectome};
+    /// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/policy");
+    /// let declared = connectome("srv").manifest_dir(&dir).crate_name("policy").level(beam_mcp_build::Level::Mfa).scan()?;
+    /// // In a host's test: `declared.check(&Policy::new()).unwrap();` (the error says why).
+    /// let refused = declared.check(&Policy::new()).unwrap_err();
+    /// assert_eq!(refused.0.len(), 1);
+    /// # Ok::<(), beam_mcp_build::ScanError>(())
+    /// ```
+    pub fn check(&self, policy: &Policy) -> Result<(), Violations> {
+        policy::check(policy, &self.items, &self.reach())
     }
 
     /// The graph's canonical bytes, naming `algorithm`.

@@ -40,6 +40,14 @@ pub(crate) struct Resolver<'a> {
     pub(crate) index: &'a Index,
     /// The crate's inherent functions by their type and name.
     inherent: BTreeMap<(TypeId, String), Vec<FnId>>,
+    /// Functions of the crate's trait impls by their self type and name.
+    trait_impls: BTreeMap<(TypeId, String), Vec<FnId>>,
+    /// Functions of impls of the crate's traits by the trait and name, whatever the self type.
+    impls_of_trait: BTreeMap<(TypeId, String), Vec<FnId>>,
+    /// A trait's provided methods by the trait and name.
+    provided: BTreeMap<(TypeId, String), FnId>,
+    /// The crate's traits each of its types implements.
+    traits_of: BTreeMap<TypeId, BTreeSet<TypeId>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -47,22 +55,51 @@ impl<'a> Resolver<'a> {
         let mut resolver = Resolver {
             index,
             inherent: BTreeMap::new(),
+            trait_impls: BTreeMap::new(),
+            impls_of_trait: BTreeMap::new(),
+            provided: BTreeMap::new(),
+            traits_of: BTreeMap::new(),
         };
         let mut inherent: BTreeMap<(TypeId, String), Vec<FnId>> = BTreeMap::new();
+        let mut trait_impls: BTreeMap<(TypeId, String), Vec<FnId>> = BTreeMap::new();
+        let mut impls_of_trait: BTreeMap<(TypeId, String), Vec<FnId>> = BTreeMap::new();
+        let mut provided = BTreeMap::new();
+        let mut traits_of: BTreeMap<TypeId, BTreeSet<TypeId>> = BTreeMap::new();
         for (id, f) in index.fns.iter().enumerate() {
-            let Owner::Impl {
-                self_ty,
-                of_trait: false,
-            } = &f.owner
-            else {
-                continue;
-            };
-            if let Lookup::Found(Res::Type(t)) = resolver.self_type(f.module, self_ty) {
-                let name = f.name.rsplit("::").next().unwrap_or_default().to_owned();
-                inherent.entry((t, name)).or_default().push(id);
+            let name = f.name.rsplit("::").next().unwrap_or_default().to_owned();
+            match &f.owner {
+                Owner::Impl { self_ty, of_trait } => {
+                    let self_ty = match resolver.self_type(f.module, self_ty) {
+                        Lookup::Found(Res::Type(t)) => Some(t),
+                        _ => None,
+                    };
+                    let Some(path) = of_trait else {
+                        if let Some(t) = self_ty {
+                            inherent.entry((t, name)).or_default().push(id);
+                        }
+                        continue;
+                    };
+                    if let Some(t) = self_ty {
+                        trait_impls.entry((t, name.clone())).or_default().push(id);
+                    }
+                    if let Some(tr) = resolver.trait_id(f.module, path) {
+                        impls_of_trait.entry((tr, name)).or_default().push(id);
+                        if let Some(t) = self_ty {
+                            traits_of.entry(t).or_default().insert(tr);
+                        }
+                    }
+                }
+                Owner::Trait(tr) => {
+                    provided.insert((*tr, name), id);
+                }
+                Owner::Free => {}
             }
         }
         resolver.inherent = inherent;
+        resolver.trait_impls = trait_impls;
+        resolver.impls_of_trait = impls_of_trait;
+        resolver.provided = provided;
+        resolver.traits_of = traits_of;
         resolver
     }
 
@@ -288,6 +325,19 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// True when the attribute `path` on an item of `module` is beam-mcp's `items`: resolved
+    /// through `use` to `beam_mcp::items`, or a bare `items` nothing imports.
+    pub(crate) fn is_items(&self, module: ModId, path: &syn::Path) -> bool {
+        let written = segments(path);
+        match self.resolve(module, &written, Ns::Macro) {
+            Lookup::Found(Res::External(resolved)) => {
+                matches!(resolved.as_slice(), [krate, word] if krate == BEAM_MCP && word == "items")
+            }
+            Lookup::NotFound => written == ["items"],
+            _ => false,
+        }
+    }
+
     /// The crates the globs of `module` import from, through the crate's own modules' globs;
     /// `?` for a glob whose source is not known.
     fn glob_crates(&self, module: ModId) -> BTreeSet<String> {
@@ -331,6 +381,99 @@ impl<'a> Resolver<'a> {
         self.inherent
             .get(&(t, name.to_owned()))
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// `Type::name` as a path call: the inherent function, else the one trait impl's (rustc
+    /// picks the inherent one first; two traits' functions of one name are ambiguous).
+    pub(crate) fn assoc(&self, t: TypeId, name: &str) -> Option<FnId> {
+        match self.inherent(t, name) {
+            [f] => return Some(*f),
+            [] => {}
+            _ => return None,
+        }
+        match self.trait_impls.get(&(t, name.to_owned())).map(Vec::as_slice) {
+            Some([f]) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// `value.name(..)` on the crate's type `t`: as [`assoc`](Self::assoc), then a provided
+    /// method of the one trait of the crate `t` implements that has it.
+    pub(crate) fn method(&self, t: TypeId, name: &str) -> Option<FnId> {
+        if !self.inherent(t, name).is_empty()
+            || self.trait_impls.contains_key(&(t, name.to_owned()))
+        {
+            return self.assoc(t, name);
+        }
+        let mut provided = self
+            .traits_of
+            .get(&t)
+            .into_iter()
+            .flatten()
+            .filter_map(|tr| self.provided.get(&(*tr, name.to_owned())));
+        match (provided.next(), provided.next()) {
+            (Some(f), None) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// Every function a call of `name` through the crate's traits `traits` may run (a
+    /// generic or `dyn` receiver): each impl's, and the provided method an impl may keep.
+    pub(crate) fn dispatch(&self, traits: &[TypeId], name: &str) -> BTreeSet<FnId> {
+        let mut out = BTreeSet::new();
+        for tr in traits {
+            let key = (*tr, name.to_owned());
+            out.extend(self.impls_of_trait.get(&key).into_iter().flatten());
+            out.extend(self.provided.get(&key));
+        }
+        out
+    }
+
+    /// True when one of the crate's traits has a method `name` (which may then be called on
+    /// another crate's type).
+    pub(crate) fn trait_method(&self, name: &str) -> bool {
+        self.impls_of_trait.keys().any(|(_, n)| n == name)
+            || self.provided.keys().any(|(_, n)| n == name)
+    }
+
+    /// `<T as Trait>::name`: the function of the crate's impl of `tr` for `t`.
+    pub(crate) fn qualified(&self, t: TypeId, tr: TypeId, name: &str) -> Option<FnId> {
+        let candidates = self
+            .trait_impls
+            .get(&(t, name.to_owned()))
+            .map_or(&[][..], Vec::as_slice);
+        let of_trait: Vec<FnId> = candidates
+            .iter()
+            .copied()
+            .filter(|f| {
+                self.index.fns.get(*f).is_some_and(|def| match &def.owner {
+                    Owner::Impl {
+                        of_trait: Some(path),
+                        ..
+                    } => self.trait_id(def.module, path) == Some(tr),
+                    _ => false,
+                })
+            })
+            .collect();
+        match of_trait.as_slice() {
+            [f] => Some(*f),
+            _ => self.provided.get(&(tr, name.to_owned())).copied(),
+        }
+    }
+
+    /// A path naming one of the crate's traits.
+    pub(crate) fn trait_id(&self, module: ModId, path: &syn::Path) -> Option<TypeId> {
+        match self.type_of(module, &segments(path)) {
+            Lookup::Found(Res::Type(t))
+                if matches!(
+                    self.index.types.get(t).map(|d| &d.kind),
+                    Some(TypeKind::Trait)
+                ) =>
+            {
+                Some(t)
+            }
+            _ => None,
+        }
     }
 
     /// An impl's self type, resolved from the module the impl is in.

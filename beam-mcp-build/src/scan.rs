@@ -25,6 +25,7 @@ pub(crate) struct Settings<'a> {
     pub(crate) root: &'a Path,
     pub(crate) level: Level,
     pub(crate) cfg: &'a Cfg,
+    pub(crate) sinks: &'a crate::sinks::Sinks,
 }
 
 /// The files read (even when the scan fails, so that a fix reruns it) and the outcome.
@@ -71,6 +72,7 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
             module: def.module,
             function: Some(id),
             generics: &def.generics,
+            bounds: &def.bounds,
             owner: Some(&def.owner),
         };
         classifier.body(&caller, &body, &mut bound);
@@ -83,10 +85,12 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
             module: init.module,
             function: None,
             generics: &[],
+            bounds: &[],
             owner: None,
         };
         classifier.body(&caller, &body, &mut bound);
     }
+    classifier.finish(&mut bound);
     let completers = completers(&index, &found, &mut bound);
     let graph = build(&Parts {
         server: settings.server,
@@ -96,6 +100,8 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
         items: &found,
         completers: &completers,
         calls: &classifier.edges,
+        external: &classifier.external,
+        sinks: settings.sinks,
     })?;
     for source in &loader.sources {
         bound.add(Category::sources, slashed(&loader.relative(source)));
@@ -105,6 +111,7 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
         bound,
         items: found.into_iter().map(|f| f.item).collect(),
         sources: loader.sources.clone(),
+        server: settings.server.to_owned(),
     })
 }
 

@@ -7,15 +7,9 @@ use crate::common::{edges, entries, scan};
 fn every_category_lists_its_entries_by_name() {
     let declared = scan("bound");
     let expected: &[(&str, &[&str])] = &[
-        ("method_calls", &["bound::everything -> s.m"]),
-        (
-            "trait_calls",
-            &[
-                "bound::everything -> <S as T>::t",
-                "bound::everything -> T::t",
-                "bound::generic -> G::default",
-            ],
-        ),
+        ("method_calls", &["bound::everything -> pair.0.count_ones"]),
+        ("dispatch_edges", &["bound::via -> bound::T::t"]),
+        ("trait_calls", &["bound::generic -> G::default"]),
         (
             "indirect_calls",
             &[
@@ -55,7 +49,7 @@ fn every_category_lists_its_entries_by_name() {
         ),
         ("nested_items", &["bound::everything::nested"]),
         ("initializer_calls", &["bound::C -> bound::compute"]),
-        ("external_callees", &["bound::everything -> std::mem::drop"]),
+        ("external_callees", &["bound::D -> std::mem::size_of"]),
         (
             "unresolved_paths",
             &[
@@ -91,10 +85,18 @@ fn resolved_calls_are_edges_closures_included() {
     let mut expected = vec![
         format!("{everything} -> {}", f("S::new", 0)),
         format!("{everything} -> {}", f("get", 0)),
+        // `s.m()`, `s` typed by `S::new()`'s return type.
+        format!("{everything} -> {}", f("S::m", 1)),
+        // `T::t(&s)` (every impl's `t`: here the provided one) and `<S as T>::t(&s)`.
+        format!("{everything} -> {}", f("T::t", 1)),
         // Inside the closure: a closure's calls are its function's.
         format!("{everything} -> {}", f("helper", 0)),
+        // Another crate's function: a boundary node by its path.
+        format!("{everything} -> srv/boundary/std/std::mem::drop"),
         // The trait's provided method is a node of its own.
         format!("{} -> {}", f("T::t", 1), f("helper", 0)),
+        // A generic receiver: every impl's `t` (here the provided one).
+        format!("{} -> {}", f("via", 1), f("T::t", 1)),
         "srv/server -> srv/tool/everything".to_owned(),
         format!("srv/tool/everything -> {everything}"),
     ];

@@ -20,6 +20,7 @@ fn calls_resolve_through_use_items() {
         format!("{calls} -> {inner}"),
         format!("{calls} -> {via_glob}"),
         format!("{main} -> {}", f("uses", "shadowed")),
+        format!("{main} -> srv/boundary/std/std::process::exit"),
         format!("{main} -> {}", f("uses::api", "leaf")),
         format!("{via_glob} -> {}", f("uses::api", "leaf")),
         format!("{via_glob} -> {}", f("uses::api::globbed", "Kind::make")),
@@ -34,12 +35,14 @@ fn calls_resolve_through_use_items() {
 }
 
 #[test]
-fn a_renamed_import_of_another_crate_is_an_external_callee_by_its_real_path() {
+fn a_renamed_import_of_another_crate_is_a_boundary_node_by_its_real_path() {
     let declared = scan("uses");
-    assert_eq!(
-        entries(&declared, "external_callees"),
-        ["uses::main -> std::process::exit"]
-    );
+    let node = declared
+        .graph
+        .node("srv/boundary/std/std::process::exit")
+        .expect("the callee's node");
+    assert_eq!(node.level(), beam_mcp_build::Level::Boundary);
+    assert!(entries(&declared, "external_callees").is_empty());
 }
 
 #[test]
