@@ -205,7 +205,11 @@ impl<'c> Collector<'c> {
         let ty = match expr {
             Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
                 Some(ident) if ident == "self" => TyExpr::SelfValue,
-                Some(ident) => return self.lookup(&names::ident(ident)).unwrap_or_else(|| Rc::new(TyExpr::Unknown)),
+                Some(ident) => {
+                    return self
+                        .lookup(&names::ident(ident))
+                        .unwrap_or_else(|| Rc::new(TyExpr::Unknown));
+                }
                 None => TyExpr::Unknown,
             },
             Expr::Field(field) => {

@@ -110,10 +110,11 @@ impl<'a> Classifier<'a> {
                         let typer = Typer {
                             resolver: &self.resolver,
                         };
-                        let call = |path: &syn::Path| match self.outcome(caller, body, path, Ns::Value) {
-                            Outcome::Res(res) => Lookup::Found(res),
-                            _ => Lookup::NotFound,
-                        };
+                        let call =
+                            |path: &syn::Path| match self.outcome(caller, body, path, Ns::Value) {
+                                Outcome::Res(res) => Lookup::Found(res),
+                                _ => Lookup::NotFound,
+                            };
                         typer.eval(receiver, caller.place(), &call)
                     };
                     match self.method(&ty, method) {

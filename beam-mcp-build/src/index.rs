@@ -411,7 +411,10 @@ impl Index {
                                 };
                                 let kind = Owner::Impl {
                                     self_ty: block.self_ty.clone(),
-                                    of_trait: block.trait_.as_ref().map(|(_, path, _)| path.clone()),
+                                    of_trait: block
+                                        .trait_
+                                        .as_ref()
+                                        .map(|(_, path, _)| path.clone()),
                                 };
                                 let fid = self.function(id, fname.clone(), &def, kind, &generics);
                                 // `#[tool]` on a method of a `#[beam_mcp::items]` block declares

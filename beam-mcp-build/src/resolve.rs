@@ -391,7 +391,11 @@ impl<'a> Resolver<'a> {
             [] => {}
             _ => return None,
         }
-        match self.trait_impls.get(&(t, name.to_owned())).map(Vec::as_slice) {
+        match self
+            .trait_impls
+            .get(&(t, name.to_owned()))
+            .map(Vec::as_slice)
+        {
             Some([f]) => Some(*f),
             _ => None,
         }

@@ -326,7 +326,10 @@ mod tests {
     #[test]
     fn a_host_entry_extends_and_overrides() {
         let mut sinks = Sinks::default();
-        sinks.add("mydb::Client::insert", Capability::host("db-write", Effect::Write));
+        sinks.add(
+            "mydb::Client::insert",
+            Capability::host("db-write", Effect::Write),
+        );
         sinks.add("std::env::args", Capability::host("argv", Effect::Read));
         assert_eq!(
             sinks.capability(&path("mydb::Client::insert")),
@@ -337,7 +340,10 @@ mod tests {
             sinks.capability(&path("std::env::args")),
             Some(Capability::host("argv", Effect::Read))
         );
-        assert_eq!(sinks.capability(&path("std::env::var")), Some(Capability::Env));
+        assert_eq!(
+            sinks.capability(&path("std::env::var")),
+            Some(Capability::Env)
+        );
     }
 
     #[test]

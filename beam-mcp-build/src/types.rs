@@ -100,7 +100,10 @@ pub(crate) fn external_path(path: &[String]) -> Vec<String> {
     {
         *first = "std".to_owned();
     }
-    if out.first().is_some_and(|f| PRIMITIVES.contains(&f.as_str())) {
+    if out
+        .first()
+        .is_some_and(|f| PRIMITIVES.contains(&f.as_str()))
+    {
         out.splice(0..0, ["std".to_owned(), "primitive".to_owned()]);
     }
     out
@@ -213,9 +216,7 @@ impl<'r, 'a> Typer<'r, 'a> {
             (Ty::Option(t) | Ty::Result(t), "unwrap" | "expect" | "unwrap_or_default") => {
                 (**t).clone()
             }
-            (Ty::Local(_) | Ty::External(_) | Ty::Seq(_), "clone" | "to_owned") => {
-                receiver.clone()
-            }
+            (Ty::Local(_) | Ty::External(_) | Ty::Seq(_), "clone" | "to_owned") => receiver.clone(),
             (Ty::Seq(_), "iter" | "iter_mut" | "into_iter" | "as_slice") => receiver.clone(),
             (Ty::Seq(t), "first" | "last" | "get" | "pop") => Ty::Option(t.clone()),
             (Ty::Local(t), _) => match self.resolver.method(*t, method) {
@@ -341,12 +342,13 @@ impl<'r, 'a> Typer<'r, 'a> {
     /// A type by path: the crate's type (a trait as `Traits`), or another crate's.
     fn named(&self, path: &[String], place: Place<'_>) -> Ty {
         match self.resolver.type_of(place.module, path) {
-            Lookup::Found(Res::Type(t)) => match self.resolver.index.types.get(t).map(|d| &d.kind)
-            {
-                Some(TypeKind::Trait) => Ty::Traits(vec![t]),
-                Some(_) => Ty::Local(t),
-                None => Ty::Unknown,
-            },
+            Lookup::Found(Res::Type(t)) => {
+                match self.resolver.index.types.get(t).map(|d| &d.kind) {
+                    Some(TypeKind::Trait) => Ty::Traits(vec![t]),
+                    Some(_) => Ty::Local(t),
+                    None => Ty::Unknown,
+                }
+            }
             Lookup::Found(Res::External(full)) => Ty::External(external_path(&full)),
             _ => Ty::Unknown,
         }

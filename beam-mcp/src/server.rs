@@ -879,16 +879,6 @@ impl ServerBuilder {
                 server: name,
             });
         }
-        let declared = match self.declared {
-            Some(bytes) => Some(Arc::new(Declared::read(bytes, &name)?)),
-            None => None,
-        };
-        if self.connectome_resources || self.connectome_tool {
-            self.states.insert(Surface {
-                declared: declared.clone(),
-                observer: self.definitions.observer.clone(),
-            });
-        }
         if self.connectome_resources {
             self.definitions
                 .resources
@@ -896,6 +886,19 @@ impl ServerBuilder {
         }
         if self.connectome_tool {
             self.definitions.tools.push(connectome::wire::tool());
+        }
+        // Checked against every item linked, the surface's own included (hand-built).
+        let declared = match self.declared {
+            Some(bytes) => Some(Arc::new(
+                Declared::read(bytes, &name)?.agree(&self.definitions, &name)?,
+            )),
+            None => None,
+        };
+        if self.connectome_resources || self.connectome_tool {
+            self.states.insert(Surface {
+                declared: declared.clone(),
+                observer: self.definitions.observer.clone(),
+            });
         }
         let defs = &self.definitions;
         let emits = defs.tools.iter().any(|d| d.takes_context)
@@ -1163,6 +1166,24 @@ impl Server {
     /// A builder with the default options and an empty catalog.
     pub fn builder() -> ServerBuilder {
         ServerBuilder::default()
+    }
+
+    /// The catalog items the server links that the declared connectome does not hold (tools,
+    /// resources and prompts built by hand, and the connectome surface's own), by node id,
+    /// sorted; empty without a declared connectome. Every item the graph declares is linked
+    /// (`build()` refuses otherwise); these are recorded rather than reported as drift: the
+    /// surface's diff counts their calls as declared.
+    ///
+    /// ```
+    /// let server = beam_mcp::Server::builder().name("srv").connectome_tool().build()?;
+    /// assert!(server.hand_built_items().is_empty()); // no declared connectome given
+    /// # Ok::<(), beam_mcp::BuildError>(())
+    /// ```
+    pub fn hand_built_items(&self) -> &[String] {
+        self.inner
+            .declared
+            .as_ref()
+            .map_or(&[][..], |d| d.hand_built.as_slice())
     }
 
     /// The declared connectome given to the builder, as a graph.

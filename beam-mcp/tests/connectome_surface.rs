@@ -111,6 +111,26 @@ fn a_declared_connectome_of_another_server_is_refused_at_build() {
         .build()
         .unwrap();
     assert_eq!(fine.declared_connectome().unwrap().nodes().len(), 3);
+    // The served declared graph is the file's, untouched: the linked prompt it lacks is
+    // recorded beside it.
+    assert_eq!(fine.hand_built_items(), ["srv/prompt/hello"]);
+}
+
+#[test]
+fn a_declared_item_the_server_does_not_link_is_refused_at_build() {
+    let refused = Server::builder()
+        .name("srv")
+        .tool(ping::DEF)
+        .declared_connectome(declared_bytes("srv", Algorithm::Sha256))
+        .build()
+        .unwrap_err();
+    let BuildError::Connectome(error) = &refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!(
+        error.to_string(),
+        "the declared connectome declares srv/tool/pang the server does not link (link them, e.g. with crate_items(), or scan the crate the server is built from)"
+    );
 }
 
 #[tokio::test]
@@ -156,25 +176,42 @@ async fn each_resource_and_the_tool_answer_the_file_export_bytes() {
     let record: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(record["algorithm"], "sha384");
     let classes = &record["classes"];
-    assert_eq!(classes["declared_and_observed"][0]["to"], "srv/tool/ping");
-    assert_eq!(classes["declared_never_observed"][0]["to"], "srv/tool/pang");
-    // The read of connectome://observed itself was observed: drift the declared graph lacks.
-    let undeclared: Vec<&str> = classes["observed_but_undeclared"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["to"].as_str().unwrap())
-        .collect();
-    assert_eq!(undeclared, ["srv/resource/connectome:%2F%2Fobserved"]);
+    let to = |class: &str| -> Vec<String> {
+        classes[class]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["to"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The read of connectome://observed itself was observed: the surface's own items are
+    // hand-built (the build step cannot see them), recorded as such, and their calls are not
+    // drift; nor are those of the prompt this file links without declaring it.
+    assert_eq!(
+        to("declared_and_observed"),
+        ["srv/resource/connectome:%2F%2Fobserved", "srv/tool/ping"]
+    );
+    assert!(to("observed_but_undeclared").is_empty(), "{record}");
+    assert!(to("declared_never_observed").contains(&"srv/tool/pang".to_owned()));
+    assert_eq!(
+        server.hand_built_items(),
+        [
+            "srv/prompt/hello",
+            "srv/resource/connectome:%2F%2Fdeclared",
+            "srv/resource/connectome:%2F%2Fdiff",
+            "srv/resource/connectome:%2F%2Fobserved",
+            "srv/tool/connectome",
+        ]
+    );
     let coverage = &record["coverage"];
     assert_eq!(
         (
             coverage["declared_edges"].as_u64(),
             coverage["observed_edges"].as_u64()
         ),
-        (Some(2), Some(2))
+        (Some(7), Some(2))
     );
-    assert_eq!(coverage["declared_and_observed"], 1);
+    assert_eq!(coverage["declared_and_observed"], 2);
     assert!(
         record["window"]["started_at"].as_str().unwrap()
             <= record["window"]["ended_at"].as_str().unwrap()

@@ -128,7 +128,10 @@ fn a_hosts_own_sink_counts_as_declared() {
     // Unlabelled, the database's method is just another crate's function.
     scan.clone().scan().unwrap().check(&Policy::new()).unwrap();
     let declared = scan
-        .sink("store::Db::insert", Capability::host("db-write", Effect::Write))
+        .sink(
+            "store::Db::insert",
+            Capability::host("db-write", Effect::Write),
+        )
         .scan()
         .unwrap();
     let refused = declared.check(&Policy::new()).unwrap_err();

@@ -222,11 +222,13 @@ fn a_long_chain_of_typed_lets_is_read_in_linear_time() {
     let declared = scan_dir(&dir, "c").scan().unwrap();
     let took = started.elapsed();
     // The first 64 links are typed: `long` calls `S::next`; the rest are listed by name.
-    assert!(edges(&declared).contains(
-        &"srv/module/c/long/0 -> srv/module/c/S::next/1".to_owned()
-    ));
+    assert!(edges(&declared).contains(&"srv/module/c/long/0 -> srv/module/c/S::next/1".to_owned()));
     let listed = entries(&declared, "method_calls");
-    assert!(listed.len() > LETS - 200 && listed.len() < LETS, "{}", listed.len());
+    assert!(
+        listed.len() > LETS - 200 && listed.len() < LETS,
+        "{}",
+        listed.len()
+    );
     assert!(took.as_secs() < 30, "{took:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -239,7 +241,9 @@ fn a_trait_call_with_very_many_impls_is_listed_not_fanned_out() {
     const IMPLS: usize = 300;
     let mut lib = String::from("pub trait T { fn go(&self); }\n");
     for i in 0..IMPLS {
-        lib.push_str(&format!("pub struct S{i};\nimpl T for S{i} {{ fn go(&self) {{}} }}\n"));
+        lib.push_str(&format!(
+            "pub struct S{i};\nimpl T for S{i} {{ fn go(&self) {{}} }}\n"
+        ));
         lib.push_str(&format!("pub fn call{i}(t: &dyn T) {{ t.go(); }}\n"));
     }
     lib.push_str("pub trait Few { fn one(&self); }\npub struct A;\npub struct B;\n");
@@ -253,7 +257,10 @@ fn a_trait_call_with_very_many_impls_is_listed_not_fanned_out() {
     // Two impls: an edge to each, listed as dispatch.
     assert_eq!(
         entries(&declared, "dispatch_edges"),
-        ["c::few -> c::<A as Few>::one", "c::few -> c::<B as Few>::one"]
+        [
+            "c::few -> c::<A as Few>::one",
+            "c::few -> c::<B as Few>::one"
+        ]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -80,3 +80,78 @@ fn tools_carry_their_hints_and_items_their_completers() {
         completer
     )));
 }
+
+/// The example's whole declared graph at `mfa`, pinned edge by edge (with each sink's
+/// capability) in `tests/suite/weather.graph`; `BEAM_MCP_PIN=overwrite` rewrites the pin.
+#[test]
+fn the_examples_graph_is_pinned() {
+    let declared = weather().level(Level::Mfa).scan().unwrap();
+    let mut lines: Vec<String> = declared
+        .graph
+        .edges()
+        .iter()
+        .map(|e| {
+            let capability = declared
+                .graph
+                .node(&e.to)
+                .and_then(|n| n.labels().get("capability"))
+                .and_then(|c| c.as_str())
+                .map(|c| format!("  [{c}]"))
+                .unwrap_or_default();
+            format!("{} -> {}{capability}", e.from, e.to)
+        })
+        .collect();
+    lines.sort();
+    let text = lines.join("\n") + "\n";
+    let pin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/suite/weather.graph");
+    if std::env::var("BEAM_MCP_PIN").as_deref() == Ok("overwrite") {
+        std::fs::write(&pin, &text).unwrap();
+    }
+    let pinned = std::fs::read_to_string(&pin).unwrap_or_default();
+    assert_eq!(
+        text, pinned,
+        "the weather graph moved: check the change, then BEAM_MCP_PIN=overwrite"
+    );
+}
+
+/// What issue 29 asks of the example: `forecast` reaches `std::thread::sleep` (time), each
+/// tool reaches its state's method, and the read-only tools pass the policy check.
+#[test]
+fn tools_reach_their_state_and_their_sinks() {
+    let declared = weather().level(Level::Mfa).scan().unwrap();
+    let reach = declared.reach();
+    let forecast = reach.iter().find(|r| r.key == "forecast").unwrap();
+    let time = &forecast.capabilities[&beam_mcp_build::Capability::Time];
+    assert_eq!(
+        time.to_string(),
+        "tool forecast → weather::forecast → std::thread::sleep"
+    );
+    let reading = "weather/module/weather/Stations::reading/2".to_owned();
+    for tool in [
+        "get_weather",
+        "forecast",
+        "reading",
+        "book_trip",
+        "region_mean",
+    ] {
+        let function = declared
+            .items
+            .iter()
+            .find(|i| i.key == tool)
+            .unwrap()
+            .function
+            .rsplit("::")
+            .next()
+            .unwrap()
+            .to_owned();
+        let calls = declared.graph.edges().iter().any(|e| {
+            e.from
+                .starts_with(&format!("weather/module/weather/{function}/"))
+                && e.to == reading
+        });
+        assert!(calls, "{tool} reads its station through Stations::reading");
+    }
+    declared
+        .check(&beam_mcp_build::Policy::new())
+        .expect("the example's annotations hold");
+}

@@ -87,8 +87,8 @@ impl Surface {
                 let declared = declared()?;
                 let observed = observed()?;
                 let window = observed.window.to_value();
-                let record =
-                    diff(&declared.graph, &observed.graph, &window).map_err(|e| e.to_string())?;
+                let record = diff(&declared.diff_side, &observed.graph, &window)
+                    .map_err(|e| e.to_string())?;
                 let canonical = record.canonical(algorithm);
                 canonical.map(Answer::from).map_err(|e| e.to_string())
             }

@@ -437,6 +437,8 @@ mod tests {
         let linked = Advertised::of(&server, Revision::V2026_07_28).unwrap();
         assert_eq!(items, advertised_ids(&linked));
         assert_eq!(items.len(), 12, "{items:?}");
+        // Every linked item is declared: none is recorded as hand-built.
+        assert!(server.hand_built_items().is_empty());
     }
 
     #[test]
