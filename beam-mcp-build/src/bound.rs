@@ -52,8 +52,8 @@ macro_rules! bound {
 }
 
 bound! {
-    /// Method calls, `caller -> receiver.method`: which function runs depends on the
-    /// receiver's type, which the scan does not know. The receiver is named by its head, its
+    /// Method calls, `caller -> receiver.method`, whose receiver's type the syntax does not
+    /// tell (a closure's argument, a value of another crate's function, a tuple's field). The receiver is named by its head, its
     /// leading path, fields or call (`self.stations.get`, `beam_mcp::Server::builder().name`),
     /// with `…` where more of it follows (`beam_mcp::Server::builder()….build` in a chain), and
     /// the text is at most 120 characters.
@@ -92,8 +92,10 @@ bound! {
     /// Calls in `const` and `static` initializers (no function node holds them):
     /// `item -> callee`.
     initializer_calls,
-    /// Calls by path into other crates (and the prelude, and primitive types), resolved
-    /// through `use`: `caller -> beam_mcp::ToolError::new`.
+    /// Calls into other crates no function node holds (in `const` and `static` initializers,
+    /// and completers named on items), by the path resolved through `use`:
+    /// `weather::LIMIT -> std::mem::size_of`. A function's own calls into other crates are
+    /// boundary nodes of the graph.
     external_callees,
     /// Paths called or used that name nothing the scan can see (perhaps made by a macro, or
     /// an item inside a body): `caller -> path`.

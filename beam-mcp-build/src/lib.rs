@@ -14,10 +14,15 @@
 //! `cargo::rerun-if-changed` for every file it reads. It finds every `#[tool]`,
 //! `#[resource]` and `#[prompt]` (reading each attribute with the macros' own parser) and the
 //! static calls between the crate's functions: a call by path that resolves, through the
-//! module tree and `use` items, to one of the crate's functions is an edge. Everything else a
-//! body does (method calls, trait calls, closures, function pointers, macros, `include!`,
-//! items made by macros or cut by `cfg`, calls into other crates) is listed by name in the
-//! [`Bound`], never guessed at.
+//! module tree and `use` items, to one of the crate's functions is an edge; so is a method call
+//! whose receiver's type the syntax tells (`self`, a parameter's or a `let`'s type, a field, a
+//! return type), and a call through a trait, to every impl of the crate that may run (listed as
+//! dispatch). A call into another crate is a boundary node, labelled with its capability
+//! (`fs-write`, `net`, `time`, ...) from a versioned table the host can extend
+//! ([`Connectome::sink`]). Everything else a body does (receivers it cannot type, function
+//! pointers, macros, `include!`, items made by macros or cut by `cfg`) is listed by name in
+//! the [`Bound`], never guessed at. [`Declared::reach`] and [`Declared::check`] answer what
+//! each tool can reach and whether its annotations hold.
 //!
 //! It writes to `OUT_DIR`:
 //!
@@ -41,8 +46,8 @@
 //! (types and traits as written), `Trait::f` for a trait's provided method. Edges: `invoke`
 //! server → each item; item → the code node of its function and of each completer it names;
 //! caller → callee for each resolved call. At `module` and `boundary` a call within one node
-//! is a self-loop and is dropped (at `mfa` recursion stays). Calls into other crates are never
-//! nodes: they are the bound's `external_callees` at every level.
+//! is a self-loop and is dropped (at `mfa` recursion stays). A call into another crate goes to
+//! a boundary node per crate and path at every level, `srv/boundary/std/std::thread::sleep`.
 #![forbid(unsafe_code)]
 
 mod body;

@@ -41,6 +41,7 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
             level: settings.level,
         });
     }
+    settings.sinks.check()?;
     let tree = loader.load(settings.crate_name, settings.root)?;
     let mut bound = std::mem::take(&mut loader.bound);
     let index = Index::build(tree, &mut bound);

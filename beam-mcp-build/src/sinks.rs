@@ -253,6 +253,22 @@ impl Sinks {
         self.host.push((split(path), capability));
     }
 
+    /// Refuses a host's capability named as a built-in one (its label would read as the
+    /// built-in's) or not named.
+    pub(crate) fn check(&self) -> Result<(), crate::ScanError> {
+        for (path, capability) in &self.host {
+            if let Capability::Host { name, .. } = capability
+                && (name.is_empty() || Capability::builtin(name).is_some())
+            {
+                return Err(crate::ScanError::SinkName {
+                    path: path.join("::"),
+                    name: name.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The capability of the longest entry `path` starts with.
     pub(crate) fn capability(&self, path: &[String]) -> Option<Capability> {
         let mut best: Option<(usize, Capability)> = None;

@@ -148,3 +148,22 @@ fn a_hosts_own_sink_counts_as_declared() {
     assert_eq!(node.labels()["effect"], "write");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_hosts_sink_named_as_a_builtin_capability_is_refused() {
+    let refused = crate::common::scan_of(
+        "policy",
+        beam_mcp_build::Cfg::new(),
+        beam_mcp_build::Level::Mfa,
+    )
+    .sink(
+        "store::Db::insert",
+        Capability::host("fs-write", Effect::Read),
+    )
+    .scan()
+    .unwrap_err();
+    assert!(
+        matches!(&refused, beam_mcp_build::ScanError::SinkName { name, .. } if name == "fs-write"),
+        "{refused}"
+    );
+}
