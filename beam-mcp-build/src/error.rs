@@ -163,7 +163,6 @@ pub enum ScanError {
     /// The graph has no canonical bytes.
     #[error("the declared graph has no canonical bytes: {0}")]
     Canonical(#[from] CanonicalError),
-    /// The scan itself failed (a bug of the scan, named rather than hidden).
     /// A host's sink is named as a built-in capability, or not named at all.
     #[error(
         "the sink {path:?} is named {name:?}: a host's capability needs a name of its own (not empty, not one of fs-read, fs-write, fs-delete, process, net, env, time, random)"
@@ -174,6 +173,7 @@ pub enum ScanError {
         /// The name given to `Capability::host`.
         name: String,
     },
+    /// The scan itself failed (a bug of the scan, named rather than hidden).
     #[error("{message}")]
     Internal {
         /// What happened.
