@@ -101,6 +101,9 @@ struct Collector<'c> {
     closures: usize,
     /// Closures passed straight to a call: folded into the function, not listed.
     folded: BTreeSet<*const syn::ExprClosure>,
+    /// What the first argument of a closure passed to an iterator's or an option's method
+    /// holds.
+    closure_params: HashMap<*const syn::ExprClosure, Rc<TyExpr>>,
     /// What each binding in scope is known to hold, innermost scope last.
     env: Vec<HashMap<String, Rc<TyExpr>>>,
     imports: Scope,
@@ -116,6 +119,7 @@ impl<'c> Collector<'c> {
             sites: Vec::new(),
             closures: 0,
             folded: BTreeSet::new(),
+            closure_params: HashMap::new(),
             env: vec![HashMap::new()],
             imports: Scope::default(),
             nested: BTreeSet::new(),
@@ -182,6 +186,29 @@ impl<'c> Collector<'c> {
             let name = names::ident(ident);
             name == "self" || self.lookup(&name).is_some()
         })
+    }
+
+    /// Binds what `pat` takes apart of a value of type `ty`: a name takes it whole, `&x`
+    /// sees through, `Some(x)` and `Ok(x)` take the payload; other patterns bind unknowns.
+    fn bind_pattern(&mut self, pat: &Pat, ty: Rc<TyExpr>) {
+        match pat {
+            Pat::Ident(ident) if ident.subpat.is_none() => {
+                self.bind(names::ident(&ident.ident), ty)
+            }
+            Pat::Reference(r) => self.bind_pattern(&r.pat, ty),
+            Pat::Paren(p) => self.bind_pattern(&p.pat, ty),
+            Pat::Type(typed) => self.bind_typed(&typed.pat, &typed.ty),
+            Pat::TupleStruct(variant)
+                if variant.elems.len() == 1
+                    && variant.qself.is_none()
+                    && (variant.path.is_ident("Some") || variant.path.is_ident("Ok")) =>
+            {
+                if let Some(elem) = variant.elems.first() {
+                    self.bind_pattern(elem, Rc::new(TyExpr::Element(ty)));
+                }
+            }
+            other => self.bind_unknown(other),
+        }
     }
 
     /// What `name` is bound to here, innermost scope first.
@@ -306,9 +333,9 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             }
             match (&local.pat, &local.init) {
                 (Pat::Type(typed), _) => self.bind_typed(&typed.pat, &typed.ty),
-                (Pat::Ident(ident), Some(init)) if ident.subpat.is_none() => {
+                (pat, Some(init)) => {
                     let ty = self.type_of(&init.expr);
-                    self.bind(names::ident(&ident.ident), ty);
+                    self.bind_pattern(pat, ty);
                 }
                 (pat, _) => self.bind_unknown(pat),
             }
@@ -371,6 +398,17 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                     text: method_call(&call.receiver, &call.method),
                 });
                 self.visit_expr(&call.receiver);
+                if ELEMENT_CLOSURES.contains(&call.method.to_string().as_str()) {
+                    // `v.iter().map(|x| ..)`, `opt.map(|x| ..)`: the closure's first argument
+                    // is an element (or the payload).
+                    let element = Rc::new(TyExpr::Element(self.type_of(&call.receiver)));
+                    for arg in &call.args {
+                        if let Expr::Closure(closure) = arg {
+                            self.closure_params
+                                .insert(&raw const *closure, Rc::clone(&element));
+                        }
+                    }
+                }
                 self.arguments(&call.args);
             }
             Expr::Closure(closure) => {
@@ -378,11 +416,15 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                     self.sites.push(Site::Closure(self.closures));
                 }
                 self.closures += 1;
+                let first = self.closure_params.remove(&(&raw const *closure));
                 self.scoped(|c| {
-                    for input in &closure.inputs {
-                        match input {
-                            Pat::Type(typed) => c.bind_typed(&typed.pat, &typed.ty),
-                            other => c.bind_unknown(other),
+                    for (i, input) in closure.inputs.iter().enumerate() {
+                        match (input, &first) {
+                            (Pat::Type(typed), _) => c.bind_typed(&typed.pat, &typed.ty),
+                            (pat, Some(element)) if i == 0 => {
+                                c.bind_pattern(pat, Rc::clone(element));
+                            }
+                            (other, _) => c.bind_unknown(other),
                         }
                     }
                     c.visit_expr(&closure.body);
@@ -392,12 +434,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 self.visit_expr(&for_loop.expr);
                 let element = Rc::new(TyExpr::Element(self.type_of(&for_loop.expr)));
                 self.scoped(|c| {
-                    match &*for_loop.pat {
-                        Pat::Ident(ident) if ident.subpat.is_none() => {
-                            c.bind(names::ident(&ident.ident), element);
-                        }
-                        other => c.bind_unknown(other),
-                    }
+                    c.bind_pattern(&for_loop.pat, element);
                     c.visit_block(&for_loop.body);
                 });
             }
@@ -407,7 +444,24 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             }
             Expr::Let(expr_let) => {
                 self.visit_expr(&expr_let.expr);
-                self.bind_unknown(&expr_let.pat);
+                let ty = self.type_of(&expr_let.expr);
+                self.bind_pattern(&expr_let.pat, ty);
+            }
+            Expr::Match(m) => {
+                self.visit_expr(&m.expr);
+                let ty = self.type_of(&m.expr);
+                for arm in &m.arms {
+                    if self.cut(&arm.attrs, "match arm") {
+                        continue;
+                    }
+                    self.scoped(|c| {
+                        c.bind_pattern(&arm.pat, Rc::clone(&ty));
+                        if let Some((_, guard)) = &arm.guard {
+                            c.visit_expr(guard);
+                        }
+                        c.visit_expr(&arm.body);
+                    });
+                }
             }
             Expr::Path(p) if p.qself.is_none() && self.bound(&p.path) => {}
             Expr::Path(p) if p.qself.is_none() => self.sites.push(Site::PathValue(p.path.clone())),
@@ -450,6 +504,34 @@ impl Collector<'_> {
         }
     }
 }
+
+/// Methods of iterators, `Option` and `Result` whose closure takes an element (or the payload)
+/// first.
+const ELEMENT_CLOSURES: &[&str] = &[
+    "map",
+    "for_each",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "any",
+    "all",
+    "find",
+    "find_map",
+    "position",
+    "inspect",
+    "take_while",
+    "skip_while",
+    "map_while",
+    "partition",
+    "max_by_key",
+    "min_by_key",
+    "and_then",
+    "is_some_and",
+    "is_ok_and",
+    "map_or",
+    "map_or_else",
+    "try_for_each",
+];
 
 /// The one type argument of `Wrapper<T>`.
 fn single_arg(ty: &syn::Type) -> Option<&syn::Type> {

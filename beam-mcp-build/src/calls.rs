@@ -294,6 +294,17 @@ impl<'a> Classifier<'a> {
                 "Result".to_owned(),
                 method.to_owned(),
             ]))),
+            Ty::Lock(_, lock) => {
+                let mut path = lock.clone();
+                path.push(method.to_owned());
+                Some(Target::External(path))
+            }
+            Ty::Iter(_) => Some(Target::External(vec![
+                "std".to_owned(),
+                "iter".to_owned(),
+                "Iterator".to_owned(),
+                method.to_owned(),
+            ])),
             // A slice's methods are the `Vec`'s too (by deref): named as `Vec`'s.
             Ty::Seq(_) => Some(Target::External(external_path(&[
                 "Vec".to_owned(),

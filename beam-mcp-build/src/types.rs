@@ -47,6 +47,10 @@ pub(crate) enum Ty {
     Result(Box<Ty>),
     /// `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`: what `for` and `iter()` walk.
     Seq(Box<Ty>),
+    /// An iterator over `T` (a sequence's `iter()`, and the adaptors that keep the item).
+    Iter(Box<Ty>),
+    /// `Mutex<T>` or `RwLock<T>` (by its path): `lock()` and friends give the `T`.
+    Lock(Box<Ty>, Vec<String>),
     Unknown,
 }
 
@@ -203,7 +207,7 @@ impl<'r, 'a> Typer<'r, 'a> {
                 _ => Ty::Unknown,
             },
             TyExpr::Element(seq) => match self.eval_at(seq, place, call, depth + 1) {
-                Ty::Seq(t) | Ty::Option(t) => *t,
+                Ty::Seq(t) | Ty::Iter(t) | Ty::Option(t) | Ty::Result(t) => *t,
                 _ => Ty::Unknown,
             },
         }
@@ -217,7 +221,21 @@ impl<'r, 'a> Typer<'r, 'a> {
                 (**t).clone()
             }
             (Ty::Local(_) | Ty::External(_) | Ty::Seq(_), "clone" | "to_owned") => receiver.clone(),
-            (Ty::Seq(_), "iter" | "iter_mut" | "into_iter" | "as_slice") => receiver.clone(),
+            (Ty::Seq(t), "iter" | "iter_mut" | "into_iter" | "drain") => Ty::Iter(t.clone()),
+            (Ty::Seq(_), "as_slice" | "as_mut_slice") => receiver.clone(),
+            (
+                Ty::Iter(_),
+                "filter" | "skip" | "take" | "rev" | "skip_while" | "take_while" | "peekable"
+                | "cloned" | "copied" | "by_ref" | "step_by" | "chain" | "fuse" | "inspect",
+            ) => receiver.clone(),
+            (Ty::Lock(t, path), "lock" | "read" | "write") => {
+                // std's answer a `LockResult` of a guard; tokio's and parking_lot's the guard.
+                if path.first().is_some_and(|c| c == "std") {
+                    Ty::Result(t.clone())
+                } else {
+                    (**t).clone()
+                }
+            }
             (Ty::Seq(t), "first" | "last" | "get" | "pop") => Ty::Option(t.clone()),
             (Ty::Local(t), _) => match self.resolver.method(*t, method) {
                 Some(f) => self.returns(f),
@@ -324,6 +342,10 @@ impl<'r, 'a> Typer<'r, 'a> {
                     (w, Some(inner)) if SEQUENCES.contains(&w) && !self.local(path, place) => {
                         Ty::Seq(Box::new(self.written(inner, place)))
                     }
+                    ("Mutex" | "RwLock", Some(inner)) => match self.named(&segments(path), place) {
+                        Ty::External(lock) => Ty::Lock(Box::new(self.written(inner, place)), lock),
+                        other => other,
+                    },
                     _ => self.named(&segments(path), place),
                 }
             }
