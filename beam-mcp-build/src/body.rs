@@ -17,7 +17,8 @@ use crate::types::TyExpr;
 /// One thing a body does.
 pub(crate) enum Site {
     /// `path(...)`.
-    PathCall(syn::Path),
+    /// `path(...)`, with the type of its first argument (for `Trait::f(&x)`).
+    PathCall(syn::Path, Option<Rc<TyExpr>>),
     /// `<T as Trait>::f(...)`: the path with its `qself`, and its spelling.
     QualifiedCall(Box<syn::ExprPath>, String),
     /// `receiver.method(...)`: the receiver's type as far as the body tells it, the method,
@@ -101,6 +102,8 @@ struct Collector<'c> {
     closures: usize,
     /// Closures passed straight to a call: folded into the function, not listed.
     folded: BTreeSet<*const syn::ExprClosure>,
+    /// Macro arguments parsed as expressions, alive as long as the addresses recorded above.
+    parsed: Vec<Box<syn::punctuated::Punctuated<Expr, syn::Token![,]>>>,
     /// What the first argument of a closure passed to an iterator's or an option's method
     /// holds.
     closure_params: HashMap<*const syn::ExprClosure, Rc<TyExpr>>,
@@ -120,6 +123,7 @@ impl<'c> Collector<'c> {
             closures: 0,
             folded: BTreeSet::new(),
             closure_params: HashMap::new(),
+            parsed: Vec::new(),
             env: vec![HashMap::new()],
             imports: Scope::default(),
             nested: BTreeSet::new(),
@@ -180,6 +184,15 @@ impl<'c> Collector<'c> {
         }
     }
 
+    /// The type of a block: its last expression's (its `let`s are not in scope here, so a
+    /// name it binds is not followed).
+    fn block_type(&self, block: &syn::Block) -> Rc<TyExpr> {
+        match block.stmts.last() {
+            Some(Stmt::Expr(expr, None)) if block.stmts.len() == 1 => self.type_of(expr),
+            _ => Rc::new(TyExpr::Unknown),
+        }
+    }
+
     /// True when `path` is one name a pattern binds in scope here (or `self`).
     fn bound(&self, path: &syn::Path) -> bool {
         path.get_ident().is_some_and(|ident| {
@@ -198,6 +211,12 @@ impl<'c> Collector<'c> {
             Pat::Reference(r) => self.bind_pattern(&r.pat, ty),
             Pat::Paren(p) => self.bind_pattern(&p.pat, ty),
             Pat::Type(typed) => self.bind_typed(&typed.pat, &typed.ty),
+            Pat::Tuple(tuple) if !tuple.elems.iter().any(|p| matches!(p, Pat::Rest(_))) => {
+                for (i, elem) in tuple.elems.iter().enumerate() {
+                    let field = Rc::new(TyExpr::Field(Rc::clone(&ty), i.to_string()));
+                    self.bind_pattern(elem, field);
+                }
+            }
             Pat::TupleStruct(variant)
                 if variant.elems.len() == 1
                     && variant.qself.is_none()
@@ -250,12 +269,41 @@ impl<'c> Collector<'c> {
                 TyExpr::Method(self.type_of(&call.receiver), names::ident(&call.method))
             }
             Expr::Call(call) => match &*call.func {
+                // `Arc::clone(&x)`, `Rc::clone(&x)`, `Clone::clone(&x)`: of `x`'s type.
+                Expr::Path(p)
+                    if p.qself.is_none()
+                        && call.args.len() == 1
+                        && p.path.segments.len() > 1
+                        && p.path.segments.last().is_some_and(|s| s.ident == "clone") =>
+                {
+                    return self.type_of(&call.args[0]);
+                }
                 Expr::Path(p) if p.qself.is_none() && !self.bound(&p.path) => {
                     TyExpr::Call(p.path.clone())
                 }
                 _ => TyExpr::Unknown,
             },
             Expr::Struct(s) if s.qself.is_none() => TyExpr::Struct(s.path.clone()),
+            Expr::Index(index) => TyExpr::Element(self.type_of(&index.expr)),
+            Expr::Tuple(tuple) => {
+                TyExpr::Tuple(tuple.elems.iter().map(|e| self.type_of(e)).collect())
+            }
+            // A `match`, `if` or block is of the type of any of its ends: the first typed one.
+            Expr::Match(m) => TyExpr::OneOf(
+                m.arms
+                    .iter()
+                    .take(MAX_ENDS)
+                    .map(|a| self.type_of(&a.body))
+                    .collect(),
+            ),
+            Expr::If(i) => {
+                let mut ends = vec![self.block_type(&i.then_branch)];
+                if let Some((_, other)) = &i.else_branch {
+                    ends.push(self.type_of(other));
+                }
+                TyExpr::OneOf(ends)
+            }
+            Expr::Block(b) if b.label.is_none() => return self.block_type(&b.block),
             Expr::Try(e) => TyExpr::Try(self.type_of(&e.expr)),
             Expr::Cast(e) => TyExpr::Written(e.ty.clone()),
             _ => TyExpr::Unknown,
@@ -379,7 +427,8 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                         self.sites.push(Site::IndirectCall(spell(p)));
                     }
                     Expr::Path(p) if p.qself.is_none() => {
-                        self.sites.push(Site::PathCall(p.path.clone()));
+                        let first = call.args.first().map(|a| self.type_of(a));
+                        self.sites.push(Site::PathCall(p.path.clone(), first));
                     }
                     Expr::Path(p) => self
                         .sites
@@ -484,6 +533,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 .push(Site::Include(format!("include!({})", spell(&mac.tokens))));
         } else {
             self.sites.push(Site::Macro(format!("{name}!")));
+            self.macro_arguments(mac);
         }
     }
 
@@ -493,6 +543,38 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 }
 
 impl Collector<'_> {
+    /// A macro's arguments, when they read as expressions separated by commas
+    /// (`format!("{}", f(x))`, `assert_eq!(a.len(), 2)`, `tokio::join!(a(), b())`, a crate's
+    /// own `try!`-like macro): their calls are the caller's, as most macros evaluate their
+    /// arguments. Not for the macros that only quote them (`stringify!`, `concat!`, ...), and
+    /// only for arguments shallow enough for the scan's stack (the file's check counts their
+    /// delimiters, not their depth).
+    fn macro_arguments(&mut self, mac: &syn::Macro) {
+        let last = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if QUOTING_MACROS.contains(&last.as_str()) || mac.tokens.is_empty() {
+            return;
+        }
+        if crate::nesting::check(mac.tokens.clone()).is_err() {
+            return;
+        }
+        let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+        let Ok(args) = mac.parse_body_with(parser) else {
+            return;
+        };
+        // Kept alive with the collector, so that the closures' addresses it records stay
+        // theirs alone.
+        let args = Box::new(args);
+        for arg in args.iter() {
+            self.visit_expr(arg);
+        }
+        self.parsed.push(args);
+    }
+
     /// A call's arguments; a closure among them is folded into the caller (its calls are the
     /// caller's, as they run within the call or are kept by the callee).
     fn arguments(&mut self, args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
@@ -504,6 +586,30 @@ impl Collector<'_> {
         }
     }
 }
+
+/// The most ends of a `match` a type is looked for among.
+const MAX_ENDS: usize = 16;
+
+/// Macros whose arguments are quoted, not evaluated.
+const QUOTING_MACROS: &[&str] = &[
+    "stringify",
+    "concat",
+    "concat_idents",
+    "include_str",
+    "include_bytes",
+    "env",
+    "option_env",
+    "cfg",
+    "compile_error",
+    "line",
+    "column",
+    "file",
+    "module_path",
+    "quote",
+    "parse_quote",
+    "format_ident",
+    "macro_rules",
+];
 
 /// Methods of iterators, `Option` and `Result` whose closure takes an element (or the payload)
 /// first.

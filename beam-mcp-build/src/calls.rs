@@ -66,6 +66,8 @@ enum Target {
     /// Each impl a trait call may run.
     Dispatch(BTreeSet<FnId>),
     External(Vec<String>),
+    /// Through the crate's `Deref` impl: its `deref`, then the target's method.
+    Deref(FnId, Box<Target>),
 }
 
 impl<'a> Classifier<'a> {
@@ -92,7 +94,9 @@ impl<'a> Classifier<'a> {
         let name = &caller.name;
         for site in &body.sites {
             match site {
-                Site::PathCall(path) => self.call(caller, body, path, bound),
+                Site::PathCall(path, first) => {
+                    self.call(caller, body, path, first.as_deref(), bound)
+                }
                 Site::PathValue(path) => self.value(caller, body, path, bound),
                 Site::QualifiedCall(path, text) => match self.qualified(caller, path) {
                     Some(target) => self.target(caller, target, bound),
@@ -106,17 +110,7 @@ impl<'a> Classifier<'a> {
                     method,
                     text,
                 } => {
-                    let ty = {
-                        let typer = Typer {
-                            resolver: &self.resolver,
-                        };
-                        let call =
-                            |path: &syn::Path| match self.outcome(caller, body, path, Ns::Value) {
-                                Outcome::Res(res) => Lookup::Found(res),
-                                _ => Lookup::NotFound,
-                            };
-                        typer.eval(receiver, caller.place(), &call)
-                    };
+                    let ty = self.eval(caller, body, receiver);
                     match self.method(&ty, method) {
                         Some(target) => self.target(caller, target, bound),
                         None => bound.add(Category::method_calls, format!("{name} -> {text}")),
@@ -138,7 +132,14 @@ impl<'a> Classifier<'a> {
         }
     }
 
-    fn call(&mut self, caller: &Caller<'_>, body: &Body, path: &syn::Path, bound: &mut Bound) {
+    fn call(
+        &mut self,
+        caller: &Caller<'_>,
+        body: &Body,
+        path: &syn::Path,
+        first: Option<&crate::types::TyExpr>,
+        bound: &mut Bound,
+    ) {
         let written = spell(path);
         let entry = |category: Category, callee: &str, bound: &mut Bound| {
             bound.add(category, format!("{} -> {callee}", caller.name));
@@ -166,7 +167,18 @@ impl<'a> Classifier<'a> {
                 None => entry(Category::trait_calls, &written, bound),
             },
             Outcome::Res(Res::External(resolved)) => {
-                self.target(caller, Target::External(external_path(&resolved)), bound);
+                // `Display::fmt(self, f)`, `Trait::m(&x)`: another crate's trait method called
+                // on one of the crate's types runs the crate's impl.
+                let method = resolved.last().cloned().unwrap_or_default();
+                let own = first.and_then(|first| match self.eval(caller, body, first) {
+                    Ty::Local(t) => self.resolver.method(t, &method),
+                    _ => None,
+                });
+                let target = match own {
+                    Some(f) if resolved.len() > 1 => Target::Fn(f),
+                    _ => Target::External(external_path(&resolved)),
+                };
+                self.target(caller, target, bound);
             }
             Outcome::Res(Res::Foreign(name)) => {
                 entry(Category::external_callees, &format!("extern {name}"), bound);
@@ -208,6 +220,18 @@ impl<'a> Classifier<'a> {
             Outcome::NotFound => entry(Category::unresolved_paths, &written, bound),
             Outcome::Ambiguous => entry(Category::ambiguous_paths, &written, bound),
         }
+    }
+
+    /// The type `expr` evaluates to in the caller's body.
+    fn eval(&self, caller: &Caller<'_>, body: &Body, expr: &crate::types::TyExpr) -> Ty {
+        let typer = Typer {
+            resolver: &self.resolver,
+        };
+        let call = |path: &syn::Path| match self.outcome(caller, body, path, Ns::Value) {
+            Outcome::Res(res) => Lookup::Found(res),
+            _ => Lookup::NotFound,
+        };
+        typer.eval(expr, caller.place(), &call)
     }
 
     /// The functions `<T as Trait>::f(..)` or `<T>::f(..)` runs.
@@ -274,7 +298,26 @@ impl<'a> Classifier<'a> {
     /// What `receiver.method(..)` runs, for a receiver of type `ty`.
     fn method(&self, ty: &Ty, method: &str) -> Option<Target> {
         match ty {
-            Ty::Local(t) => self.resolver.method(*t, method).map(Target::Fn),
+            Ty::Local(t) => match self.resolver.method(*t, method) {
+                Some(f) => Some(Target::Fn(f)),
+                // Auto-deref through the crate's own `Deref` impl: `deref`, then the method on
+                // its target (a type of the crate, or another crate's).
+                None => {
+                    let deref = self.resolver.method(*t, "deref")?;
+                    let typer = Typer {
+                        resolver: &self.resolver,
+                    };
+                    let target = match typer.returns(deref) {
+                        Ty::Local(u) if u != *t => self.resolver.method(u, method).map(Target::Fn),
+                        Ty::External(mut path) => {
+                            path.push(method.to_owned());
+                            Some(Target::External(path))
+                        }
+                        _ => None,
+                    }?;
+                    Some(Target::Deref(deref, Box::new(target)))
+                }
+            },
             Ty::Traits(traits) => {
                 let impls = self.resolver.dispatch(traits, method);
                 (!impls.is_empty()).then_some(Target::Dispatch(impls))
@@ -310,7 +353,7 @@ impl<'a> Classifier<'a> {
                 "Vec".to_owned(),
                 method.to_owned(),
             ]))),
-            Ty::Unknown => None,
+            Ty::Tuple(_) | Ty::Unknown => None,
         }
     }
 
@@ -344,6 +387,10 @@ impl<'a> Classifier<'a> {
                         self.dispatch.insert((from, f));
                     }
                 }
+            }
+            Target::Deref(deref, then) => {
+                self.target(caller, Target::Fn(deref), bound);
+                self.target(caller, *then, bound);
             }
             Target::External(path) => match caller.function {
                 Some(from) => {

@@ -68,6 +68,8 @@ pub(crate) enum Owner {
     Impl {
         self_ty: Box<syn::Type>,
         of_trait: Option<syn::Path>,
+        /// The impl's associated types (`type Target = str;`), for `Self::Target`.
+        assoc: std::rc::Rc<Vec<(String, syn::Type)>>,
     },
     /// A provided method of the crate's trait.
     Trait(TypeId),
@@ -399,6 +401,16 @@ impl Index {
                 Item::Impl(block) => {
                     let owner = names::impl_owner(block);
                     let generics = Generics::of(&block.generics);
+                    let assoc: std::rc::Rc<Vec<(String, syn::Type)>> = std::rc::Rc::new(
+                        block
+                            .items
+                            .iter()
+                            .filter_map(|m| match m {
+                                ImplItem::Type(t) => Some((names::ident(&t.ident), t.ty.clone())),
+                                _ => None,
+                            })
+                            .collect(),
+                    );
                     for member in &block.items {
                         match member {
                             ImplItem::Fn(f) => {
@@ -410,6 +422,7 @@ impl Index {
                                     block: Box::new(f.block.clone()),
                                 };
                                 let kind = Owner::Impl {
+                                    assoc: std::rc::Rc::clone(&assoc),
                                     self_ty: block.self_ty.clone(),
                                     of_trait: block
                                         .trait_

@@ -68,7 +68,9 @@ impl<'a> Resolver<'a> {
         for (id, f) in index.fns.iter().enumerate() {
             let name = f.name.rsplit("::").next().unwrap_or_default().to_owned();
             match &f.owner {
-                Owner::Impl { self_ty, of_trait } => {
+                Owner::Impl {
+                    self_ty, of_trait, ..
+                } => {
                     let self_ty = match resolver.self_type(f.module, self_ty) {
                         Lookup::Found(Res::Type(t)) => Some(t),
                         _ => None,

@@ -31,6 +31,10 @@ pub(crate) enum TyExpr {
     Try(Rc<TyExpr>),
     /// An element of a sequence: the binding of `for x in expr`.
     Element(Rc<TyExpr>),
+    /// `(a, b)`.
+    Tuple(Vec<Rc<TyExpr>>),
+    /// The first of these that types: the ends of a `match` or an `if`.
+    OneOf(Vec<Rc<TyExpr>>),
 }
 
 /// A type the scan can follow.
@@ -45,6 +49,8 @@ pub(crate) enum Ty {
     Traits(Vec<TypeId>),
     Option(Box<Ty>),
     Result(Box<Ty>),
+    /// A tuple's elements.
+    Tuple(Vec<Ty>),
     /// `Vec<T>`, `[T]`, `[T; N]`, `VecDeque<T>`: what `for` and `iter()` walk.
     Seq(Box<Ty>),
     /// An iterator over `T` (a sequence's `iter()`, and the adaptors that keep the item).
@@ -166,8 +172,24 @@ impl<'r, 'a> Typer<'r, 'a> {
             TyExpr::SelfValue => self.self_ty(place),
             TyExpr::Field(base, name) => match self.eval_at(base, place, call, depth + 1) {
                 Ty::Local(t) => self.field(t, name),
+                Ty::Tuple(elems) => name
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| elems.into_iter().nth(i))
+                    .unwrap_or(Ty::Unknown),
                 _ => Ty::Unknown,
             },
+            TyExpr::Tuple(elems) => Ty::Tuple(
+                elems
+                    .iter()
+                    .map(|e| self.eval_at(e, place, call, depth + 1))
+                    .collect(),
+            ),
+            TyExpr::OneOf(ends) => ends
+                .iter()
+                .map(|e| self.eval_at(e, place, call, depth + 1))
+                .find(|t| *t != Ty::Unknown)
+                .unwrap_or(Ty::Unknown),
             TyExpr::Struct(path) => {
                 if path.is_ident("Self") {
                     return self.self_ty(place);
@@ -236,7 +258,21 @@ impl<'r, 'a> Typer<'r, 'a> {
                     (**t).clone()
                 }
             }
-            (Ty::Seq(t), "first" | "last" | "get" | "pop") => Ty::Option(t.clone()),
+            (
+                Ty::Seq(t),
+                "first" | "last" | "get" | "pop" | "get_mut" | "first_mut" | "last_mut",
+            ) => Ty::Option(t.clone()),
+            (Ty::Iter(t), "next" | "last" | "nth" | "find" | "max" | "min" | "peek") => {
+                Ty::Option(t.clone())
+            }
+            (
+                Ty::Option(_),
+                "as_ref" | "as_mut" | "as_deref" | "as_deref_mut" | "cloned" | "copied" | "take"
+                | "or" | "or_else" | "filter",
+            ) => receiver.clone(),
+            (Ty::Option(t), "ok_or" | "ok_or_else") => Ty::Result(t.clone()),
+            (Ty::Result(t), "ok") => Ty::Option(t.clone()),
+            (Ty::Result(_), "as_ref" | "as_mut" | "map_err" | "or_else") => receiver.clone(),
             (Ty::Local(t), _) => match self.resolver.method(*t, method) {
                 Some(f) => self.returns(f),
                 None => Ty::Unknown,
@@ -299,6 +335,9 @@ impl<'r, 'a> Typer<'r, 'a> {
             syn::Type::Paren(p) => self.written(&p.elem, place),
             syn::Type::Group(g) => self.written(&g.elem, place),
             syn::Type::Slice(s) => Ty::Seq(Box::new(self.written(&s.elem, place))),
+            syn::Type::Tuple(t) => {
+                Ty::Tuple(t.elems.iter().map(|e| self.written(e, place)).collect())
+            }
             syn::Type::Array(a) => Ty::Seq(Box::new(self.written(&a.elem, place))),
             syn::Type::TraitObject(o) => self.traits(o.bounds.iter(), place),
             syn::Type::ImplTrait(i) => self.traits(i.bounds.iter(), place),
@@ -306,6 +345,27 @@ impl<'r, 'a> Typer<'r, 'a> {
                 let path = &p.path;
                 if path.is_ident("Self") {
                     return self.self_ty(place);
+                }
+                // `Self::Target`: the impl's associated type.
+                if let [first, second] = segments(path).as_slice()
+                    && first == "Self"
+                {
+                    return match place.owner {
+                        Some(Owner::Impl { assoc, .. }) => assoc
+                            .iter()
+                            .find(|(name, _)| name == second)
+                            // Read without the impl, so that `type A = Self::A;` ends.
+                            .map_or(Ty::Unknown, |(_, ty)| {
+                                self.written(
+                                    ty,
+                                    Place {
+                                        owner: None,
+                                        ..place
+                                    },
+                                )
+                            }),
+                        _ => Ty::Unknown,
+                    };
                 }
                 if let Some(ident) = path.get_ident() {
                     let name = crate::names::ident(ident);

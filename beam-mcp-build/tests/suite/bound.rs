@@ -7,7 +7,7 @@ use crate::common::{edges, entries, scan};
 fn every_category_lists_its_entries_by_name() {
     let declared = scan("bound");
     let expected: &[(&str, &[&str])] = &[
-        ("method_calls", &["bound::everything -> pair.0.count_ones"]),
+        ("method_calls", &["bound::everything -> get()….count_ones"]),
         ("dispatch_edges", &["bound::via -> bound::T::t"]),
         ("trait_calls", &["bound::generic -> G::default"]),
         (

@@ -2,7 +2,8 @@
 //! parameters through `&`, `Box` and `Arc`, `let` with a type, a constructor or a literal, a
 //! field, a return type and `?`, a `for` loop's element; a trait impl for a known type; every
 //! impl for `dyn` and generic receivers (listed as dispatch); closures folded in; a rebinding
-//! the scan cannot type ends the edge; the items of a `#[beam_mcp::items]` block.
+//! the scan cannot type ends the edge; the items of a `#[beam_mcp::items]` block; macro
+//! arguments, tuples, `match` ends, `Arc::clone`, the crate's own `Deref` and `Display`.
 
 use crate::common::{edges, entries, scan};
 
@@ -16,6 +17,7 @@ fn each_shape_resolves_to_the_method_it_calls() {
         .collect();
     code.sort();
     let expected = [
+        "<Name as std::ops::Deref>::deref/1 -> unknown/1",
         "Engine::provided/1 -> <Fast as Engine>::run/1",
         "Engine::provided/1 -> <Slow as Engine>::run/1",
         "Notes::list/1 -> Index::look/1",
@@ -35,6 +37,12 @@ fn each_shape_resolves_to_the_method_it_calls() {
         "closures/1 -> Stations::lookup/1",
         "generic/1 -> <Fast as Engine>::run/1",
         "generic/1 -> <Slow as Engine>::run/1",
+        "inferred/3 -> <Index as std::fmt::Display>::fmt/2",
+        "inferred/3 -> <Name as std::ops::Deref>::deref/1",
+        "inferred/3 -> Index::look/1",
+        "inferred/3 -> Index::new/0",
+        "inferred/3 -> Stations::lookup/1",
+        "inferred/3 -> make/0",
         "patterns/2 -> Index::all/1",
         "patterns/2 -> Index::find/1",
         "patterns/2 -> Index::look/1",

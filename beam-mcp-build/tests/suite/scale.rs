@@ -264,3 +264,19 @@ fn a_trait_call_with_very_many_impls_is_listed_not_fanned_out() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A macro's arguments are read as code only when shallow enough: a 200,000-term sum inside
+/// `println!` (which the file's check does not estimate: macro arguments are tokens) is left
+/// alone rather than parsed into a stack overflow.
+#[test]
+fn deep_macro_arguments_are_not_parsed() {
+    let sum = vec!["f()"; 200_000].join(" + ");
+    let lib = format!(
+        "fn f() -> u32 {{ 1 }}\npub fn g() {{\n    println!(\"{{}}\", {sum});\n    println!(\"{{}}\", f());\n}}\n"
+    );
+    let dir = temp_crate("deep-macro", &[("src/lib.rs", &lib)]);
+    let declared = scan_dir(&dir, "c").scan().unwrap();
+    // The shallow one is read: `g` calls `f`.
+    assert_eq!(edges(&declared), ["srv/module/c/g/0 -> srv/module/c/f/0"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
