@@ -103,7 +103,7 @@ struct Collector<'c> {
     /// Closures passed straight to a call: folded into the function, not listed.
     folded: BTreeSet<*const syn::ExprClosure>,
     /// Macro arguments parsed as expressions, alive as long as the addresses recorded above.
-    parsed: Vec<Box<syn::punctuated::Punctuated<Expr, syn::Token![,]>>>,
+    parsed: Vec<syn::punctuated::Punctuated<Expr, syn::Token![,]>>,
     /// What the first argument of a closure passed to an iterator's or an option's method
     /// holds.
     closure_params: HashMap<*const syn::ExprClosure, Rc<TyExpr>>,
@@ -380,6 +380,12 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 }
             }
             match (&local.pat, &local.init) {
+                // `let v: Vec<_> = ..`: the initializer says what the `_` leaves out.
+                (Pat::Type(typed), Some(init)) if infers(&typed.ty) => {
+                    let written = Rc::new(TyExpr::Written(typed.ty.clone()));
+                    let ty = Rc::new(TyExpr::OneOf(vec![self.type_of(&init.expr), written]));
+                    self.bind_pattern(&typed.pat, ty);
+                }
                 (Pat::Type(typed), _) => self.bind_typed(&typed.pat, &typed.ty),
                 (pat, Some(init)) => {
                     let ty = self.type_of(&init.expr);
@@ -567,8 +573,8 @@ impl Collector<'_> {
             return;
         };
         // Kept alive with the collector, so that the closures' addresses it records stay
-        // theirs alone.
-        let args = Box::new(args);
+        // theirs alone (the expressions sit in the list's own heap buffer, which moving the
+        // list does not move).
         for arg in args.iter() {
             self.visit_expr(arg);
         }
@@ -638,6 +644,19 @@ const ELEMENT_CLOSURES: &[&str] = &[
     "map_or_else",
     "try_for_each",
 ];
+
+/// True when a written type leaves a part to inference (`Vec<_>`).
+fn infers(ty: &syn::Type) -> bool {
+    struct Finds(bool);
+    impl<'ast> Visit<'ast> for Finds {
+        fn visit_type_infer(&mut self, _: &'ast syn::TypeInfer) {
+            self.0 = true;
+        }
+    }
+    let mut finds = Finds(false);
+    finds.visit_type(ty);
+    finds.0
+}
 
 /// The one type argument of `Wrapper<T>`.
 fn single_arg(ty: &syn::Type) -> Option<&syn::Type> {

@@ -170,8 +170,12 @@ impl<'a> Classifier<'a> {
                 // `Display::fmt(self, f)`, `Trait::m(&x)`: another crate's trait method called
                 // on one of the crate's types runs the crate's impl.
                 let method = resolved.last().cloned().unwrap_or_default();
+                let of_trait = resolved.iter().rev().nth(1).cloned().unwrap_or_default();
                 let own = first.and_then(|first| match self.eval(caller, body, first) {
-                    Ty::Local(t) => self.resolver.method(t, &method),
+                    Ty::Local(t) => self
+                        .resolver
+                        .method(t, &method)
+                        .or_else(|| self.resolver.impl_of_named(t, &of_trait, &method)),
                     _ => None,
                 });
                 let target = match own {

@@ -442,6 +442,29 @@ impl<'a> Resolver<'a> {
             || self.provided.keys().any(|(_, n)| n == name)
     }
 
+    /// The function `name` of the crate's impl for `t` of a trait (the crate's or another
+    /// crate's) whose last path segment is `trait_name`: `Display::fmt(self, f)` in a type
+    /// with both a `Debug` and a `Display` impl.
+    pub(crate) fn impl_of_named(&self, t: TypeId, trait_name: &str, name: &str) -> Option<FnId> {
+        let candidates = self.trait_impls.get(&(t, name.to_owned()))?;
+        let mut named = candidates.iter().copied().filter(|f| {
+            self.index.fns.get(*f).is_some_and(|def| match &def.owner {
+                Owner::Impl {
+                    of_trait: Some(path),
+                    ..
+                } => path
+                    .segments
+                    .last()
+                    .is_some_and(|s| crate::names::ident(&s.ident) == trait_name),
+                _ => false,
+            })
+        });
+        match (named.next(), named.next()) {
+            (Some(f), None) => Some(f),
+            _ => None,
+        }
+    }
+
     /// `<T as Trait>::name`: the function of the crate's impl of `tr` for `t`.
     pub(crate) fn qualified(&self, t: TypeId, tr: TypeId, name: &str) -> Option<FnId> {
         let candidates = self

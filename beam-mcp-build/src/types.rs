@@ -262,6 +262,8 @@ impl<'r, 'a> Typer<'r, 'a> {
                 Ty::Seq(t),
                 "first" | "last" | "get" | "pop" | "get_mut" | "first_mut" | "last_mut",
             ) => Ty::Option(t.clone()),
+            // Into a `Vec` most often; a map collected from pairs walks as pairs too.
+            (Ty::Iter(t), "collect") => Ty::Seq(t.clone()),
             (Ty::Iter(t), "next" | "last" | "nth" | "find" | "max" | "min" | "peek") => {
                 Ty::Option(t.clone())
             }

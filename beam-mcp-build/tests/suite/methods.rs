@@ -17,6 +17,7 @@ fn each_shape_resolves_to_the_method_it_calls() {
         .collect();
     code.sort();
     let expected = [
+        "<Index as std::fmt::Debug>::fmt/2 -> <Index as std::fmt::Display>::fmt/2",
         "<Name as std::ops::Deref>::deref/1 -> unknown/1",
         "Engine::provided/1 -> <Fast as Engine>::run/1",
         "Engine::provided/1 -> <Slow as Engine>::run/1",
@@ -35,6 +36,8 @@ fn each_shape_resolves_to_the_method_it_calls() {
         "by_return/1 -> Index::look/1",
         "by_return/1 -> Stations::chain/1",
         "closures/1 -> Stations::lookup/1",
+        "collected/1 -> Index::all/1",
+        "collected/1 -> Index::look/1",
         "generic/1 -> <Fast as Engine>::run/1",
         "generic/1 -> <Slow as Engine>::run/1",
         "inferred/3 -> <Index as std::fmt::Display>::fmt/2",
