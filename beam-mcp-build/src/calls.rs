@@ -55,6 +55,8 @@ pub(crate) struct Classifier<'a> {
     exact: BTreeSet<(FnId, FnId)>,
     /// Calls into other crates, by the callee's path (`std::thread::sleep`).
     pub(crate) external: BTreeSet<(FnId, Vec<String>)>,
+    /// The current body's evaluated receiver types.
+    memo: crate::types::Memo,
 }
 
 /// The most impls a call through a trait gets an edge to; more are listed in the bound.
@@ -78,6 +80,7 @@ impl<'a> Classifier<'a> {
             dispatch: BTreeSet::new(),
             exact: BTreeSet::new(),
             external: BTreeSet::new(),
+            memo: crate::types::Memo::default(),
         }
     }
 
@@ -91,6 +94,8 @@ impl<'a> Classifier<'a> {
     }
 
     pub(crate) fn body(&mut self, caller: &Caller<'_>, body: &Body, bound: &mut Bound) {
+        // Addresses are the memo's keys: they are this body's alone.
+        self.memo.borrow_mut().clear();
         let name = &caller.name;
         for site in &body.sites {
             match site {
@@ -230,6 +235,7 @@ impl<'a> Classifier<'a> {
     fn eval(&self, caller: &Caller<'_>, body: &Body, expr: &crate::types::TyExpr) -> Ty {
         let typer = Typer {
             resolver: &self.resolver,
+            memo: &self.memo,
         };
         let call = |path: &syn::Path| match self.outcome(caller, body, path, Ns::Value) {
             Outcome::Res(res) => Lookup::Found(res),
@@ -243,6 +249,7 @@ impl<'a> Classifier<'a> {
         let qself = path.qself.as_ref()?;
         let typer = Typer {
             resolver: &self.resolver,
+            memo: &self.memo,
         };
         let ty = typer.written(&qself.ty, caller.place());
         let segs: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
@@ -310,6 +317,7 @@ impl<'a> Classifier<'a> {
                     let deref = self.resolver.method(*t, "deref")?;
                     let typer = Typer {
                         resolver: &self.resolver,
+                        memo: &self.memo,
                     };
                     let target = match typer.returns(deref) {
                         Ty::Local(u) if u != *t => self.resolver.method(u, method).map(Target::Fn),

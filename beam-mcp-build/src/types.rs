@@ -122,7 +122,15 @@ pub(crate) fn external_path(path: &[String]) -> Vec<String> {
 /// Evaluates type expressions for one function.
 pub(crate) struct Typer<'r, 'a> {
     pub(crate) resolver: &'r Resolver<'a>,
+    /// What each expression of the body evaluated to, by address: bindings share their
+    /// expressions (`let b = if c { a } else { a };`), and without it a chain of n such lets
+    /// is evaluated along 2^n paths.
+    pub(crate) memo: &'r Memo,
 }
+
+/// Evaluations of one body's type expressions, by the expression's address (each held alive
+/// by the body's sites while the body is classified).
+pub(crate) type Memo = std::cell::RefCell<std::collections::HashMap<*const TyExpr, Ty>>;
 
 /// Where a type is written: its module, the impl's self type, the generic parameters' bounds.
 #[derive(Clone, Copy)]
@@ -166,6 +174,22 @@ impl<'r, 'a> Typer<'r, 'a> {
         if depth > MAX_EVAL {
             return Ty::Unknown;
         }
+        let key: *const TyExpr = expr;
+        if let Some(known) = self.memo.borrow().get(&key) {
+            return known.clone();
+        }
+        let ty = self.eval_once(expr, place, call, depth);
+        self.memo.borrow_mut().insert(key, ty.clone());
+        ty
+    }
+
+    fn eval_once(
+        &self,
+        expr: &TyExpr,
+        place: Place<'_>,
+        call: &dyn Fn(&syn::Path) -> Lookup,
+        depth: usize,
+    ) -> Ty {
         match expr {
             TyExpr::Unknown => Ty::Unknown,
             TyExpr::Written(ty) => self.written(ty, place),
