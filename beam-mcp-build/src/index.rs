@@ -117,13 +117,13 @@ pub(crate) struct Scope {
 
 /// An attribute the scan does not know by its spelling alone: beam-mcp's item macro, or another
 /// crate's attribute, once the module's `use` items are resolved.
-struct Pending {
-    module: ModId,
+pub(crate) struct Pending {
+    pub(crate) module: ModId,
     /// What it is on, as listed in the bound: `weather::slow`.
-    name: String,
-    attr: syn::Attribute,
-    /// The function, when it is on a free function (the only place an item macro declares).
-    function: Option<FnId>,
+    pub(crate) name: String,
+    pub(crate) attr: syn::Attribute,
+    /// The function, when it is on a function (a free one, or a method of an items block).
+    pub(crate) function: Option<FnId>,
 }
 
 /// A function under `#[tool]`, `#[resource]` or `#[prompt]`.
@@ -140,7 +140,9 @@ pub(crate) struct Index {
     pub(crate) types: Vec<TypeDef>,
     pub(crate) initializers: Vec<Initializer>,
     pub(crate) annotated: Vec<Annotated>,
-    pending: Vec<Pending>,
+    /// Attributes not yet decided: `resolve::attributes` decides them once every scope is
+    /// known.
+    pub(crate) pending: Vec<Pending>,
 }
 
 /// Attributes that do not rewrite the code they are on (rustc's built-ins and tool attributes).
@@ -206,47 +208,7 @@ impl Index {
             index.scopes.push(scope);
         }
         index.tree = tree;
-        index.attributes(bound);
         index
-    }
-
-    /// Decides each pending attribute, now that every module's scope is known: beam-mcp's item
-    /// macro on a function is an annotation; another crate's attribute is listed.
-    fn attributes(&mut self, bound: &mut Bound) {
-        let pending = std::mem::take(&mut self.pending);
-        let kinds: Vec<Option<ItemKind>> = {
-            let resolver = crate::resolve::Resolver::new(self);
-            pending
-                .iter()
-                .map(|p| resolver.item_kind(p.module, p.attr.path()))
-                .collect()
-        };
-        let items_blocks: Vec<bool> = {
-            let resolver = crate::resolve::Resolver::new(self);
-            pending
-                .iter()
-                .map(|p| resolver.is_items(p.module, p.attr.path()))
-                .collect()
-        };
-        for ((pending, kind), items) in pending.into_iter().zip(kinds).zip(items_blocks) {
-            if items {
-                // `#[beam_mcp::items]`: its methods are scanned as they are written.
-                continue;
-            }
-            match (kind, pending.function) {
-                (Some(kind), Some(function)) => self.annotated.push(Annotated {
-                    function,
-                    attr: pending.attr,
-                    kind,
-                }),
-                // beam-mcp's macro on something else: the macro itself refuses it.
-                (Some(_), None) => {}
-                (None, _) => bound.add(
-                    Category::attribute_macros,
-                    format!("{} #[{}]", pending.name, spell(pending.attr.path())),
-                ),
-            }
-        }
     }
 
     fn module(&mut self, id: ModId, module: &crate::loader::Module, bound: &mut Bound) -> Scope {

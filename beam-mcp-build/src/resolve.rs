@@ -13,8 +13,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use beam_mcp_rules::attributes::ItemKind;
 
-use crate::index::{FnId, Index, Ns, Owner, Res, TypeId, TypeKind};
+use crate::bound::{Bound, Category};
+use crate::index::{Annotated, FnId, Index, Ns, Owner, Res, TypeId, TypeKind};
 use crate::loader::ModId;
+use crate::spell::spell;
 
 /// The outcome of a lookup.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -560,4 +562,42 @@ pub(crate) fn segments(path: &syn::Path) -> Vec<String> {
     }
     out.extend(path.segments.iter().map(|s| crate::names::ident(&s.ident)));
     out
+}
+
+/// Decides each pending attribute of the index, now that every module's scope is known:
+/// beam-mcp's item macro on a function is an annotation, `#[beam_mcp::items]` leaves its
+/// block's methods as written, another crate's attribute is listed in the bound.
+pub(crate) fn attributes(index: &mut Index, bound: &mut Bound) {
+    let pending = std::mem::take(&mut index.pending);
+    let decided: Vec<(Option<ItemKind>, bool)> = {
+        let resolver = Resolver::new(index);
+        pending
+            .iter()
+            .map(|p| {
+                let path = p.attr.path();
+                (
+                    resolver.item_kind(p.module, path),
+                    resolver.is_items(p.module, path),
+                )
+            })
+            .collect()
+    };
+    for (pending, (kind, items)) in pending.into_iter().zip(decided) {
+        if items {
+            continue;
+        }
+        match (kind, pending.function) {
+            (Some(kind), Some(function)) => index.annotated.push(Annotated {
+                function,
+                attr: pending.attr,
+                kind,
+            }),
+            // beam-mcp's macro on something else: the macro itself refuses it.
+            (Some(_), None) => {}
+            (None, _) => bound.add(
+                Category::attribute_macros,
+                format!("{} #[{}]", pending.name, spell(pending.attr.path())),
+            ),
+        }
+    }
 }

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 
 use beam_mcp_connectome::Level;
 
-use crate::Declared;
 use crate::body;
 use crate::bound::Category;
 use crate::calls::{Caller, Classifier};
 use crate::cfg::{Cfg, CfgError};
+use crate::declared::Declared;
 use crate::error::ScanError;
 use crate::graph::{Parts, build};
 use crate::index::{Index, Ns, Res};
@@ -44,7 +44,8 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
     settings.sinks.check()?;
     let tree = loader.load(settings.crate_name, settings.root)?;
     let mut bound = std::mem::take(&mut loader.bound);
-    let index = Index::build(tree, &mut bound);
+    let mut index = Index::build(tree, &mut bound);
+    crate::resolve::attributes(&mut index, &mut bound);
     let found = items::collect(&index)?;
     let duplicates = items::duplicates(&found);
     if !duplicates.is_empty() {
@@ -121,7 +122,7 @@ fn scan(settings: &Settings<'_>, loader: &mut Loader<'_>) -> Result<Declared, Sc
 fn completers(
     index: &Index,
     found: &[items::Found],
-    bound: &mut crate::Bound,
+    bound: &mut crate::bound::Bound,
 ) -> Vec<(usize, usize)> {
     let resolver = crate::resolve::Resolver::new(index);
     let mut out = Vec::new();

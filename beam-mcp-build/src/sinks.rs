@@ -255,12 +255,12 @@ impl Sinks {
 
     /// Refuses a host's capability named as a built-in one (its label would read as the
     /// built-in's) or not named.
-    pub(crate) fn check(&self) -> Result<(), crate::ScanError> {
+    pub(crate) fn check(&self) -> Result<(), crate::error::ScanError> {
         for (path, capability) in &self.host {
             if let Capability::Host { name, .. } = capability
                 && (name.is_empty() || Capability::builtin(name).is_some())
             {
-                return Err(crate::ScanError::SinkName {
+                return Err(crate::error::ScanError::SinkName {
                     path: path.join("::"),
                     name: name.clone(),
                 });
