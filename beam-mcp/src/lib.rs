@@ -31,6 +31,9 @@ pub mod app;
 pub mod ask;
 mod caller_text;
 mod catalog;
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod client;
 mod clock;
 pub mod completion;
 pub mod connectome;

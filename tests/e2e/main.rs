@@ -6,6 +6,7 @@
 mod loopback;
 
 mod apps;
+mod client;
 mod closed_world;
 mod connectome;
 mod conversation;

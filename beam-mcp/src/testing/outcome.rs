@@ -21,7 +21,7 @@ pub struct ListedTool {
 }
 
 impl ListedTool {
-    pub(super) fn read(value: Value) -> Result<Self, String> {
+    pub(crate) fn read(value: Value) -> Result<Self, String> {
         let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
         Ok(ListedTool {
             name: text("name").ok_or("a tool without a name")?,
@@ -50,7 +50,7 @@ pub struct ToolOutcome {
 }
 
 impl ToolOutcome {
-    pub(super) fn read(value: Value) -> Result<Self, String> {
+    pub(crate) fn read(value: Value) -> Result<Self, String> {
         let content = match value.get("content") {
             Some(Value::Array(blocks)) => blocks.clone(),
             _ => return Err("a result without a content array".into()),
@@ -109,7 +109,7 @@ pub struct PromptOutcome {
 }
 
 impl PromptOutcome {
-    pub(super) fn read(value: Value) -> Result<Self, String> {
+    pub(crate) fn read(value: Value) -> Result<Self, String> {
         let Some(Value::Array(messages)) = value.get("messages") else {
             return Err("a prompt without a messages array".into());
         };
@@ -156,7 +156,7 @@ pub struct Completed {
 }
 
 impl Completed {
-    pub(super) fn read(value: Value) -> Result<Self, String> {
+    pub(crate) fn read(value: Value) -> Result<Self, String> {
         let completion = value.get("completion").ok_or("no completion object")?;
         let Some(Value::Array(values)) = completion.get("values") else {
             return Err("a completion without values".into());
@@ -206,7 +206,7 @@ pub enum Heard {
 }
 
 impl Heard {
-    pub(super) fn read(note: Value) -> Self {
+    pub(crate) fn read(note: Value) -> Self {
         let params = note.get("params");
         let field = |key: &str| params.and_then(|p| p.get(key));
         match note.get("method").and_then(Value::as_str) {

@@ -1,0 +1,329 @@
+//! One connection to a server over a byte stream of newline-delimited JSON-RPC: requests out
+//! with their answers matched back by id, the server's notifications (progress to the request
+//! that asked for it, logs and the rest to the host's handlers) and its requests (elicitation,
+//! roots, ping at 2025-11-25) answered by the host's handlers. Every message read passes the
+//! same bounds as the server's reader: 1 MiB, 64 levels, no repeated key.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::oneshot;
+
+use super::error::ClientError;
+use super::handlers::Handlers;
+use crate::json::{MAX_MESSAGE_BYTES, read};
+use crate::testing::Heard;
+
+type Writer = Box<dyn AsyncWrite + Send + Unpin>;
+type Answer = Result<Value, ClientError>;
+
+/// A request waiting for its answer.
+struct Pending {
+    answer: oneshot::Sender<Answer>,
+    /// Where its progress notifications go.
+    progress: Option<Arc<dyn Fn(Heard) + Send + Sync>>,
+}
+
+pub(crate) struct Connection {
+    writer: tokio::sync::Mutex<Writer>,
+    pending: Mutex<HashMap<u64, Pending>>,
+    next_id: AtomicU64,
+    /// Why the connection ended, once it has.
+    closed: Mutex<Option<String>>,
+    handlers: Handlers,
+    /// Whether a cancelled request is announced (`notifications/cancelled` at 2025-11-25).
+    pub(crate) announce_cancel: std::sync::atomic::AtomicBool,
+}
+
+impl Connection {
+    /// A connection over `reader` and `writer`, its reading task spawned on the current
+    /// runtime.
+    pub(crate) fn open<R>(reader: R, writer: Writer, handlers: Handlers) -> Arc<Connection>
+    where
+        R: AsyncBufRead + Send + Unpin + 'static,
+    {
+        let connection = Arc::new(Connection {
+            writer: tokio::sync::Mutex::new(writer),
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            closed: Mutex::new(None),
+            handlers,
+            announce_cancel: std::sync::atomic::AtomicBool::new(false),
+        });
+        tokio::spawn(read_loop(Arc::downgrade(&connection), reader));
+        connection
+    }
+
+    /// Sends `method` with `params` and waits for its answer, at most `limit`. Dropping the
+    /// future cancels the request.
+    pub(crate) async fn request(
+        self: &Arc<Self>,
+        method: &str,
+        mut params: Value,
+        progress: Option<Arc<dyn Fn(Heard) + Send + Sync>>,
+        limit: Duration,
+    ) -> Answer {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        if progress.is_some()
+            && let Some(meta) = params
+                .as_object_mut()
+                .map(|p| p.entry("_meta").or_insert_with(|| json!({})))
+            && let Some(meta) = meta.as_object_mut()
+        {
+            meta.insert("progressToken".into(), json!(id));
+        }
+        let (answer, answered) = oneshot::channel();
+        {
+            if let Some(reason) = self.closed.lock().map(|c| c.clone()).unwrap_or(None) {
+                return Err(ClientError::Closed { reason });
+            }
+            if let Ok(mut pending) = self.pending.lock() {
+                pending.insert(id, Pending { answer, progress });
+            }
+        }
+        let mut guard = Outstanding {
+            connection: self,
+            id,
+            done: false,
+        };
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        self.write(&message).await?;
+        let answer = match tokio::time::timeout(limit, answered).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => Err(ClientError::Closed {
+                reason: self.close_reason(),
+            }),
+            Err(_) => Err(ClientError::Timeout {
+                method: method.to_owned(),
+                after: limit,
+            }),
+        };
+        if !matches!(answer, Err(ClientError::Timeout { .. })) {
+            guard.done = true;
+        }
+        answer
+    }
+
+    /// Sends a notification.
+    pub(crate) async fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
+        self.write(&json!({ "jsonrpc": "2.0", "method": method, "params": params }))
+            .await
+    }
+
+    async fn write(&self, message: &Value) -> Result<(), ClientError> {
+        let mut line = serde_json::to_vec(message).unwrap_or_default();
+        line.push(b'\n');
+        let mut writer = self.writer.lock().await;
+        writer.write_all(&line).await.map_err(ClientError::Write)?;
+        writer.flush().await.map_err(ClientError::Write)
+    }
+
+    fn close_reason(&self) -> String {
+        self.closed
+            .lock()
+            .ok()
+            .and_then(|c| c.clone())
+            .unwrap_or_else(|| "the connection ended".to_owned())
+    }
+
+    /// Ends the connection: every waiting request is answered `Closed` with `reason`.
+    fn close(&self, reason: String) {
+        if let Ok(mut closed) = self.closed.lock() {
+            closed.get_or_insert(reason.clone());
+        }
+        let pending: Vec<Pending> = match self.pending.lock() {
+            Ok(mut pending) => pending.drain().map(|(_, p)| p).collect(),
+            Err(_) => Vec::new(),
+        };
+        for p in pending {
+            let _ = p.answer.send(Err(ClientError::Closed {
+                reason: reason.clone(),
+            }));
+        }
+    }
+
+    /// Routes one message from the server.
+    fn route(self: &Arc<Self>, message: Value) {
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let id = message.get("id").cloned();
+        match (method, id) {
+            // An answer to one of ours.
+            (None, Some(id)) => {
+                let Some(id) = id.as_u64() else { return };
+                let waiting = self.pending.lock().ok().and_then(|mut p| p.remove(&id));
+                if let Some(waiting) = waiting {
+                    let answer = match message.get("error") {
+                        Some(error) => Err(ClientError::Protocol {
+                            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                            message: error
+                                .get("message")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default()
+                                .to_owned(),
+                            data: error.get("data").cloned(),
+                        }),
+                        None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+                    };
+                    let _ = waiting.answer.send(answer);
+                }
+            }
+            // A request of the server's (2025-11-25): answered by the host's handlers, apart
+            // from the reading loop.
+            (Some(method), Some(id)) => {
+                let connection = Arc::clone(self);
+                let params = message.get("params").cloned().unwrap_or(Value::Null);
+                tokio::spawn(async move {
+                    let answer = match connection.handlers.answer(&method, params).await {
+                        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+                        Err((code, text)) => json!({
+                            "jsonrpc": "2.0", "id": id,
+                            "error": { "code": code, "message": text },
+                        }),
+                    };
+                    let _ = connection.write(&answer).await;
+                });
+            }
+            (Some(method), None) => {
+                if method == "notifications/progress" {
+                    let token = message
+                        .pointer("/params/progressToken")
+                        .and_then(Value::as_u64);
+                    let to = token.and_then(|t| {
+                        self.pending
+                            .lock()
+                            .ok()
+                            .and_then(|p| p.get(&t).and_then(|w| w.progress.clone()))
+                    });
+                    if let Some(to) = to {
+                        to(Heard::read(message));
+                        return;
+                    }
+                }
+                self.handlers.heard(Heard::read(message));
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+/// A request sent and not yet answered: dropped before its answer (the caller's future
+/// dropped, or its time limit passed), it is forgotten and, at 2025-11-25, cancelled.
+struct Outstanding<'a> {
+    connection: &'a Arc<Connection>,
+    id: u64,
+    done: bool,
+}
+
+impl Drop for Outstanding<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        if let Ok(mut pending) = self.connection.pending.lock() {
+            pending.remove(&self.id);
+        }
+        if self.connection.announce_cancel.load(Ordering::Relaxed)
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            let connection = Arc::clone(self.connection);
+            let id = self.id;
+            runtime.spawn(async move {
+                let params = json!({ "requestId": id, "reason": "the client cancelled it" });
+                let _ = connection.notify("notifications/cancelled", params).await;
+            });
+        }
+    }
+}
+
+/// Reads the server's messages until the stream ends or breaks a bound.
+async fn read_loop<R>(connection: std::sync::Weak<Connection>, mut reader: R)
+where
+    R: AsyncBufRead + Send + Unpin,
+{
+    let mut line = Vec::new();
+    let reason = loop {
+        line.clear();
+        match read_line(&mut reader, &mut line).await {
+            Ok(false) => break "the server closed its output".to_owned(),
+            Err(reason) => break reason,
+            Ok(true) => {}
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let Some(connection) = connection.upgrade() else {
+            return;
+        };
+        match read(&line) {
+            Ok(message) => connection.route(message),
+            Err(error) => {
+                break format!("the server sent a message refused by the reader: {error}");
+            }
+        }
+    };
+    if let Some(connection) = connection.upgrade() {
+        connection.close(reason);
+    }
+}
+
+/// One line into `line`, without its newline: `Ok(false)` at the end of the stream, an error
+/// for a line over [`MAX_MESSAGE_BYTES`] (read no further: the bound is the point).
+async fn read_line<R>(reader: &mut R, line: &mut Vec<u8>) -> Result<bool, String>
+where
+    R: AsyncBufRead + Unpin,
+{
+    loop {
+        let available = match reader.fill_buf().await {
+            Ok(available) => available,
+            Err(e) => return Err(format!("cannot read from the server: {e}")),
+        };
+        if available.is_empty() {
+            return Ok(!line.is_empty());
+        }
+        let (taken, end) = match available.iter().position(|b| *b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        let content = if end { taken - 1 } else { taken };
+        if line.len() + content > MAX_MESSAGE_BYTES {
+            return Err(format!(
+                "the server sent a message over {MAX_MESSAGE_BYTES} bytes"
+            ));
+        }
+        line.extend_from_slice(&available[..content]);
+        reader.consume(taken);
+        if end {
+            return Ok(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_line_over_the_bound_is_refused_without_reading_it_all() {
+        let big = vec![b'x'; MAX_MESSAGE_BYTES + 10];
+        let mut reader = tokio::io::BufReader::new(&big[..]);
+        let mut line = Vec::new();
+        let refused = read_line(&mut reader, &mut line).await.unwrap_err();
+        assert!(refused.contains("over 1048576 bytes"), "{refused}");
+        let mut reader = tokio::io::BufReader::new(&b"{\"a\":1}\n{}"[..]);
+        let mut line = Vec::new();
+        assert!(read_line(&mut reader, &mut line).await.unwrap());
+        assert_eq!(line, b"{\"a\":1}");
+        line.clear();
+        assert!(read_line(&mut reader, &mut line).await.unwrap());
+        assert_eq!(line, b"{}");
+        line.clear();
+        assert!(!read_line(&mut reader, &mut line).await.unwrap());
+    }
+}

@@ -1,0 +1,245 @@
+//! beam-mcp's client (`beam_mcp::client`) as the tested thing, against the weather example's
+//! process over real pipes: negotiation (auto to 2026-07-28, forced 2025-11-25), every typed
+//! call with exact values, a refused call's error kept whole, progress heard, an elicitation
+//! answered by the host's handler at both revisions (a request on the session, and a retried
+//! request with `inputResponses`), a time limit, and a server that dies mid-connection.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use beam_mcp::client::{Client, ClientBuilder, ClientError, Heard};
+use beam_mcp::protocol::Revision;
+use beam_mcp_tests::workspace_binary;
+use serde_json::{Value, json};
+
+fn weather() -> tokio::process::Command {
+    tokio::process::Command::new(workspace_binary("weather", "weather"))
+}
+
+/// Accepts a booking for two at the window, and records each elicitation's message.
+fn booking(asked: Arc<Mutex<Vec<String>>>) -> ClientBuilder {
+    Client::builder().on_elicitation(move |params: Value| {
+        let asked = Arc::clone(&asked);
+        async move {
+            let message = params["message"].as_str().unwrap_or_default().to_owned();
+            asked.lock().unwrap().push(message);
+            json!({ "action": "accept", "content": { "travellers": 2, "seat": "window" } })
+        }
+    })
+}
+
+async fn exercise(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
+    assert_eq!(client.server_info()["name"], "weather");
+    assert!(client.capabilities().get("tools").is_some());
+
+    let tools = client.list_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "book_trip",
+            "convert",
+            "forecast",
+            "get_weather",
+            "reading",
+            "reading_fahrenheit",
+            "region_mean"
+        ]
+    );
+
+    let paris = client
+        .call_tool("get_weather", json!({ "place": "Paris" }))
+        .await
+        .unwrap();
+    assert_eq!(paris.text(), "Paris: 14.5 °C, cloudy");
+    assert!(!paris.is_error);
+    // A tool's own failure is an outcome, not an error.
+    let nowhere = client
+        .call_tool("get_weather", json!({ "place": "Atlantis" }))
+        .await
+        .unwrap();
+    assert!(nowhere.is_error);
+    assert_eq!(nowhere.text(), "no station for Atlantis");
+    // Arguments the schema refuses are the tool's error too, as the spec has it.
+    let bad = client
+        .call_tool("get_weather", json!({ "place": 7 }))
+        .await
+        .unwrap();
+    assert!(bad.is_error);
+    assert_eq!(
+        bad.text(),
+        "get_weather: invalid arguments: place must be of type string"
+    );
+    // A refused call keeps its code and message.
+    let refused = client
+        .call_tool("no_such_tool", json!({}))
+        .await
+        .unwrap_err();
+    let ClientError::Protocol {
+        code,
+        message,
+        data,
+    } = &refused
+    else {
+        panic!("{refused:?}");
+    };
+    assert_eq!(
+        (*code, message.as_str()),
+        (-32602, "Unknown tool"),
+        "{refused}"
+    );
+    assert_eq!(
+        data.as_ref(),
+        Some(&json!({ "name": "no_such_tool" })),
+        "{refused:?}"
+    );
+
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let to = Arc::clone(&heard);
+    let forecast = client
+        .call_tool_with_progress(
+            "forecast",
+            json!({ "place": "Paris", "days": 2 }),
+            Some(move |h: Heard| to.lock().unwrap().push(h)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        forecast.text(),
+        "day 1: 15.5 °C, cloudy\nday 2: 16.5 °C, cloudy"
+    );
+    let progress: Vec<(f64, Option<f64>)> = heard
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|h| match h {
+            Heard::Progress {
+                progress, total, ..
+            } => Some((*progress, *total)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress, [(1.0, Some(2.0)), (2.0, Some(2.0))]);
+
+    let booked = client
+        .call_tool("book_trip", json!({ "place": "Paris" }))
+        .await
+        .unwrap();
+    assert_eq!(booked.text(), "Booked a trip to Paris for 2, window seats.");
+    assert_eq!(
+        asked.lock().unwrap().as_slice(),
+        ["Book a trip to Paris? It is 14.5 °C there, cloudy."]
+    );
+
+    let stations = client.read_resource("weather://stations").await.unwrap();
+    assert_eq!(stations[0]["uri"], "weather://stations");
+    assert!(stations[0]["text"].as_str().unwrap().contains("Paris"));
+    let templates = client.list_resource_templates().await.unwrap();
+    assert_eq!(templates[0]["uriTemplate"], "weather://station/{place}");
+    let prompts = client.list_prompts().await.unwrap();
+    assert_eq!(prompts[0]["name"], "plan_trip");
+    let completed = client
+        .complete(
+            json!({ "type": "ref/prompt", "name": "plan_trip" }),
+            "place",
+            "Pa",
+        )
+        .await
+        .unwrap();
+    assert_eq!(completed.values, ["Paris"]);
+    let unknown = client.read_resource("weather://station/Atlantis").await;
+    assert!(
+        matches!(unknown, Err(ClientError::Protocol { .. })),
+        "{unknown:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn negotiates_2026_07_28_and_makes_every_call() {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let client = booking(Arc::clone(&asked)).stdio(weather()).await.unwrap();
+    assert_eq!(client.revision(), Revision::V2026_07_28);
+    exercise(&client, &asked).await;
+    client.close(Duration::from_secs(5)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn speaks_2025_11_25_when_told_and_answers_the_sessions_asks() {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let client = booking(Arc::clone(&asked))
+        .revision(Revision::V2025_11_25)
+        .stdio(weather())
+        .await
+        .unwrap();
+    assert_eq!(client.revision(), Revision::V2025_11_25);
+    exercise(&client, &asked).await;
+    client.close(Duration::from_secs(5)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_elicitation_without_a_handler_is_refused_by_name() {
+    let client = Client::stdio(weather()).await.unwrap();
+    let refused = client
+        .call_tool("book_trip", json!({ "place": "Paris" }))
+        .await;
+    // Without the capability the server does not ask: the tool answers that it cannot.
+    let outcome = refused.unwrap();
+    assert!(outcome.is_error, "{outcome:?}");
+    assert!(outcome.text().contains("book_trip"), "{}", outcome.text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_there_or_ends_is_a_clear_error() {
+    let missing = Client::stdio(tokio::process::Command::new("/nonexistent/mcp-server")).await;
+    assert!(
+        matches!(missing, Err(ClientError::Spawn { .. })),
+        "{:?}",
+        missing.err()
+    );
+
+    // A process that is no MCP server: it ends at once.
+    let mut silent = tokio::process::Command::new("sh");
+    silent.args(["-c", "exit 0"]);
+    let refused = Client::builder()
+        .request_timeout(Duration::from_secs(5))
+        .stdio(silent)
+        .await;
+    let Err(ClientError::Negotiation { detail }) = refused else {
+        panic!("{:?}", refused.err());
+    };
+    assert!(detail.contains("closed"), "{detail}");
+
+    // One that never answers: the time limit.
+    let mut mute = tokio::process::Command::new("sh");
+    mute.args(["-c", "sleep 30"]);
+    let started = std::time::Instant::now();
+    let refused = Client::builder()
+        .request_timeout(Duration::from_millis(300))
+        .stdio(mute)
+        .await;
+    assert!(
+        matches!(refused, Err(ClientError::Negotiation { .. })),
+        "{:?}",
+        refused.err()
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_answer_closes_the_connection_with_the_bound_it_broke() {
+    // Answers the probe with a message nested 100 deep.
+    let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    let script = format!(
+        "read line; printf '{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{deep}}}\\n'; sleep 5"
+    );
+    let mut hostile = tokio::process::Command::new("sh");
+    hostile.args(["-c", &script]);
+    let refused = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .stdio(hostile)
+        .await;
+    let Err(ClientError::Closed { reason }) = refused else {
+        panic!("{:?}", refused.err());
+    };
+    assert!(reason.contains("nest"), "{reason}");
+}
