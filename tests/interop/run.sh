@@ -441,6 +441,24 @@ negative_self_test() {
     fi
 }
 negative_self_test
+# The other direction (issue 26): beam-mcp's own client (beam-mcp/examples/client_check.rs) against
+# a server that is not ours, the official Python SDK's (py_server.py: a copy of the example's
+# catalog, so the same exact values are checked), at auto (which must land on 2026-07-28) and
+# 2025-11-25, and against the weather example the same two ways; each elicitation is answered by
+# the client's handler (an input-required round at 2026-07-28, a request on the session at
+# 2025-11-25). Its negative control: the Python server behind liar.py, every lie caught.
+if [ -z "$only_url" ]; then
+    (cd "$here/../.." && cargo build --locked --quiet -p beam-mcp --features client --example client_check)
+    client_check="${CARGO_TARGET_DIR:-$here/../../target}/debug/examples/client_check"
+    py_server=(.venv/bin/python "$here/py_server.py")
+    run "beam-mcp client, Python SDK server, stdio, auto" "$client_check" --expect-revision 2026-07-28 -- "${py_server[@]}"
+    run "beam-mcp client, Python SDK server, stdio, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 -- "${py_server[@]}"
+    run "beam-mcp client, weather, stdio, auto" "$client_check" --expect-revision 2026-07-28 -- "$server"
+    run "beam-mcp client, weather, stdio, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 -- "$server"
+    negative "beam-mcp client, Python SDK server behind liar.py" "revision|tool-text|bad-call|booking|completion" \
+        "$client_check" --expect-revision 2026-07-28 -- python3 "$here/liar.py" --lie no-discover --lie tool-text \
+        --lie bad-call --lie booking --lie completion -- "${py_server[@]}"
+fi
 # The counts the README states are pinned in ./counts: a run added or lost changes them.
 pinned_runs="$(awk '$1 == "runs" {print $2}' "$here/counts")"
 pinned_controls="$(awk '$1 == "controls" {print $2}' "$here/counts")"

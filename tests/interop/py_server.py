@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""A server that is not ours: the official Python SDK's (`mcp`, its MCPServer) serving a copy of
+the weather example's catalog over stdio, so that beam-mcp's client (`client_check`) is checked
+against the same exact values it checks on our own server, and liar.py's lies apply to both.
+
+usage: py_server.py   (stdio; both revisions, as the SDK negotiates them)
+"""
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
+from mcp_types import Completion
+
+READINGS = {"Lisbon": (21.0, "sunny"), "Oslo": (-3.0, "snow"), "Paris": (14.5, "cloudy")}
+
+server = MCPServer("py-weather")
+
+
+def reading(place: str) -> tuple[float, str]:
+    if place not in READINGS:
+        raise ValueError(f"no station for {place}")
+    return READINGS[place]
+
+
+@server.tool()
+def get_weather(place: str) -> str:
+    """Current weather at a place."""
+    celsius, sky = reading(place)
+    return f"{place}: {celsius} °C, {sky}"
+
+
+@server.tool()
+async def forecast(place: str, days: int, ctx: Context) -> str:
+    """The next days at a place, a degree warmer each day, with progress."""
+    celsius, sky = reading(place)
+    lines = []
+    for d in range(1, days + 1):
+        lines.append(f"day {d}: {celsius + d} °C, {sky}")
+        await ctx.report_progress(d, days, f"day {d}")
+    return "\n".join(lines)
+
+
+class Booking(BaseModel):
+    travellers: int = Field(description="How many travel")
+    seat: str = Field(description="window or aisle")
+
+
+def ask_booking(place: str) -> Elicit[Booking]:
+    """The question book_trip asks: at 2026-07-28 an input-required round, at 2025-11-25 a
+    request on the session (the SDK's resolvers pick by the negotiated revision)."""
+    celsius, sky = reading(place)
+    return Elicit(f"Book a trip to {place}? It is {celsius} °C there, {sky}.", Booking)
+
+
+@server.tool()
+async def book_trip(place: str, booking: Annotated[Booking, Resolve(ask_booking)]) -> str:
+    """Asks the user to confirm a trip."""
+    plural = "s" if booking.travellers > 1 else ""
+    return f"Booked a trip to {place} for {booking.travellers}, {booking.seat} seat{plural}."
+
+
+@server.resource("weather://stations")
+def stations() -> str:
+    """The station names, one a line."""
+    return "\n".join(sorted(READINGS))
+
+
+@server.prompt()
+def plan_trip(place: str) -> str:
+    """Plan a trip."""
+    return f"I am going to {place} for a few days. What should I pack?"
+
+
+@server.completion()
+async def complete(ref, argument, context):
+    if argument.name == "place":
+        return Completion(values=[p for p in sorted(READINGS) if p.lower().startswith(argument.value.lower())])
+    return None
+
+
+if __name__ == "__main__":
+    server.run("stdio")
