@@ -1,5 +1,5 @@
 //! beam-mcp's client (`beam_mcp::client`) as the tested thing, against the weather example's
-//! process over real pipes: negotiation (auto to 2026-07-28, forced 2025-11-25), every typed
+//! process over real pipes and over Streamable HTTP on a loopback socket: negotiation (auto to 2026-07-28, forced 2025-11-25), every typed
 //! call with exact values, a refused call's error kept whole, progress heard, an elicitation
 //! answered by the host's handler at both revisions (a request on the session, and a retried
 //! request with `inputResponses`), a time limit, and a server that dies mid-connection.
@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use beam_mcp::client::{Client, ClientBuilder, ClientError, Heard};
 use beam_mcp::protocol::Revision;
-use beam_mcp_tests::workspace_binary;
+use beam_mcp_tests::{HttpServerProcess, workspace_binary};
 use serde_json::{Value, json};
 
 fn weather() -> tokio::process::Command {
@@ -242,4 +242,57 @@ async fn a_hostile_answer_closes_the_connection_with_the_bound_it_broke() {
         panic!("{:?}", refused.err());
     };
     assert!(reason.contains("nest"), "{reason}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_negotiates_2026_07_28_and_makes_every_call() {
+    let server = HttpServerProcess::spawn(&workspace_binary("weather", "weather"));
+    let url = format!("http://{}/mcp", server.addr);
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let client = booking(Arc::clone(&asked))
+        .http(&url, Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(client.revision(), Revision::V2026_07_28);
+    exercise(&client, &asked).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_speaks_a_2025_11_25_session_when_told() {
+    let server = HttpServerProcess::spawn(&workspace_binary("weather", "weather"));
+    let url = format!("http://{}/mcp", server.addr);
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let client = booking(Arc::clone(&asked))
+        .revision(Revision::V2025_11_25)
+        .http(&url, Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(client.revision(), Revision::V2025_11_25);
+    exercise(&client, &asked).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_an_endpoint_that_is_not_there_is_a_clear_error() {
+    // A port nothing listens on (bound, then closed).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let refused = Client::builder()
+        .request_timeout(Duration::from_secs(5))
+        .http(&format!("http://127.0.0.1:{port}/mcp"), Vec::new())
+        .await;
+    let Err(ClientError::Negotiation { detail }) = refused else {
+        panic!("{:?}", refused.err());
+    };
+    assert!(detail.contains("cannot connect"), "{detail}");
+    let https = Client::builder()
+        .http("https://example.com/mcp", Vec::new())
+        .await;
+    assert!(
+        matches!(https, Err(ClientError::Closed { .. })),
+        "{:?}",
+        https.err()
+    );
 }

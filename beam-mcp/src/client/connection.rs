@@ -28,8 +28,17 @@ struct Pending {
     progress: Option<Arc<dyn Fn(Heard) + Send + Sync>>,
 }
 
+/// Where messages go.
+enum Outlet {
+    /// A byte stream's writer: one line a message.
+    Stream(tokio::sync::Mutex<Writer>),
+    /// An HTTP endpoint: one POST a message.
+    #[cfg(feature = "client-http")]
+    Http(super::http::Endpoint),
+}
+
 pub(crate) struct Connection {
-    writer: tokio::sync::Mutex<Writer>,
+    outlet: Outlet,
     pending: Mutex<HashMap<u64, Pending>>,
     next_id: AtomicU64,
     /// Why the connection ended, once it has.
@@ -46,16 +55,46 @@ impl Connection {
     where
         R: AsyncBufRead + Send + Unpin + 'static,
     {
-        let connection = Arc::new(Connection {
-            writer: tokio::sync::Mutex::new(writer),
+        let connection = Connection::new(Outlet::Stream(tokio::sync::Mutex::new(writer)), handlers);
+        tokio::spawn(read_loop(Arc::downgrade(&connection), reader));
+        connection
+    }
+
+    /// A connection to an HTTP endpoint: what comes back is read with each POST.
+    #[cfg(feature = "client-http")]
+    pub(crate) fn open_http(
+        endpoint: super::http::Endpoint,
+        handlers: Handlers,
+    ) -> Arc<Connection> {
+        Connection::new(Outlet::Http(endpoint), handlers)
+    }
+
+    fn new(outlet: Outlet, handlers: Handlers) -> Arc<Connection> {
+        Arc::new(Connection {
+            outlet,
             pending: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             closed: Mutex::new(None),
             handlers,
             announce_cancel: std::sync::atomic::AtomicBool::new(false),
-        });
-        tokio::spawn(read_loop(Arc::downgrade(&connection), reader));
-        connection
+        })
+    }
+
+    /// Records the agreed 2025-11-25 version for the transport's headers.
+    pub(crate) fn agreed(&self, _version: &str) {
+        #[cfg(feature = "client-http")]
+        if let Outlet::Http(endpoint) = &self.outlet {
+            endpoint.agreed(_version);
+        }
+    }
+
+    /// Answers request `id`, if it still waits, with `Closed` and `reason`.
+    #[cfg_attr(not(feature = "client-http"), allow(dead_code))]
+    pub(crate) fn fail(&self, id: u64, reason: String) {
+        let waiting = self.pending.lock().ok().and_then(|mut p| p.remove(&id));
+        if let Some(waiting) = waiting {
+            let _ = waiting.answer.send(Err(ClientError::Closed { reason }));
+        }
     }
 
     /// Sends `method` with `params` and waits for its answer, at most `limit`. Dropping the
@@ -109,17 +148,27 @@ impl Connection {
     }
 
     /// Sends a notification.
-    pub(crate) async fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
+    pub(crate) async fn notify(
+        self: &Arc<Self>,
+        method: &str,
+        params: Value,
+    ) -> Result<(), ClientError> {
         self.write(&json!({ "jsonrpc": "2.0", "method": method, "params": params }))
             .await
     }
 
-    async fn write(&self, message: &Value) -> Result<(), ClientError> {
-        let mut line = serde_json::to_vec(message).unwrap_or_default();
-        line.push(b'\n');
-        let mut writer = self.writer.lock().await;
-        writer.write_all(&line).await.map_err(ClientError::Write)?;
-        writer.flush().await.map_err(ClientError::Write)
+    async fn write(self: &Arc<Self>, message: &Value) -> Result<(), ClientError> {
+        match &self.outlet {
+            Outlet::Stream(writer) => {
+                let mut line = serde_json::to_vec(message).unwrap_or_default();
+                line.push(b'\n');
+                let mut writer = writer.lock().await;
+                writer.write_all(&line).await.map_err(ClientError::Write)?;
+                writer.flush().await.map_err(ClientError::Write)
+            }
+            #[cfg(feature = "client-http")]
+            Outlet::Http(endpoint) => endpoint.post(self, message).await,
+        }
     }
 
     fn close_reason(&self) -> String {
@@ -147,7 +196,7 @@ impl Connection {
     }
 
     /// Routes one message from the server.
-    fn route(self: &Arc<Self>, message: Value) {
+    pub(crate) fn route(self: &Arc<Self>, message: Value) {
         let method = message
             .get("method")
             .and_then(Value::as_str)

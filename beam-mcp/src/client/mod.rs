@@ -29,12 +29,20 @@
 //! # }
 //! ```
 //!
-//! Not built yet (issue 26): Streamable HTTP, OAuth, subscriptions and listen streams, tasks,
-//! sampling, composition and proxies.
+//! Over Streamable HTTP (feature `client-http`, [`ClientBuilder::http`]) each message is a
+//! POST, its answer one JSON message or an event stream; the 2026-07-28 headers
+//! (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) and the 2025-11-25 session
+//! (`Mcp-Session-Id`) are kept by the client.
+//!
+//! Not built yet (issue 26): `https://`, OAuth discovery, `Mcp-Param-*` headers, the 2025-11-25
+//! GET stream and `Last-Event-ID` resumption, ending a session with DELETE, subscriptions and
+//! listen streams, tasks, sampling, composition and proxies.
 
 mod connection;
 mod error;
 mod handlers;
+#[cfg(feature = "client-http")]
+mod http;
 
 use std::future::Future;
 use std::process::Stdio;
@@ -235,6 +243,29 @@ impl ClientBuilder {
         Ok(client)
     }
 
+    /// Connects to a Streamable HTTP endpoint (`http://host:port/mcp`; feature
+    /// `client-http`), each request a POST, adding `headers` to each (an `Authorization`, say).
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), beam_mcp::client::ClientError> {
+    /// let client = beam_mcp::client::Client::builder()
+    ///     .http("http://127.0.0.1:8080/mcp", vec![("authorization".into(), "Bearer t0ken".into())])
+    ///     .await?;
+    /// # let _ = client;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "client-http")]
+    pub async fn http(
+        self,
+        url: &str,
+        headers: Vec<(String, String)>,
+    ) -> Result<Client, ClientError> {
+        let endpoint = http::Endpoint::parse(url, headers)?;
+        let connection = Connection::open_http(endpoint, self.handlers.clone());
+        self.negotiate(connection).await
+    }
+
     /// Connects over any newline-delimited byte stream (a socket, an in-process pipe).
     async fn connect<R>(
         self,
@@ -245,6 +276,11 @@ impl ClientBuilder {
         R: tokio::io::AsyncBufRead + Send + Unpin + 'static,
     {
         let connection = Connection::open(reader, writer, self.handlers.clone());
+        self.negotiate(connection).await
+    }
+
+    /// Agrees on a revision over `connection`.
+    async fn negotiate(self, connection: Arc<Connection>) -> Result<Client, ClientError> {
         let mut client = Client {
             connection,
             revision: Revision::V2026_07_28,
@@ -693,6 +729,7 @@ impl Client {
             .get("instructions")
             .and_then(Value::as_str)
             .map(str::to_owned);
+        self.connection.agreed(Revision::V2025_11_25.as_str());
         self.connection
             .announce_cancel
             .store(true, std::sync::atomic::Ordering::Relaxed);

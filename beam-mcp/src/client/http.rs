@@ -1,0 +1,350 @@
+//! Streamable HTTP for the client (feature `client-http`): each message a POST to the
+//! endpoint, answered with one JSON message, an event stream of messages (the server's
+//! notifications and asks, then the answer), or `202 Accepted`. At 2026-07-28 every request
+//! carries `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`, `prompts/get` and
+//! `resources/read`, `Mcp-Name` (SEP-2243; the Base64 sentinel where the value needs it); at
+//! 2025-11-25 the session's `Mcp-Session-Id` once `initialize` gave one, and the negotiated
+//! version. Plain `http://` only for now; every message read passes the same bounds as over
+//! stdio.
+
+use std::sync::{Arc, Mutex};
+
+use base64::Engine;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use serde_json::Value;
+
+use super::connection::Connection;
+use super::error::ClientError;
+use crate::json::{MAX_MESSAGE_BYTES, read};
+use crate::protocol::META_PROTOCOL_VERSION;
+
+/// An MCP endpoint over HTTP/1.1.
+pub(crate) struct Endpoint {
+    /// `host:port`, for the connection and the `Host` header.
+    authority: String,
+    path: String,
+    /// `Mcp-Session-Id`, once the server gave one (2025-11-25).
+    session: Mutex<Option<String>>,
+    /// The version header of 2025-11-25 requests, once `initialize` agreed on it.
+    legacy_version: Mutex<Option<String>>,
+    /// Headers the host adds to every request (`Authorization`, ...).
+    headers: Vec<(String, String)>,
+}
+
+impl Endpoint {
+    /// The endpoint at `url` (`http://host:port/path`).
+    pub(crate) fn parse(
+        url: &str,
+        headers: Vec<(String, String)>,
+    ) -> Result<Endpoint, ClientError> {
+        let refused = |why: &str| ClientError::Closed {
+            reason: format!("{url:?} is not an endpoint this client reaches: {why}"),
+        };
+        let rest = url
+            .strip_prefix("http://")
+            .ok_or_else(|| refused("only http:// is built yet"))?;
+        let (authority, path) = match rest.find('/') {
+            Some(at) => (&rest[..at], &rest[at..]),
+            None => (rest, "/"),
+        };
+        if authority.is_empty() || authority.contains('@') {
+            return Err(refused("no host, or user information in it"));
+        }
+        let authority = if authority
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+            || authority.ends_with(']')
+        {
+            authority.to_owned()
+        } else {
+            format!("{authority}:80")
+        };
+        Ok(Endpoint {
+            authority,
+            path: path.to_owned(),
+            session: Mutex::new(None),
+            legacy_version: Mutex::new(None),
+            headers,
+        })
+    }
+
+    /// Uses `version` as the version header of requests without a 2026-07-28 `_meta`.
+    pub(crate) fn agreed(&self, version: &str) {
+        if let Ok(mut legacy) = self.legacy_version.lock() {
+            *legacy = Some(version.to_owned());
+        }
+    }
+
+    /// POSTs `message`; what comes back (one message, or a stream of them read on its own
+    /// task) is routed to `connection`.
+    pub(crate) async fn post(
+        &self,
+        connection: &Arc<Connection>,
+        message: &Value,
+    ) -> Result<(), ClientError> {
+        let body = serde_json::to_vec(message).unwrap_or_default();
+        let mut request = hyper::Request::post(self.path.as_str())
+            .header("host", self.authority.as_str())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        let modern = message
+            .pointer(&format!(
+                "/params/_meta/{}",
+                META_PROTOCOL_VERSION.replace('/', "~1")
+            ))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let version = modern
+            .clone()
+            .or_else(|| self.legacy_version.lock().ok().and_then(|v| v.clone()));
+        if let Some(version) = &version {
+            request = request.header("mcp-protocol-version", version.as_str());
+        }
+        if let Some(session) = self.session.lock().ok().and_then(|s| s.clone()) {
+            request = request.header("mcp-session-id", session);
+        }
+        if modern.is_some()
+            && let Some(method) = message.get("method").and_then(Value::as_str)
+        {
+            request = request.header("mcp-method", method);
+            let name = match method {
+                "tools/call" | "prompts/get" => message.pointer("/params/name"),
+                "resources/read" => message.pointer("/params/uri"),
+                _ => None,
+            };
+            if let Some(name) = name.and_then(Value::as_str) {
+                request = request.header("mcp-name", header_value(name));
+            }
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let request = request
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| closed(format!("the request could not be built: {e}")))?;
+        let stream = tokio::net::TcpStream::connect(self.authority.as_str())
+            .await
+            .map_err(|e| closed(format!("cannot connect to {}: {e}", self.authority)))?;
+        let _ = stream.set_nodelay(true);
+        let io = hyper_util::rt::TokioIo::new(stream);
+        let (mut sender, driver) = hyper::client::conn::http1::handshake(io)
+            .await
+            .map_err(|e| closed(format!("HTTP handshake with {}: {e}", self.authority)))?;
+        tokio::spawn(driver);
+        let response = sender
+            .send_request(request)
+            .await
+            .map_err(|e| closed(format!("HTTP request to {}: {e}", self.authority)))?;
+        let status = response.status();
+        if let Some(session) = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            && let Ok(mut kept) = self.session.lock()
+        {
+            *kept = Some(session.to_owned());
+        }
+        let streamed = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.starts_with("text/event-stream"));
+        let mut body = response.into_body();
+        if status == hyper::StatusCode::ACCEPTED {
+            return Ok(());
+        }
+        if streamed {
+            let connection = Arc::clone(connection);
+            let id = message.get("id").and_then(Value::as_u64);
+            tokio::spawn(async move {
+                let ended = match read_events(&mut body, &connection).await {
+                    Ok(()) => "the event stream ended without the answer".to_owned(),
+                    Err(reason) => reason,
+                };
+                // The answer came on the stream, or the request fails now rather than at its
+                // time limit.
+                if let Some(id) = id {
+                    connection.fail(id, ended);
+                }
+            });
+            return Ok(());
+        }
+        let bytes = read_bounded(&mut body).await?;
+        match read(&bytes) {
+            // A JSON-RPC answer, an error one included (4xx with -32020 and the like).
+            Ok(answer) if answer.get("jsonrpc").is_some() => {
+                connection.route(answer);
+                Ok(())
+            }
+            _ if status.is_success() => Ok(()),
+            _ => Err(ClientError::Protocol {
+                code: -32000 - i64::from(status.as_u16()),
+                message: format!(
+                    "HTTP {status}: {}",
+                    String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+                ),
+                data: None,
+            }),
+        }
+    }
+}
+
+/// A header value as SEP-2243 writes it: as is when it is plain visible ASCII without
+/// surrounding space, else the Base64 sentinel.
+fn header_value(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && !value.starts_with([' ', '\t'])
+        && !value.ends_with([' ', '\t'])
+        && !value.starts_with("=?base64?");
+    if plain || value.is_empty() {
+        value.to_owned()
+    } else {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
+        format!("=?base64?{encoded}?=")
+    }
+}
+
+fn closed(reason: String) -> ClientError {
+    ClientError::Closed { reason }
+}
+
+/// A whole body, refused past [`MAX_MESSAGE_BYTES`].
+async fn read_bounded(body: &mut hyper::body::Incoming) -> Result<Vec<u8>, ClientError> {
+    let mut bytes = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| closed(format!("reading the answer: {e}")))?;
+        if let Some(data) = frame.data_ref() {
+            if bytes.len() + data.len() > MAX_MESSAGE_BYTES {
+                return Err(closed(format!(
+                    "the server sent a message over {MAX_MESSAGE_BYTES} bytes"
+                )));
+            }
+            bytes.extend_from_slice(data);
+        }
+    }
+    Ok(bytes)
+}
+
+/// Reads an event stream, routing each event's message; an event over the bound, or a
+/// message the reader refuses, ends it with the reason.
+async fn read_events(
+    body: &mut hyper::body::Incoming,
+    connection: &Arc<Connection>,
+) -> Result<(), String> {
+    let mut buffer: Vec<u8> = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| format!("reading the event stream: {e}"))?;
+        let Some(data) = frame.data_ref() else {
+            continue;
+        };
+        buffer.extend_from_slice(data);
+        while let Some((end, gap)) = event_end(&buffer) {
+            let event: Vec<u8> = buffer.drain(..end + gap).take(end).collect();
+            if let Some(message) = event_data(&event) {
+                match read(&message) {
+                    Ok(message) => connection.route(message),
+                    Err(e) => {
+                        return Err(format!(
+                            "the server sent an event refused by the reader: {e}"
+                        ));
+                    }
+                }
+            }
+        }
+        if buffer.len() > MAX_MESSAGE_BYTES + 4096 {
+            return Err(format!(
+                "the server sent an event over {MAX_MESSAGE_BYTES} bytes"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where the first event of `buffer` ends, and the length of the blank line after it.
+fn event_end(buffer: &[u8]) -> Option<(usize, usize)> {
+    let lf = buffer
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|at| (at, 2));
+    let crlf = buffer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|at| (at, 4));
+    match (lf, crlf) {
+        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The `data:` lines of one event, joined by newlines; `None` for an event without data (a
+/// priming event, a comment).
+fn event_data(event: &[u8]) -> Option<Vec<u8>> {
+    let mut data: Option<Vec<u8>> = None;
+    for line in event.split(|b| *b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if let Some(value) = line.strip_prefix(b"data:") {
+            let value = value.strip_prefix(b" ").unwrap_or(value);
+            match &mut data {
+                Some(joined) => {
+                    joined.push(b'\n');
+                    joined.extend_from_slice(value);
+                }
+                None => data = Some(value.to_vec()),
+            }
+        }
+    }
+    data.filter(|d| !d.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_cut_at_blank_lines_and_their_data_joined() {
+        let stream =
+            b"id: 1\ndata: {\"a\":1}\n\nid: 2\r\ndata: {\"b\":\r\ndata: 2}\r\n\r\n: comment\n\n";
+        let mut buffer = stream.to_vec();
+        let mut got = Vec::new();
+        while let Some((end, gap)) = event_end(&buffer) {
+            let event: Vec<u8> = buffer.drain(..end + gap).take(end).collect();
+            got.push(event_data(&event));
+        }
+        assert_eq!(
+            got,
+            [
+                Some(b"{\"a\":1}".to_vec()),
+                Some(b"{\"b\":\n2}".to_vec()),
+                None
+            ]
+        );
+        assert!(buffer.is_empty());
+    }
+
+    #[test]
+    fn header_values_take_the_sentinel_only_when_needed() {
+        assert_eq!(header_value("get_weather"), "get_weather");
+        assert_eq!(
+            header_value("weather://station/Oslo"),
+            "weather://station/Oslo"
+        );
+        assert_eq!(header_value("Zürich"), "=?base64?WsO8cmljaA==?=");
+        assert_eq!(header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
+        assert_eq!(header_value("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+    }
+
+    #[test]
+    fn only_plain_http_endpoints_are_taken() {
+        let endpoint = Endpoint::parse("http://127.0.0.1:8080/mcp", Vec::new()).unwrap();
+        assert_eq!(
+            (endpoint.authority.as_str(), endpoint.path.as_str()),
+            ("127.0.0.1:8080", "/mcp")
+        );
+        let endpoint = Endpoint::parse("http://localhost/mcp", Vec::new()).unwrap();
+        assert_eq!(endpoint.authority, "localhost:80");
+        assert!(Endpoint::parse("https://example.com/mcp", Vec::new()).is_err());
+        assert!(Endpoint::parse("http://user@host/mcp", Vec::new()).is_err());
+    }
+}
