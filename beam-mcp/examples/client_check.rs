@@ -5,7 +5,7 @@
 //! is 1 when any check fails. tests/interop/run.sh runs it against the Python SDK's server and
 //! ours, and behind liar.py as a negative control.
 //!
-//! `cargo run -p beam-mcp --features client --example client_check -- [--revision auto|2025-11-25|2026-07-28] [--expect-revision R] -- SERVER [ARGS...]`
+//! `cargo run -p beam-mcp --features client-http --example client_check -- [--revision auto|2025-11-25|2026-07-28] [--expect-revision R] (--http URL | -- SERVER [ARGS...])`
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -35,8 +35,13 @@ async fn main() -> std::process::ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut revision = None;
     let mut expect = None;
+    let mut url = None;
     while let Some(flag) = args.first().cloned() {
         match flag.as_str() {
+            "--http" if args.len() > 1 => {
+                url = Some(args[1].clone());
+                args.drain(..2);
+            }
             "--revision" if args.len() > 1 => {
                 revision = match args[1].as_str() {
                     "2025-11-25" => Some(Revision::V2025_11_25),
@@ -56,12 +61,6 @@ async fn main() -> std::process::ExitCode {
             _ => break,
         }
     }
-    let Some((program, rest)) = args.split_first() else {
-        eprintln!("usage: client_check [--revision R] [--expect-revision R] -- SERVER [ARGS...]");
-        return std::process::ExitCode::from(2);
-    };
-    let mut command = tokio::process::Command::new(program);
-    command.args(rest);
     let asked = Arc::new(Mutex::new(Vec::<String>::new()));
     let to = Arc::clone(&asked);
     let mut builder = Client::builder()
@@ -79,7 +78,21 @@ async fn main() -> std::process::ExitCode {
     if let Some(revision) = revision {
         builder = builder.revision(revision);
     }
-    let client = match builder.stdio(command).await {
+    let connected = match (&url, args.split_first()) {
+        (Some(url), _) => builder.http(url, Vec::new()).await,
+        (None, Some((program, rest))) => {
+            let mut command = tokio::process::Command::new(program);
+            command.args(rest);
+            builder.stdio(command).await
+        }
+        (None, None) => {
+            eprintln!(
+                "usage: client_check [--revision R] [--expect-revision R] (--http URL | -- SERVER [ARGS...])"
+            );
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let client = match connected {
         Ok(client) => client,
         Err(e) => {
             println!(

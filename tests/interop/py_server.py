@@ -3,8 +3,16 @@
 the weather example's catalog over stdio, so that beam-mcp's client (`client_check`) is checked
 against the same exact values it checks on our own server, and liar.py's lies apply to both.
 
-usage: py_server.py   (stdio; both revisions, as the SDK negotiates them)
+usage: py_server.py          (stdio; both revisions, as the SDK negotiates them)
+       py_server.py --http   (Streamable HTTP on a free loopback port: prints
+                              "py_server: listening on http://127.0.0.1:PORT/mcp" on stderr
+                              once it accepts connections)
 """
+
+import socket
+import sys
+import threading
+import time
 
 from typing import Annotated
 
@@ -80,5 +88,23 @@ async def complete(ref, argument, context):
     return None
 
 
+def announce_when_listening(port: int) -> None:
+    """Prints the endpoint once the port accepts connections (what run.sh waits for)."""
+    for _ in range(300):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                print(f"py_server: listening on http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
+                return
+        except OSError:
+            time.sleep(0.1)
+
+
 if __name__ == "__main__":
-    server.run("stdio")
+    if sys.argv[1:] == ["--http"]:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        threading.Thread(target=announce_when_listening, args=(port,), daemon=True).start()
+        server.run("streamable-http", host="127.0.0.1", port=port, streamable_http_path="/mcp")
+    else:
+        server.run("stdio")

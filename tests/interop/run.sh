@@ -448,7 +448,7 @@ negative_self_test
 # the client's handler (an input-required round at 2026-07-28, a request on the session at
 # 2025-11-25). Its negative control: the Python server behind liar.py, every lie caught.
 if [ -z "$only_url" ]; then
-    (cd "$here/../.." && cargo build --locked --quiet -p beam-mcp --features client --example client_check)
+    (cd "$here/../.." && cargo build --locked --quiet -p beam-mcp --features client-http --example client_check)
     client_check="${CARGO_TARGET_DIR:-$here/../../target}/debug/examples/client_check"
     py_server=(.venv/bin/python "$here/py_server.py")
     run "beam-mcp client, Python SDK server, stdio, auto" "$client_check" --expect-revision 2026-07-28 -- "${py_server[@]}"
@@ -458,6 +458,18 @@ if [ -z "$only_url" ]; then
     negative "beam-mcp client, Python SDK server behind liar.py" "revision|tool-text|bad-call|booking|completion" \
         "$client_check" --expect-revision 2026-07-28 -- python3 "$here/liar.py" --lie no-discover --lie tool-text \
         --lie bad-call --lie booking --lie completion -- "${py_server[@]}"
+    # The same over Streamable HTTP: the Python server's endpoint, the example's ($url, above),
+    # and the Python endpoint behind liar.py --http.
+    start "$work/py-http.log" "${py_server[@]}" --http
+    py_url="$listening"
+    run "beam-mcp client, Python SDK server, HTTP, auto" "$client_check" --expect-revision 2026-07-28 --http "$py_url"
+    run "beam-mcp client, Python SDK server, HTTP, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 --http "$py_url"
+    run "beam-mcp client, weather, HTTP, auto" "$client_check" --expect-revision 2026-07-28 --http "$url"
+    run "beam-mcp client, weather, HTTP, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 --http "$url"
+    start "$work/py-liar.log" python3 "$here/liar.py" --lie no-discover --lie tool-text --lie bad-call --lie booking \
+        --lie completion --http "$py_url"
+    negative "beam-mcp client, Python SDK server behind liar.py, HTTP" "revision|tool-text|bad-call|booking|completion" \
+        "$client_check" --expect-revision 2026-07-28 --http "$listening"
 fi
 # The counts the README states are pinned in ./counts: a run added or lost changes them.
 pinned_runs="$(awk '$1 == "runs" {print $2}' "$here/counts")"

@@ -233,69 +233,77 @@ async fn read_events(
     body: &mut hyper::body::Incoming,
     connection: &Arc<Connection>,
 ) -> Result<(), String> {
-    let mut buffer: Vec<u8> = Vec::new();
+    let mut events = EventReader::default();
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| format!("reading the event stream: {e}"))?;
         let Some(data) = frame.data_ref() else {
             continue;
         };
-        buffer.extend_from_slice(data);
-        while let Some((end, gap)) = event_end(&buffer) {
-            let event: Vec<u8> = buffer.drain(..end + gap).take(end).collect();
-            if let Some(message) = event_data(&event) {
-                match read(&message) {
-                    Ok(message) => connection.route(message),
-                    Err(e) => {
-                        return Err(format!(
-                            "the server sent an event refused by the reader: {e}"
-                        ));
-                    }
+        for message in events.feed(data)? {
+            match read(&message) {
+                Ok(message) => connection.route(message),
+                Err(e) => {
+                    return Err(format!(
+                        "the server sent an event refused by the reader: {e}"
+                    ));
                 }
             }
-        }
-        if buffer.len() > MAX_MESSAGE_BYTES + 4096 {
-            return Err(format!(
-                "the server sent an event over {MAX_MESSAGE_BYTES} bytes"
-            ));
         }
     }
     Ok(())
 }
 
-/// Where the first event of `buffer` ends, and the length of the blank line after it.
-fn event_end(buffer: &[u8]) -> Option<(usize, usize)> {
-    let lf = buffer
-        .windows(2)
-        .position(|w| w == b"\n\n")
-        .map(|at| (at, 2));
-    let crlf = buffer
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|at| (at, 4));
-    match (lf, crlf) {
-        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-        (a, b) => a.or(b),
-    }
+/// An event stream read line by line as the SSE format has it: a line ends at CR LF, LF or CR
+/// (mixed in one stream too), a blank line ends an event, and an event's `data:` lines are
+/// joined by LF; other fields (`id:`, `event:`, `retry:`) and comments are skipped.
+#[derive(Default)]
+struct EventReader {
+    line: Vec<u8>,
+    data: Option<Vec<u8>>,
+    /// The last byte was a CR: an LF right after it ends no second line.
+    after_cr: bool,
 }
 
-/// The `data:` lines of one event, joined by newlines; `None` for an event without data (a
-/// priming event, a comment).
-fn event_data(event: &[u8]) -> Option<Vec<u8>> {
-    let mut data: Option<Vec<u8>> = None;
-    for line in event.split(|b| *b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if let Some(value) = line.strip_prefix(b"data:") {
-            let value = value.strip_prefix(b" ").unwrap_or(value);
-            match &mut data {
-                Some(joined) => {
-                    joined.push(b'\n');
-                    joined.extend_from_slice(value);
+impl EventReader {
+    /// The data of each event `bytes` completes.
+    fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+        let mut done = Vec::new();
+        for &byte in bytes {
+            let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
+            match byte {
+                b'\n' if after_cr => {}
+                b'\r' | b'\n' => {
+                    let line = std::mem::take(&mut self.line);
+                    if line.is_empty() {
+                        if let Some(data) = self.data.take().filter(|d| !d.is_empty()) {
+                            done.push(data);
+                        }
+                    } else if let Some(value) = line.strip_prefix(b"data:") {
+                        let value = value.strip_prefix(b" ").unwrap_or(value);
+                        let data = self.data.get_or_insert_with(Vec::new);
+                        if !data.is_empty() {
+                            data.push(b'\n');
+                        }
+                        data.extend_from_slice(value);
+                        if data.len() > MAX_MESSAGE_BYTES {
+                            return Err(format!(
+                                "the server sent an event over {MAX_MESSAGE_BYTES} bytes"
+                            ));
+                        }
+                    }
                 }
-                None => data = Some(value.to_vec()),
+                other => {
+                    if self.line.len() >= MAX_MESSAGE_BYTES + 8 {
+                        return Err(format!(
+                            "the server sent an event line over {MAX_MESSAGE_BYTES} bytes"
+                        ));
+                    }
+                    self.line.push(other);
+                }
             }
         }
+        Ok(done)
     }
-    data.filter(|d| !d.is_empty())
 }
 
 #[cfg(test)]
@@ -303,24 +311,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn events_are_cut_at_blank_lines_and_their_data_joined() {
-        let stream =
-            b"id: 1\ndata: {\"a\":1}\n\nid: 2\r\ndata: {\"b\":\r\ndata: 2}\r\n\r\n: comment\n\n";
-        let mut buffer = stream.to_vec();
+    fn events_end_at_blank_lines_whatever_the_line_endings() {
+        // LF, CR LF, a rewritten line ending in LF before a CR LF blank line (what a proxy may
+        // write), a bare CR, a comment and an id-only event, fed a byte at a time and whole.
+        let stream: &[u8] =
+            b"id: 1\ndata: {\"a\":1}\n\nid: 2\r\ndata: {\"b\":\r\ndata: 2}\r\n\r\ndata: 3\n\r\ndata: 4\r\r: c\n\nid: 9\n\n";
+        let want: Vec<Vec<u8>> = vec![
+            b"{\"a\":1}".to_vec(),
+            b"{\"b\":\n2}".to_vec(),
+            b"3".to_vec(),
+            b"4".to_vec(),
+        ];
+        let mut whole = EventReader::default();
+        assert_eq!(whole.feed(stream).unwrap(), want);
+        let mut bytewise = EventReader::default();
         let mut got = Vec::new();
-        while let Some((end, gap)) = event_end(&buffer) {
-            let event: Vec<u8> = buffer.drain(..end + gap).take(end).collect();
-            got.push(event_data(&event));
+        for byte in stream {
+            got.extend(bytewise.feed(std::slice::from_ref(byte)).unwrap());
         }
-        assert_eq!(
-            got,
-            [
-                Some(b"{\"a\":1}".to_vec()),
-                Some(b"{\"b\":\n2}".to_vec()),
-                None
-            ]
-        );
-        assert!(buffer.is_empty());
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn an_event_over_the_bound_is_refused() {
+        let mut reader = EventReader::default();
+        let mut big = b"data: ".to_vec();
+        big.extend(std::iter::repeat_n(b'x', MAX_MESSAGE_BYTES + 16));
+        assert!(reader.feed(&big).is_err());
     }
 
     #[test]
