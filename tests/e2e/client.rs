@@ -296,3 +296,117 @@ async fn over_http_an_endpoint_that_is_not_there_is_a_clear_error() {
         https.err()
     );
 }
+
+/// A stdio server that answers the probe, then floods the client with 50,000 log messages
+/// before its answer: the answer still arrives and is right (the notifications are heard and
+/// dropped, not queued), and a line of 100 MB is refused at the bound, not read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_is_heard_and_a_huge_line_refused() {
+    let discover = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}"#;
+    let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"spam"}}"#;
+    let tools = r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#;
+    let script = format!(
+        "read a; echo '{discover}'; read b; i=0; while [ $i -lt 50000 ]; do echo '{log}'; i=$((i+1)); done; echo '{tools}'; sleep 5"
+    );
+    let heard = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = Arc::clone(&heard);
+    let mut flood = tokio::process::Command::new("sh");
+    flood.args(["-c", &script]);
+    let client = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .on_heard(move |_| {
+            count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })
+        .stdio(flood)
+        .await
+        .unwrap();
+    let tools = client.list_tools().await.unwrap();
+    assert_eq!(tools[0].name, "t");
+    assert_eq!(heard.load(std::sync::atomic::Ordering::Relaxed), 50_000);
+
+    // 100 MB on one line: refused once past 1 MiB (head stops writing when the pipe closes).
+    let mut huge = tokio::process::Command::new("sh");
+    huge.args([
+        "-c",
+        "read a; head -c 104857600 /dev/zero | tr '\\0' x; echo",
+    ]);
+    let started = std::time::Instant::now();
+    let refused = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .stdio(huge)
+        .await;
+    let Err(ClientError::Closed { reason }) = refused else {
+        panic!("{:?}", refused.err());
+    };
+    assert!(reason.contains("over 1048576 bytes"), "{reason}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+/// An HTTP endpoint that answers with 8 MiB, and one that answers an event stream and then
+/// nothing: the first is refused at the bound, the second by the request's time limit, and
+/// neither stalls a call to a healthy endpoint made meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_http_endpoints_are_bounded() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    async fn serve(listener: tokio::net::TcpListener, body: &'static [u8], stream: bool) {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let mut request = vec![0u8; 65536];
+                let _ = socket.read(&mut request).await;
+                if stream {
+                    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n";
+                    let _ = socket.write_all(head.as_bytes()).await;
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                } else {
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = socket.write_all(head.as_bytes()).await;
+                    let _ = socket.write_all(body).await;
+                }
+            });
+        }
+    }
+    static BIG: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let big: &'static [u8] = BIG.get_or_init(|| vec![b' '; 8 << 20]);
+    let huge = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let huge_url = format!("http://{}/mcp", huge.local_addr().unwrap());
+    tokio::spawn(serve(huge, big, false));
+    let refused = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .http(&huge_url, Vec::new())
+        .await;
+    let Err(ClientError::Closed { reason }) = refused else {
+        panic!("{:?}", refused.err());
+    };
+    assert!(reason.contains("over 1048576 bytes"), "{reason}");
+
+    let mute = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mute_url = format!("http://{}/mcp", mute.local_addr().unwrap());
+    tokio::spawn(serve(mute, b"", true));
+    let healthy = HttpServerProcess::spawn(&workspace_binary("weather", "weather"));
+    let client = Client::builder()
+        .http(&format!("http://{}/mcp", healthy.addr), Vec::new())
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let stalled = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .request_timeout(Duration::from_millis(500))
+        .http(&mute_url, Vec::new());
+    let (stalled, paris) = tokio::join!(
+        stalled,
+        client.call_tool("get_weather", json!({ "place": "Paris" }))
+    );
+    assert!(
+        matches!(stalled, Err(ClientError::Timeout { .. })),
+        "{:?}",
+        stalled.err()
+    );
+    assert_eq!(paris.unwrap().text(), "Paris: 14.5 °C, cloudy");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

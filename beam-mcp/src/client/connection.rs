@@ -163,8 +163,17 @@ impl Connection {
                 let mut line = serde_json::to_vec(message).unwrap_or_default();
                 line.push(b'\n');
                 let mut writer = writer.lock().await;
-                writer.write_all(&line).await.map_err(ClientError::Write)?;
-                writer.flush().await.map_err(ClientError::Write)
+                let written = match writer.write_all(&line).await {
+                    Ok(()) => writer.flush().await,
+                    Err(e) => Err(e),
+                };
+                written.map_err(|e| match e.kind() {
+                    // The server's end of the pipe is gone: the process ended.
+                    std::io::ErrorKind::BrokenPipe => ClientError::Closed {
+                        reason: "the server closed its input".to_owned(),
+                    },
+                    _ => ClientError::Write(e),
+                })
             }
             #[cfg(feature = "client-http")]
             Outlet::Http(endpoint) => endpoint.post(self, message).await,
