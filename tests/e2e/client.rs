@@ -269,6 +269,23 @@ async fn over_http_speaks_a_2025_11_25_session_when_told() {
         .unwrap();
     assert_eq!(client.revision(), Revision::V2025_11_25);
     exercise(&client, &asked).await;
+    // Closing ends the session on the server: its id is answered 404 afterwards.
+    let session = client.session_id().expect("a 2025-11-25 session id");
+    client.close(Duration::from_secs(5)).await;
+    let mut raw = beam_mcp_tests::http_client::Connection::open(server.addr);
+    let ping = br#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
+    let host = server.addr.to_string();
+    let answer = raw.post(
+        &[
+            ("host", host.as_str()),
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-11-25"),
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+        ],
+        ping,
+    );
+    assert_eq!(answer.status, 404, "{answer:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -88,6 +88,23 @@ impl Connection {
         }
     }
 
+    /// The HTTP session's id (2025-11-25), once the server gave one.
+    pub(crate) fn session_id(&self) -> Option<String> {
+        match &self.outlet {
+            #[cfg(feature = "client-http")]
+            Outlet::Http(endpoint) => endpoint.session(),
+            Outlet::Stream(_) => None,
+        }
+    }
+
+    /// Ends what the transport keeps open on the server's side: an HTTP session.
+    pub(crate) async fn end(&self) {
+        #[cfg(feature = "client-http")]
+        if let Outlet::Http(endpoint) = &self.outlet {
+            endpoint.end().await;
+        }
+    }
+
     /// Answers request `id`, if it still waits, with `Closed` and `reason`.
     #[cfg_attr(not(feature = "client-http"), allow(dead_code))]
     pub(crate) fn fail(&self, id: u64, reason: String) {

@@ -123,19 +123,7 @@ impl Endpoint {
         let request = request
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| closed(format!("the request could not be built: {e}")))?;
-        let stream = tokio::net::TcpStream::connect(self.authority.as_str())
-            .await
-            .map_err(|e| closed(format!("cannot connect to {}: {e}", self.authority)))?;
-        let _ = stream.set_nodelay(true);
-        let io = hyper_util::rt::TokioIo::new(stream);
-        let (mut sender, driver) = hyper::client::conn::http1::handshake(io)
-            .await
-            .map_err(|e| closed(format!("HTTP handshake with {}: {e}", self.authority)))?;
-        tokio::spawn(driver);
-        let response = sender
-            .send_request(request)
-            .await
-            .map_err(|e| closed(format!("HTTP request to {}: {e}", self.authority)))?;
+        let response = self.send(request).await?;
         let status = response.status();
         if let Some(session) = response
             .headers()
@@ -186,6 +174,53 @@ impl Endpoint {
                 ),
                 data: None,
             }),
+        }
+    }
+}
+
+impl Endpoint {
+    /// Sends one request on a connection of its own.
+    async fn send(
+        &self,
+        request: hyper::Request<Full<Bytes>>,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError> {
+        let stream = tokio::net::TcpStream::connect(self.authority.as_str())
+            .await
+            .map_err(|e| closed(format!("cannot connect to {}: {e}", self.authority)))?;
+        let _ = stream.set_nodelay(true);
+        let io = hyper_util::rt::TokioIo::new(stream);
+        let (mut sender, driver) = hyper::client::conn::http1::handshake(io)
+            .await
+            .map_err(|e| closed(format!("HTTP handshake with {}: {e}", self.authority)))?;
+        tokio::spawn(driver);
+        sender
+            .send_request(request)
+            .await
+            .map_err(|e| closed(format!("HTTP request to {}: {e}", self.authority)))
+    }
+
+    /// The 2025-11-25 session's id, once the server gave one.
+    pub(crate) fn session(&self) -> Option<String> {
+        self.session.lock().ok().and_then(|s| s.clone())
+    }
+
+    /// Ends the 2025-11-25 session, if there is one: DELETE with its id. The server answers
+    /// 204, or 405 when it keeps sessions to itself; either way the client forgets the id.
+    pub(crate) async fn end(&self) {
+        let Some(session) = self.session.lock().ok().and_then(|mut s| s.take()) else {
+            return;
+        };
+        let mut request = hyper::Request::delete(self.path.as_str())
+            .header("host", self.authority.as_str())
+            .header("mcp-session-id", session);
+        if let Some(version) = self.legacy_version.lock().ok().and_then(|v| v.clone()) {
+            request = request.header("mcp-protocol-version", version);
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        if let Ok(request) = request.body(Full::new(Bytes::new())) {
+            let _ = self.send(request).await;
         }
     }
 }

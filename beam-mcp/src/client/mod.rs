@@ -35,7 +35,7 @@
 //! (`Mcp-Session-Id`) are kept by the client.
 //!
 //! Not built yet (issue 26): `https://`, OAuth discovery, `Mcp-Param-*` headers, the 2025-11-25
-//! GET stream and `Last-Event-ID` resumption, ending a session with DELETE, subscriptions and
+//! GET stream and `Last-Event-ID` resumption, subscriptions and
 //! listen streams, tasks, sampling, composition and proxies.
 
 mod connection;
@@ -738,8 +738,20 @@ impl Client {
             .await
     }
 
-    /// Ends the connection: the server's stdin is closed by dropping the client, and its
-    /// process killed if it has not ended within `grace`.
+    /// The id of the 2025-11-25 HTTP session the server gave, if any (`Mcp-Session-Id`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: beam_mcp::client::Client) {
+    /// if let Some(id) = client.session_id() { println!("session {id}"); }
+    /// # }
+    /// ```
+    pub fn session_id(&self) -> Option<String> {
+        self.connection.session_id()
+    }
+
+    /// Ends the connection: a 2025-11-25 HTTP session is ended with DELETE; over stdio the
+    /// server's stdin is closed by dropping the client, and its process killed if it has not
+    /// ended within `grace`.
     ///
     /// ```no_run
     /// # async fn run(client: beam_mcp::client::Client) {
@@ -747,6 +759,7 @@ impl Client {
     /// # }
     /// ```
     pub async fn close(mut self, grace: Duration) {
+        let _ = tokio::time::timeout(grace, self.connection.end()).await;
         let child = self.child.take();
         drop(self);
         if let Some(mut child) = child
