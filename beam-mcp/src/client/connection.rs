@@ -235,15 +235,14 @@ impl Connection {
                 let waiting = self.pending.lock().ok().and_then(|mut p| p.remove(&id));
                 if let Some(waiting) = waiting {
                     let answer = match message.get("error") {
-                        Some(error) => Err(ClientError::Protocol {
-                            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-                            message: error
-                                .get("message")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default()
-                                .to_owned(),
-                            data: error.get("data").cloned(),
-                        }),
+                        Some(error) => {
+                            let (code, message, data) = crate::testing::error_parts(error);
+                            Err(ClientError::Protocol {
+                                code,
+                                message,
+                                data,
+                            })
+                        }
                         None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
                     };
                     let _ = waiting.answer.send(answer);

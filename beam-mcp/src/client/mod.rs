@@ -630,23 +630,8 @@ impl Client {
 
     /// Every item of a paged list.
     async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
-        let mut items = Vec::new();
-        let mut cursor: Option<Value> = None;
-        loop {
-            let params = match cursor.take() {
-                Some(cursor) => json!({ "cursor": cursor }),
-                None => json!({}),
-            };
-            let mut page = self.request(method, params).await?;
-            match page.get_mut(key).map(Value::take) {
-                Some(Value::Array(page_items)) => items.extend(page_items),
-                _ => return Err(shape(method, format!("no {key} array"))),
-            }
-            match page.get("nextCursor") {
-                Some(next @ Value::String(_)) => cursor = Some(next.clone()),
-                _ => return Ok(items),
-            }
-        }
+        let page = async |params| self.request(method, params).await;
+        crate::testing::every_page(key, page, |detail| shape(method, detail)).await
     }
 
     /// `params` with the 2026-07-28 request `_meta`.

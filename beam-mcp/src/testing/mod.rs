@@ -36,6 +36,8 @@ use crate::protocol::{Outbound, Reply, Session};
 use crate::{LogLevel, Server};
 
 pub use outcome::{Completed, Heard, ListedTool, PromptOutcome, ToolOutcome};
+#[cfg_attr(not(feature = "client"), allow(unused_imports))]
+pub(crate) use outcome::{error_parts, every_page};
 
 /// Why a test client's request did not give the typed result.
 #[derive(Debug, thiserror::Error)]
@@ -258,14 +260,11 @@ impl TestClient {
             });
         };
         if let Some(error) = answer.get("error") {
+            let (code, message, data) = outcome::error_parts(error);
             return Err(TestError::Protocol {
-                code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-                message: error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                data: error.get("data").cloned(),
+                code,
+                message,
+                data,
             });
         }
         let result = answer.get("result").cloned().unwrap_or(Value::Null);
@@ -294,23 +293,8 @@ impl TestClient {
 
     /// Every item of a paged list.
     async fn list_all(&mut self, method: &str, key: &str) -> Result<Vec<Value>, TestError> {
-        let mut items = Vec::new();
-        let mut cursor: Option<Value> = None;
-        loop {
-            let params = match cursor.take() {
-                Some(cursor) => json!({ "cursor": cursor }),
-                None => json!({}),
-            };
-            let mut page = self.request(method, params).await?;
-            match page.get_mut(key).map(Value::take) {
-                Some(Value::Array(page_items)) => items.extend(page_items),
-                _ => return Err(shape(method, format!("no {key} array"))),
-            }
-            match page.get("nextCursor") {
-                Some(next @ Value::String(_)) => cursor = Some(next.clone()),
-                _ => return Ok(items),
-            }
-        }
+        let page = async |params| self.request(method, params).await;
+        outcome::every_page(key, page, |detail| shape(method, detail)).await
     }
 }
 

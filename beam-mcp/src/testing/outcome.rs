@@ -1,6 +1,6 @@
 //! The typed results of the test client, read from the wire form.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A tool as `tools/list` advertises it.
 #[derive(Debug, Clone, PartialEq)]
@@ -238,4 +238,44 @@ fn text_of(contents: &[Value]) -> String {
         .filter_map(|c| c.get("text").and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A JSON-RPC error object's code, message and `data`, as sent (code 0 and an empty message
+/// where they are missing).
+pub(crate) fn error_parts(error: &Value) -> (i64, String, Option<Value>) {
+    (
+        error.get("code").and_then(Value::as_i64).unwrap_or(0),
+        error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        error.get("data").cloned(),
+    )
+}
+
+/// Every item of a paged list: `page` asks for one page with its params (the cursor, after
+/// the first) and answers its result; `shape` names a result without the `key` array.
+pub(crate) async fn every_page<E>(
+    key: &str,
+    mut page: impl AsyncFnMut(Value) -> Result<Value, E>,
+    shape: impl Fn(String) -> E,
+) -> Result<Vec<Value>, E> {
+    let mut items = Vec::new();
+    let mut cursor: Option<Value> = None;
+    loop {
+        let params = match cursor.take() {
+            Some(cursor) => json!({ "cursor": cursor }),
+            None => json!({}),
+        };
+        let mut result = page(params).await?;
+        match result.get_mut(key).map(Value::take) {
+            Some(Value::Array(page_items)) => items.extend(page_items),
+            _ => return Err(shape(format!("no {key} array"))),
+        }
+        match result.get("nextCursor") {
+            Some(next @ Value::String(_)) => cursor = Some(next.clone()),
+            _ => return Ok(items),
+        }
+    }
 }
