@@ -314,6 +314,29 @@ async fn over_http_an_endpoint_that_is_not_there_is_a_clear_error() {
     );
 }
 
+/// A stdio server that never reads its input: once the pipe is full a write blocks, and the
+/// request's limit still ends the call (1 MiB of arguments fills a Linux pipe's 64 KiB).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_stops_reading_cannot_hang_a_call() {
+    let discover = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}"#;
+    let mut deaf = tokio::process::Command::new("sh");
+    deaf.args(["-c", &format!("read a; echo '{discover}'; sleep 30")]);
+    let client = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .request_timeout(Duration::from_millis(800))
+        .stdio(deaf)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let big = "x".repeat(1 << 20);
+    let stuck = client.call_tool("t", json!({ "text": big })).await;
+    assert!(
+        matches!(stuck, Err(ClientError::Timeout { .. })),
+        "{stuck:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
 /// A stdio server that answers the probe, then floods the client with 50,000 log messages
 /// before its answer: the answer still arrives and is right (the notifications are heard and
 /// dropped, not queued), and a line of 100 MB is refused at the bound, not read.
@@ -401,6 +424,26 @@ async fn hostile_http_endpoints_are_bounded() {
         panic!("{:?}", refused.err());
     };
     assert!(reason.contains("over 1048576 bytes"), "{reason}");
+
+    // An endpoint that accepts and never sends a status line: the limit covers the POST too.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_url = format!("http://{}/mcp", silent.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            held.push(socket);
+        }
+    });
+    let refused = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .request_timeout(Duration::from_millis(500))
+        .http(&silent_url, Vec::new())
+        .await;
+    assert!(
+        matches!(refused, Err(ClientError::Timeout { .. })),
+        "{:?}",
+        refused.err()
+    );
 
     let mute = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let mute_url = format!("http://{}/mcp", mute.local_addr().unwrap());

@@ -147,12 +147,19 @@ impl Connection {
             done: false,
         };
         let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        self.write(&message).await?;
-        let answer = match tokio::time::timeout(limit, answered).await {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(_)) => Err(ClientError::Closed {
-                reason: self.close_reason(),
-            }),
+        // The limit covers sending too: a server that stops reading its input, or an endpoint
+        // that never answers a POST's headers, ends in `Timeout`, not a call that never returns.
+        let exchange = async {
+            self.write(&message).await?;
+            match answered.await {
+                Ok(answer) => answer,
+                Err(_) => Err(ClientError::Closed {
+                    reason: self.close_reason(),
+                }),
+            }
+        };
+        let answer = match tokio::time::timeout(limit, exchange).await {
+            Ok(answer) => answer,
             Err(_) => Err(ClientError::Timeout {
                 method: method.to_owned(),
                 after: limit,
