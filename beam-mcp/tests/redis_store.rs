@@ -1540,3 +1540,119 @@ fn eviction_marks_are_kept_per_replica_base() {
         assert_eq!(store.after("s", b + 1, 0).await, Err(ResumeError::Evicted));
     });
 }
+
+/// Replicas sharing 2025-11-25 sessions and counting each principal's streams in `redis`, at
+/// most `per_principal` streams to one principal; their addresses and live catalogs.
+fn stream_replicas(
+    rt: &tokio::runtime::Runtime,
+    redis: &RedisServer,
+    n: usize,
+    per_principal: usize,
+) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
+    (0..n)
+        .map(|_| {
+            let store = connect(rt, redis);
+            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
+            let http = Http::builder(builder.build().unwrap())
+                .authorize(|parts| Ok(x_user(parts)))
+                .allowed_origins(Origins::Loopback)
+                .max_streams_per_principal(per_principal)
+                .session_share(store.sessions())
+                .event_store(store.event_store())
+                .stream_share(store.streams())
+                .build()
+                .unwrap();
+            (loopback::start(http), catalog)
+        })
+        .unzip()
+}
+
+/// The headers and body of a 2026-07-28 listen request as `user`.
+fn listen_request(addr: SocketAddr, user: &str) -> (Vec<(String, String)>, String) {
+    let mut h = headers(addr, "subscriptions/listen", None);
+    h.push(("x-user".into(), user.into()));
+    let b = body(
+        "subscriptions/listen",
+        json!({ "notifications": { "toolsListChanged": true } }),
+    );
+    (h, b)
+}
+
+/// A listen stream as `user`, open past its acknowledgement.
+fn listen_as(addr: SocketAddr, user: &str) -> Connection {
+    let (h, b) = listen_request(addr, user);
+    let hh: Vec<(&str, &str)> = h.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let mut connection = Connection::open(addr);
+    let head = connection.post_head(&hh, b.as_bytes());
+    assert_eq!(head.status, 200, "{user}'s listen stream");
+    let first = connection.next_event().expect("the acknowledgement");
+    assert!(first.contains("acknowledged"), "{first}");
+    connection
+}
+
+/// A listen request as `user` that must be refused: the refusal.
+fn listen_refused(addr: SocketAddr, user: &str) -> HttpResponse {
+    let (h, b) = listen_request(addr, user);
+    post(&mut Connection::open(addr), &h, &b)
+}
+
+/// A principal's share of the listen streams holds across the replicas: two streams per
+/// principal here, a 2026-07-28 listen stream on one replica and a 2025-11-25 session's GET
+/// stream on another; a third is refused through the third replica (503, `Retry-After`) while
+/// another principal is served there; the place comes back when a stream ends, and a store that
+/// does not answer refuses a stream with the store's error. A replica that dies without giving
+/// its streams back holds them until their leases lapse (the engine, with a short lease).
+#[test]
+fn a_principals_share_of_the_streams_holds_across_replicas() {
+    let mut redis = RedisServer::start();
+    let rt = runtime();
+    let (r, _catalogs) = stream_replicas(&rt, &redis, 3, 2);
+    let listening = listen_as(r[0], "alice");
+    let session = LegacyClient::open(r[1], "alice");
+    let mut get = Connection::open(r[1]);
+    assert_eq!(head(&mut get, "GET", &session, r[1]), 200);
+    let refused = listen_refused(r[2], "alice");
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert_eq!(
+        refused.json()["error"]["message"],
+        "Too many streams open: try again later"
+    );
+    let mut other_get = Connection::open(r[2]);
+    assert_eq!(
+        head(&mut other_get, "GET", &session, r[2]),
+        503,
+        "a GET stream counts in the same share"
+    );
+    let _bob = listen_as(r[2], "bob");
+    // The place comes back once the replica has seen the stream end.
+    drop(listening);
+    let freed = Instant::now();
+    loop {
+        let answer = listen_refused(r[2], "alice");
+        if answer.status == 200 {
+            break;
+        }
+        assert_eq!(answer.status, 503);
+        assert!(freed.elapsed() < Duration::from_secs(5), "never freed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The engine: a lease lapses by itself.
+    let store = connect(&rt, &redis);
+    rt.block_on(async {
+        use beam_mcp::store::StreamShare;
+        let streams = store.streams();
+        let short = Duration::from_millis(300);
+        assert!(streams.open(9, "dead", short, 1).await.unwrap());
+        assert!(!streams.open(9, "next", short, 1).await.unwrap(), "held");
+        streams.renew(9, "dead", short).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(streams.open(9, "next", short, 1).await.unwrap(), "lapsed");
+        streams.close(9, "next").await.unwrap();
+        assert!(streams.open(9, "again", short, 1).await.unwrap(), "closed");
+    });
+    redis.stop();
+    let unavailable = listen_refused(r[2], "carol");
+    assert_eq!(unavailable.status, 503);
+    assert_eq!(unavailable.json()["error"]["code"], -32603);
+}

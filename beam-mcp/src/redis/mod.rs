@@ -29,6 +29,7 @@ mod fanout;
 mod options;
 mod rate_limit;
 mod sessions;
+mod streams;
 mod tasks;
 
 #[cfg(feature = "http")]
@@ -49,6 +50,7 @@ pub use fanout::RedisFanout;
 pub use options::{ConnectError, RedisOptions};
 pub use rate_limit::RedisRateLimit;
 pub use sessions::RedisSessions;
+pub use streams::RedisStreams;
 pub use tasks::RedisTasks;
 
 /// One replica's connection to the shared Redis, for one server name. Cheap to clone: every
@@ -254,7 +256,8 @@ impl Redis {
     /// The layout: `bucket:{caller}` (a rate-limit bucket; the caller's principal digest in
     /// hex), `events:{session}` and `events-meta:{session}` (a session's stream events and
     /// their bookkeeping), `task:{id}` (a task's copy), `session:{id}` (a 2025-11-25 session's
-    /// record), and the channels `bus` (the fan-out), `tasks` (relays to the replica that runs a
+    /// record), `sessions-of:{share}` and `streams-of:{share}` (a principal's sessions and open
+    /// listen streams, each scored by when it lapses), and the channels `bus` (the fan-out), `tasks` (relays to the replica that runs a
     /// task) and `sessions` (what replicas tell each other of a session).
     pub fn key(&self, what: &str) -> String {
         format!("{}{what}", self.prefix)

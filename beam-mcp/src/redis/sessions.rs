@@ -120,7 +120,8 @@ impl Redis {
     }
 }
 
-fn millis(duration: Duration) -> u64 {
+/// `duration` in whole milliseconds, at least 1 (Redis refuses a zero expiry).
+pub(super) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis())
         .unwrap_or(u64::MAX)
         .max(1)

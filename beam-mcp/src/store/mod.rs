@@ -139,7 +139,9 @@ pub trait Probe: Send + Sync + 'static {
 }
 
 pub(crate) mod sessions;
+pub(crate) mod streams;
 pub(crate) mod tasks;
 
 pub use sessions::{SessionDelivery, SessionRelay, SessionShare, SharedSession};
+pub use streams::StreamShare;
 pub use tasks::{SharedTask, TaskDelivery, TaskRelay, TaskShare};

@@ -98,6 +98,7 @@ pub struct HttpBuilder {
     pub(super) sessions: Option<SessionLimits>,
     pub(super) event_store: Option<Arc<dyn EventStore>>,
     pub(super) session_share: Option<Arc<dyn crate::store::SessionShare>>,
+    pub(super) stream_share: Option<Arc<dyn crate::store::StreamShare>>,
     pub(super) stateless_legacy: bool,
     pub(super) max_connections: usize,
     pub(super) max_in_flight_requests: usize,
@@ -346,6 +347,49 @@ impl HttpBuilder {
     /// ```
     pub fn session_share(mut self, share: impl crate::store::SessionShare) -> Self {
         self.session_share = Some(Arc::new(share));
+        self
+    }
+
+    /// Counts each principal's listen streams across the replicas of this endpoint through
+    /// `share`, so [`max_streams_per_principal`](Self::max_streams_per_principal) holds for
+    /// all of them together, not for each (the Redis engine: `redis::Redis::streams`, feature
+    /// `redis`).
+    ///
+    /// A stream takes this replica's place first, then a lease in the store, renewed every
+    /// 20 s while it is open and given back when it ends; a replica that dies holds its
+    /// streams' leases for 60 s at most. A store that does not answer refuses the stream with
+    /// 503 and `Retry-After` (`-32603`). The anonymous `()` principal is held to each replica's
+    /// connection bound alone, and asks the store nothing.
+    ///
+    /// ```
+    /// use beam_mcp::store::{StoreError, StoreFuture, StreamShare};
+    /// use beam_mcp::transport::http::{Http, Origins};
+    /// use std::time::Duration;
+    ///
+    /// /// A store that refuses every principal's streams past none at all.
+    /// struct Closed;
+    /// impl StreamShare for Closed {
+    ///     fn open(&self, _: u64, _: &str, _: Duration, _: usize) -> StoreFuture<Result<bool, StoreError>> {
+    ///         StoreFuture::ready(Ok(false))
+    ///     }
+    ///     fn renew(&self, _: u64, _: &str, _: Duration) -> StoreFuture<Result<(), StoreError>> {
+    ///         StoreFuture::ready(Ok(()))
+    ///     }
+    ///     fn close(&self, _: u64, _: &str) -> StoreFuture<Result<(), StoreError>> {
+    ///         StoreFuture::ready(Ok(()))
+    ///     }
+    /// }
+    ///
+    /// let endpoint = Http::builder(beam_mcp::Server::builder().build().unwrap())
+    ///     .authorize(|parts| Ok(parts.headers.get("x-user").map(|v| v.as_bytes().to_vec())))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .stream_share(Closed)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = endpoint;
+    /// ```
+    pub fn stream_share(mut self, share: impl crate::store::StreamShare) -> Self {
+        self.stream_share = Some(Arc::new(share));
         self
     }
 
@@ -644,6 +688,7 @@ impl HttpBuilder {
                 write_timeout: self.write_timeout,
                 in_flight: load::Places::new(max_in_flight_requests, per_principal),
                 streams: load::Places::new(max_connections, streams_per_principal),
+                stream_share: self.stream_share,
                 max_connections: self.max_connections,
                 shutdown_grace: self.shutdown_grace,
                 health_route: self.health_route,

@@ -107,7 +107,7 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
     let places = if works {
         Places::InFlight(&endpoint.in_flight, key)
     } else {
-        Places::Streams(&endpoint.streams, key)
+        Places::Streams(endpoint, key)
     };
     answer(&endpoint.server, &parts, message, session, places).await
 }
@@ -129,7 +129,7 @@ fn is_modern(parts: &Parts, message: &Envelope) -> bool {
 /// Where a request takes its place, under its principal's key.
 enum Places<'e> {
     InFlight(&'e load::Places, Option<u64>),
-    Streams(&'e load::Places, Option<u64>),
+    Streams(&'e super::Endpoint, Option<u64>),
 }
 
 /// The core answers, calling the header rules at their steps; HTTP adds only the status. A
@@ -159,10 +159,7 @@ async fn answer(
             tracing::debug!(?full, "no in-flight place: refused with 503");
             load::busy(id)
         }),
-        Places::Streams(places, key) => places.take(key).map_err(|full| {
-            tracing::debug!(?full, "no place for a stream: refused with 503");
-            load::streams_busy(id)
-        }),
+        Places::Streams(endpoint, key) => super::stream_lease::take(endpoint, key, id).await,
     };
     let slot = match slot {
         Ok(slot) => slot,

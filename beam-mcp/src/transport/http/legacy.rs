@@ -497,12 +497,9 @@ pub(super) async fn get(
     // A GET stream, resumed or not, waits without working and holds a connection: it takes a
     // place among the streams, in its principal's share, until its last byte is written. The
     // place is taken first, so a refused GET takes no stream over.
-    let slot = match endpoint.streams.take(principal.share_key()) {
+    let slot = match super::stream_lease::take(endpoint, principal.share_key(), None).await {
         Ok(slot) => slot,
-        Err(full) => {
-            tracing::debug!(?full, "no place for a GET stream: refused with 503");
-            return super::load::streams_busy(None);
-        }
+        Err(refused) => return refused,
     };
     let response = get_stream(legacy, parts, principal, endpoint).await;
     if response.status() == StatusCode::OK {

@@ -64,6 +64,11 @@ impl Places {
         }
     }
 
+    /// The most one principal may hold at once.
+    pub(super) fn share(&self) -> usize {
+        self.share
+    }
+
     /// A free place for the principal `key` (`None`: an anonymous caller, held to the bound
     /// alone), or why there is none.
     pub(super) fn take(&self, key: Option<u64>) -> Result<Slot, Full> {
@@ -74,6 +79,7 @@ impl Places {
             return Ok(Slot {
                 _permit: permit,
                 _share: None,
+                _lease: None,
             });
         };
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
@@ -94,6 +100,7 @@ impl Places {
                 held: Arc::clone(&self.held),
                 key,
             }),
+            _lease: None,
         })
     }
 }
@@ -120,9 +127,17 @@ impl Drop for Share {
 pub(super) struct Slot {
     _permit: OwnedSemaphorePermit,
     _share: Option<Share>,
+    /// A stream's lease in a store shared with other replicas, given back with the place.
+    _lease: Option<super::stream_lease::Lease>,
 }
 
 impl Slot {
+    /// The place, holding `lease` too.
+    pub(super) fn with_lease(mut self, lease: super::stream_lease::Lease) -> Slot {
+        self._lease = Some(lease);
+        self
+    }
+
     /// Keeps the slot until `response`'s body is dropped: written to its end, or abandoned
     /// with the connection. A streamed answer (progress, then the result) is still work.
     pub(super) fn hold_until_sent(self, response: HttpResponse) -> HttpResponse {

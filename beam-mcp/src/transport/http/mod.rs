@@ -50,6 +50,7 @@ mod signals;
 mod sse;
 mod stall;
 mod status;
+mod stream_lease;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -96,6 +97,8 @@ struct Endpoint {
     /// A place per listen stream open (`max_connections` in all), at most
     /// `max_streams_per_principal` to one principal.
     streams: load::Places,
+    /// Where each principal's streams are counted across replicas too.
+    stream_share: Option<Arc<dyn crate::store::StreamShare>>,
     max_connections: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
@@ -143,6 +146,7 @@ impl Http {
             sessions: None,
             event_store: None,
             session_share: None,
+            stream_share: None,
             stateless_legacy: false,
             max_connections: 1024,
             max_in_flight_requests: 256,

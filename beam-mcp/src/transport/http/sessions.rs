@@ -711,7 +711,7 @@ fn stream_base() -> u64 {
 }
 
 /// 32 random bytes as 64 hex digits: visible ASCII, unguessable.
-fn new_id() -> String {
+pub(super) fn new_id() -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the operating system's random source");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
