@@ -173,6 +173,14 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     if !scopes.is_empty() {
         definition.extend(quote!(.with_scopes(&[#(#scopes),*])));
     }
+    // A named catalog's tool is unique under the name it is mounted by.
+    let key = match &model.attr.catalog {
+        Some(catalog) => {
+            definition.extend(quote!(.with_catalog(#catalog)));
+            beam_mcp_rules::namespaced_name(&catalog.value(), name)
+        }
+        None => name.to_string(),
+    };
     let kind = Kind {
         word: "tool",
         def: quote!(::beam_mcp::ToolDef),
@@ -201,7 +209,7 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
             }
         },
         beside: args_struct,
-        unique: crate::unique::marker("tool", name, model.name_span),
+        unique: crate::unique::marker("tool", &key, model.name_span),
         schema_types: Some(schema_types),
     };
     registered(item, &kind, parts, host)

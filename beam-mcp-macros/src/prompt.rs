@@ -186,6 +186,14 @@ impl PromptFn {
         let mut definition = quote! {
             ::beam_mcp::prompt::PromptDef::new(#name, #description, Self::#handler)
         };
+        // A named catalog's prompt is unique under the name it is mounted by.
+        let key = match &self.attr.catalog {
+            Some(catalog) => {
+                definition.extend(quote!(.with_catalog(#catalog)));
+                beam_mcp_rules::namespaced_name(&catalog.value(), name)
+            }
+            None => name.to_string(),
+        };
         if let Some(title) = &self.attr.title {
             definition.extend(quote!(.with_title(#title)));
         }
@@ -236,7 +244,7 @@ impl PromptFn {
             finish,
             associated: TokenStream::new(),
             beside: TokenStream::new(),
-            unique: crate::unique::marker("prompt", name, self.name_span),
+            unique: crate::unique::marker("prompt", &key, self.name_span),
             schema_types: None,
         };
         registered(item, &kind, parts, host)

@@ -60,6 +60,19 @@ impl ResourceFn {
                 errors.at(attr.uri.span(), Message::InvalidUri { uri, reason });
                 return None;
             }
+            if let Some(catalog) = &attr.catalog
+                && beam_mcp_rules::namespaced_uri(&catalog.value(), &uri).is_none()
+            {
+                errors.push(syn::Error::new_spanned(
+                    &attr.uri,
+                    format!(
+                        "a resource of catalog {:?} is mounted at `scheme://{}/...`: give it a URI with `//` after its scheme",
+                        catalog.value(),
+                        catalog.value()
+                    ),
+                ));
+                return None;
+            }
             Some(template)
         });
         let mut params = Vec::new();
@@ -187,16 +200,26 @@ impl ResourceFn {
             .params
             .iter()
             .any(|p| matches!(p, ReaderParam::Extract(e) if e.reads_context));
-        let (marker, key) = if self.template.is_static() {
-            ("resource", self.attr.uri.value())
-        } else {
-            ("template", self.template.shape())
+        // A named catalog's resource is unique under the URI it is mounted at (`parse` refused
+        // a URI with no place for the prefix).
+        let catalog = self.attr.catalog.as_ref();
+        let mounted = catalog
+            .and_then(|c| beam_mcp_rules::namespaced_uri(&c.value(), &self.attr.uri.value()))
+            .and_then(|at| Some((UriTemplate::parse(&at).ok()?, at)));
+        let (marker, key) = match &mounted {
+            Some((template, at)) if template.is_static() => ("resource", at.clone()),
+            Some((template, _)) => ("template", template.shape()),
+            None if self.template.is_static() => ("resource", self.attr.uri.value()),
+            None => ("template", self.template.shape()),
         };
         let unique = crate::unique::marker(marker, &key, uri.span());
         let handler = host.associated("__beam_handler", item);
         let mut definition = quote! {
             ::beam_mcp::resource::ResourceDef::new(#uri, #name, Self::#handler)
         };
+        if let Some(catalog) = catalog {
+            definition.extend(quote!(.with_catalog(#catalog)));
+        }
         for (value, setter) in [
             (title, "with_title"),
             (description, "with_description"),

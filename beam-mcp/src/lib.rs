@@ -50,6 +50,7 @@ mod level;
 pub mod limit;
 mod live;
 pub mod middleware;
+mod mount;
 mod panic;
 pub mod prompt;
 pub mod protocol;
@@ -81,6 +82,7 @@ pub use context::{Ask, Context, LogLevel, NotSent, UnknownLevel};
 pub use icon::{Icon, IconTheme};
 pub use limit::{RateLimit, TokenBucket};
 pub use live::{LiveCatalog, LiveError};
+pub use mount::{MountError, Origin};
 pub use schemagen::{SchemaProfile, schema_for};
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use task::TaskSupport;
@@ -101,6 +103,10 @@ pub use tool::{
 ///   required; `configure = ..` adjusts the [`ServerBuilder`] and `endpoint = ..` the
 ///   [`HttpBuilder`](crate::transport::http::HttpBuilder). The bound address is printed on
 ///   stderr as `beam_mcp: listening on http://ADDR/mcp`.
+///
+/// The server serves the crate's items declared outside a named catalog
+/// ([`ServerBuilder::crate_items`]) and mounts each named catalog (`#[tool(catalog = "notes")]`)
+/// under its name ([`ServerBuilder::mount_crate_catalogs`]).
 ///
 /// Diagnostics go to stderr through `tracing` (filter with `RUST_LOG`); stdout carries
 /// protocol messages only. A catalog the builder refuses ends the process with the reason on
@@ -141,7 +147,8 @@ macro_rules! serve {
             let builder = $crate::Server::builder()
                 .name(::core::env!("CARGO_PKG_NAME"))
                 .version(::core::env!("CARGO_PKG_VERSION"))
-                .crate_items(::core::module_path!());
+                .crate_items(::core::module_path!())
+                .mount_crate_catalogs(::core::module_path!());
             let configure: fn($crate::ServerBuilder) -> $crate::ServerBuilder = $configure;
             $crate::transport::stdio::main(configure(builder))
         }
@@ -165,7 +172,8 @@ macro_rules! serve_http {
             let builder = $crate::Server::builder()
                 .name(::core::env!("CARGO_PKG_NAME"))
                 .version(::core::env!("CARGO_PKG_VERSION"))
-                .crate_items(::core::module_path!());
+                .crate_items(::core::module_path!())
+                .mount_crate_catalogs(::core::module_path!());
             $(
                 let configure: fn($crate::ServerBuilder) -> $crate::ServerBuilder = $configure;
                 let builder = configure(builder);

@@ -106,6 +106,9 @@ pub enum BuildError {
     /// carry.
     #[error("a fan-out carries a live catalog's changes: call live() on the builder too")]
     FanoutWithoutLive,
+    /// A mounted catalog was refused.
+    #[error(transparent)]
+    Mount(#[from] crate::mount::MountError),
 }
 
 /// Builds a [`Server`]: the catalog, the host state, and the options.
@@ -160,6 +163,8 @@ pub struct ServerBuilder {
     #[cfg(feature = "otel")]
     telemetry: Option<crate::telemetry::Telemetry>,
     tasks: TaskSettings,
+    /// Other builders' catalogs mounted under prefixes, applied by `build()`.
+    mounts: Vec<crate::mount::Mounted>,
 }
 
 /// What a host shows of the server beside its name: the optional fields of `Implementation`.
@@ -425,21 +430,207 @@ impl ServerBuilder {
     }
 
     /// Adds every `#[tool]`, `#[resource]` and `#[prompt]` declared in the crate of
-    /// `module_path` (what `serve!` does with its own `module_path!()`).
-    pub fn crate_items(mut self, module_path: &str) -> Self {
+    /// `module_path` outside a named catalog (what `serve!` does with its own
+    /// `module_path!()`, before it mounts each named catalog under its name).
+    pub fn crate_items(self, module_path: &str) -> Self {
+        self.registered(module_path, None)
+    }
+
+    /// Adds the items declared in the crate of `module_path` with `catalog = "{catalog}"`
+    /// (`#[tool(catalog = "notes")]`): a named catalog, to [`mount`](Self::mount). Mounted
+    /// under its own name, its names were checked for clashes at compile time; under another
+    /// prefix, `build()` checks them.
+    ///
+    /// ```
+    /// /// Finds a note.
+    /// #[beam_mcp::tool(catalog = "notes")]
+    /// fn search(text: String) -> String { text }
+    ///
+    /// let notes = beam_mcp::Server::builder().crate_catalog(module_path!(), "notes");
+    /// let server = beam_mcp::Server::builder().mount("notes", notes).build().unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn crate_catalog(self, module_path: &str, catalog: &str) -> Self {
+        self.registered(module_path, Some(catalog))
+    }
+
+    /// The registered items of `module_path`'s crate in `catalog` (`None`: in none).
+    fn registered(mut self, module_path: &str, catalog: Option<&str>) -> Self {
         let krate = crate_of(module_path);
-        let ours = |path: &str| crate_of(path) == krate;
+        let ours = |path: &str, of: Option<&str>| crate_of(path) == krate && of == catalog;
         let defs = &mut self.definitions;
         let registered = &crate::__private_v0_1::TOOLS;
         defs.tools
-            .extend(registered.iter().filter(|d| ours(d.module_path)));
+            .extend(registered.iter().filter(|d| ours(d.module_path, d.catalog)));
         let registered = &crate::__private_v0_1::RESOURCES;
         defs.resources
-            .extend(registered.iter().filter(|d| ours(d.module_path)));
+            .extend(registered.iter().filter(|d| ours(d.module_path, d.catalog)));
         let registered = &crate::__private_v0_1::PROMPTS;
         defs.prompts
-            .extend(registered.iter().filter(|d| ours(d.module_path)));
+            .extend(registered.iter().filter(|d| ours(d.module_path, d.catalog)));
         self
+    }
+
+    /// Mounts every named catalog declared in the crate of `module_path` under its own name
+    /// (what `serve!` does): the mounts whose names the macros checked for clashes at compile
+    /// time.
+    ///
+    /// ```
+    /// /// Finds a note.
+    /// #[beam_mcp::tool(catalog = "notes")]
+    /// fn search(text: String) -> String { text }
+    ///
+    /// /// Finds a file.
+    /// #[beam_mcp::tool(name = "search", catalog = "files")]
+    /// fn search_files(text: String) -> String { text }
+    ///
+    /// let server = beam_mcp::Server::builder()
+    ///     .crate_items(module_path!())
+    ///     .mount_crate_catalogs(module_path!())
+    ///     .build()
+    ///     .unwrap(); // serves notes_search and files_search
+    /// # let _ = server;
+    /// ```
+    pub fn mount_crate_catalogs(mut self, module_path: &str) -> Self {
+        let krate = crate_of(module_path);
+        let tools = crate::__private_v0_1::TOOLS
+            .iter()
+            .map(|d| (d.module_path, d.catalog));
+        let resources = crate::__private_v0_1::RESOURCES
+            .iter()
+            .map(|d| (d.module_path, d.catalog));
+        let prompts = crate::__private_v0_1::PROMPTS
+            .iter()
+            .map(|d| (d.module_path, d.catalog));
+        let mut names: Vec<&'static str> = tools
+            .chain(resources)
+            .chain(prompts)
+            .filter(|(path, _)| crate_of(path) == krate)
+            .filter_map(|(_, catalog)| catalog)
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            let catalog = Server::builder().crate_catalog(module_path, name);
+            self = self.mount(name, catalog);
+        }
+        self
+    }
+
+    /// Mounts `other`'s catalog under `prefix`: its tools and prompts are served as
+    /// `{prefix}_{name}`, its resources and templates as `scheme://{prefix}/{rest}`, each with
+    /// its schemas, annotations, tags, scopes, completions and handler unchanged; a tool's
+    /// view moves with its resource. `other`'s host state joins this server's (a type given
+    /// to both is refused: give it once, here). `other` may mount catalogs of its own.
+    ///
+    /// Checked by `build()` ([`BuildError::Mount`]): the prefix (1 to 32 ASCII letters, digits,
+    /// `_` or `-`, starting with a letter); a name or URI shared by two sources once mounted,
+    /// named both; and a setting that belongs to a whole server given to `other` (middleware,
+    /// a rate limit, telemetry, an observer, a declared connectome, the connectome surface, a
+    /// live catalog, a fan-out, a task share, skills, supported versions or `requestState`
+    /// keys), which the mount would drop: give it here. `other`'s name, version, instructions,
+    /// caches, page size and limits are not kept: this server's hold.
+    ///
+    /// A middleware sees a mounted item's name here and its origin
+    /// ([`Item::origin`](crate::middleware::Item::origin)).
+    ///
+    /// ```
+    /// /// Finds a note.
+    /// #[beam_mcp::tool]
+    /// fn search(text: String) -> String { text }
+    ///
+    /// let notes = beam_mcp::Server::builder().tool(search::DEF);
+    /// let files = beam_mcp::Server::builder().tool(search::DEF);
+    /// let server = beam_mcp::Server::builder()
+    ///     .mount("notes", notes)
+    ///     .mount("files", files)
+    ///     .build()
+    ///     .unwrap(); // serves notes_search and files_search
+    /// # let _ = server;
+    ///
+    /// let clash = beam_mcp::Server::builder()
+    ///     .tool(search::DEF.with_name("notes_search"))
+    ///     .mount("notes", beam_mcp::Server::builder().tool(search::DEF))
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert!(clash.to_string().starts_with(
+    ///     "tool \"notes_search\" is declared twice once mounted: by the server's own tool \"notes_search\""
+    /// ));
+    /// ```
+    pub fn mount(self, prefix: impl Into<String>, other: ServerBuilder) -> Self {
+        self.mount_as(prefix.into(), other, false)
+    }
+
+    /// [`mount`](Self::mount), keeping resource and template URIs as they are (their schemes
+    /// are distinct already, or a client must read them by their own URIs); a URI that clashes
+    /// is refused by `build()`.
+    ///
+    /// ```
+    /// /// Today's note.
+    /// #[beam_mcp::resource("notes://today")]
+    /// fn today() -> String { "nothing yet".into() }
+    ///
+    /// let notes = beam_mcp::Server::builder().resource(today::DEF);
+    /// let server = beam_mcp::Server::builder()
+    ///     .mount_keeping_uris("notes", notes)
+    ///     .build()
+    ///     .unwrap(); // serves notes://today
+    /// # let _ = server;
+    /// ```
+    pub fn mount_keeping_uris(self, prefix: impl Into<String>, other: ServerBuilder) -> Self {
+        self.mount_as(prefix.into(), other, true)
+    }
+
+    fn mount_as(mut self, prefix: String, other: ServerBuilder, keep_uris: bool) -> Self {
+        let catalog = other.into_mounted(&prefix);
+        self.mounts.push(crate::mount::Mounted {
+            prefix,
+            keep_uris,
+            catalog,
+        });
+        self
+    }
+
+    /// This builder's catalog as a mount under `prefix` takes it: its own mounts applied, or
+    /// the whole-server setting it cannot keep.
+    fn into_mounted(
+        mut self,
+        prefix: &str,
+    ) -> Result<(crate::catalog::Definitions, StateMap), crate::mount::MountError> {
+        let refused = |setting| crate::mount::MountError::ServerSetting {
+            prefix: prefix.to_owned(),
+            setting,
+        };
+        #[cfg(feature = "otel")]
+        if self.telemetry.is_some() {
+            return Err(refused("telemetry"));
+        }
+        let settings: [(bool, &'static str); 12] = [
+            (!self.middleware.is_empty(), "middleware"),
+            (self.rate_limit.is_some(), "a rate limit"),
+            (self.definitions.observer.is_some(), "an observer"),
+            (self.declared.is_some(), "a declared connectome"),
+            (
+                self.connectome_resources || self.connectome_tool,
+                "the connectome surface",
+            ),
+            (self.live.is_some(), "a live catalog"),
+            (self.fanout.is_some(), "a fan-out"),
+            (self.task_share.is_some(), "a task share"),
+            (self.definitions.skills_declared, "skills"),
+            (self.revisions.is_some(), "supported versions"),
+            (
+                self.state_key.is_some() || self.previous_state_key.is_some(),
+                "requestState keys",
+            ),
+            (self.state_lifetime.is_some(), "a requestState lifetime"),
+        ];
+        if let Some((_, setting)) = settings.into_iter().find(|(given, _)| *given) {
+            return Err(refused(setting));
+        }
+        let mounts = std::mem::take(&mut self.mounts);
+        crate::mount::apply(&mut self.definitions, &mut self.states, mounts)?;
+        Ok((self.definitions, self.states))
     }
 
     /// Counts calls per catalog item into `observer`'s observed connectome once it is
@@ -822,6 +1013,8 @@ impl ServerBuilder {
 
     /// Checks the catalog and the options, and builds the server.
     pub fn build(mut self) -> Result<Server, BuildError> {
+        let mounts = std::mem::take(&mut self.mounts);
+        crate::mount::apply(&mut self.definitions, &mut self.states, mounts)?;
         let task_limits = self.tasks.limits().ok_or(BuildError::ZeroTaskBound)?;
         if self.fanout.is_some() && self.live.is_none() {
             return Err(BuildError::FanoutWithoutLive);

@@ -471,6 +471,42 @@ if [ -z "$only_url" ]; then
     negative "beam-mcp client, Python SDK server behind liar.py, HTTP" "revision|tool-text|bad-call|booking|completion" \
         "$client_check" --expect-revision 2026-07-28 --http "$listening"
 fi
+# Composition (issue 26): examples/composed mounts two named catalogs that both declare `search`
+# under their names beside its own `hello`. Each client, in its default configuration and at
+# auto, sees the namespaced names and calls through both mounts and the server's own tool (the
+# Python and TypeScript clients; rmcp and the Inspector the first mount's items), reads the
+# mounted resource and a URI its mounted template matches, gets the mounted prompt and
+# completes its argument, with exact values, over stdio and Streamable HTTP.
+if [ -z "$only_url" ]; then
+    (cd "$here/../.." && cargo build --locked --quiet -p composed)
+    composed="${CARGO_TARGET_DIR:-$here/../../target}/debug/composed"
+    composed_read='{
+      "notes://notes/today": [{"uri": "notes://notes/today", "mimeType": "text/plain", "text": "nothing yet"}],
+      "notes://notes/topic/rust": [{"uri": "notes://notes/topic/rust", "mimeType": "text/plain", "text": "all about rust"}]
+    }'
+    composed_base=(--tool notes_search --args '{"text":"rust"}' --expect-text 'note about rust'
+        --bad-args '{"text":1}' --expect-bad-text 'notes_search: invalid arguments: text must be of type string'
+        --read notes://notes/topic/rust --expect-read "$composed_read"
+        --prompt notes_summary --prompt-args '{"topic":"go"}'
+        --expect-prompt '[{"role": "user", "type": "text", "text": "Summarise my notes on go."}]')
+    composed_args=("${composed_base[@]}" --complete notes_summary:topic:r --expect-completion '["ruby","rust"]')
+    composed_calls=(
+        --also-call '{"tool":"files_search","args":{"text":"rust","limit":2},"text":"file about rust (at most 2)"}'
+        --also-call '{"tool":"hello","args":{},"text":"hello from the composed server"}')
+    composed_clients() {
+        local at="$1"
+        shift
+        run "composed, python mcp, auto$at" timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
+        run "composed, python mcp, 2025-11-25$at" timeout 120 .venv/bin/python py_client.py "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
+        run "composed, ts client v2, auto$at" timeout 120 node ts_client.mjs "${auto[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
+        run "composed, ts sdk v1, 2025-11-25$at" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
+        run "composed, rmcp, 2025-11-25$at" timeout 120 "$rmcp_client" "${legacy[@]}" "${composed_args[@]}" "$@"
+        run "composed, inspector cli, 2025-11-25$at" timeout 300 .venv/bin/python inspector_client.py "${legacy[@]}" "${composed_base[@]}" "$@"
+    }
+    composed_clients "" -- "$composed"
+    start "$work/composed-http.log" "$composed" --http 127.0.0.1:0
+    composed_clients ", http" --url "$listening"
+fi
 # The counts the README states are pinned in ./counts: a run added or lost changes them.
 pinned_runs="$(awk '$1 == "runs" {print $2}' "$here/counts")"
 pinned_controls="$(awk '$1 == "controls" {print $2}' "$here/counts")"

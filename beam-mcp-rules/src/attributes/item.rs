@@ -140,8 +140,10 @@ impl ItemAttr {
         }
     }
 
-    /// The item's key in the catalog and where it was written: a tool's or prompt's name (the
-    /// attribute's, else the function's), a resource's URI or URI template as written.
+    /// The item's key in the catalog it is served from and where it was written: a tool's or
+    /// prompt's name (the attribute's, else the function's), a resource's URI or URI template
+    /// as written; an item of a named catalog (`catalog = "notes"`) under the name it is
+    /// mounted by (`notes_search`, `scheme://notes/...`), as `serve!` mounts it.
     ///
     /// ```
     /// use beam_mcp_rules::attributes::{ItemAttr, ItemKind};
@@ -149,14 +151,31 @@ impl ItemAttr {
     /// let function: syn::ItemFn = syn::parse_str(r#"#[tool(name = "geo.lookup")] fn lookup() {}"#)?;
     /// let attr = ItemAttr::parse(ItemKind::Tool, &function.attrs[0])?;
     /// assert_eq!(attr.key(&function.sig).0, "geo.lookup");
+    ///
+    /// let function: syn::ItemFn = syn::parse_str(r#"#[tool(catalog = "notes")] fn search() {}"#)?;
+    /// let attr = ItemAttr::parse(ItemKind::Tool, &function.attrs[0])?;
+    /// assert_eq!(attr.key(&function.sig).0, "notes_search");
     /// # Ok::<(), syn::Error>(())
     /// ```
     pub fn key(&self, sig: &Signature) -> (String, Span) {
-        match self {
+        let (key, span) = match self {
             ItemAttr::Tool(attr) => item_name(attr.name.as_ref(), sig),
             ItemAttr::Prompt(attr) => item_name(attr.name.as_ref(), sig),
             ItemAttr::Resource(attr) => (attr.uri.value(), attr.uri.span()),
-        }
+        };
+        let catalog = match self {
+            ItemAttr::Tool(attr) => attr.catalog.as_ref(),
+            ItemAttr::Prompt(attr) => attr.catalog.as_ref(),
+            ItemAttr::Resource(attr) => attr.catalog.as_ref(),
+        };
+        let Some(catalog) = catalog else {
+            return (key, span);
+        };
+        let mounted = match self {
+            ItemAttr::Resource(_) => crate::namespaced_uri(&catalog.value(), &key).unwrap_or(key),
+            _ => crate::namespaced_name(&catalog.value(), &key),
+        };
+        (mounted, span)
     }
 
     /// The completers it names (`complete(argument = function)`), in the order written.

@@ -51,6 +51,8 @@ pub struct ToolAttr {
     /// `ui = "ui://..."` or `ui(resource = "ui://...", visibility = ["app"])`: the MCP Apps
     /// view a host renders for the tool.
     pub ui: Option<UiAttr>,
+    /// `catalog = "notes"`: the named catalog it belongs to (mounted under that name).
+    pub catalog: Option<LitStr>,
 }
 
 /// A tool's link to its MCP Apps view: `ui = "ui://weather/reading"`, or `ui(resource =
@@ -146,6 +148,8 @@ pub struct ResourceAttr {
     pub icons: Vec<IconAttr>,
     /// `size = 1024`: its size in bytes, when known before it is read.
     pub size: Option<syn::LitInt>,
+    /// `catalog = "notes"`: the named catalog it belongs to (mounted under that name).
+    pub catalog: Option<LitStr>,
     /// `annotations(audience = ["user"], priority = 0.5, last_modified = "...")`.
     pub annotations: Option<AnnotationsAttr>,
     /// The MCP Apps view's options: `Some` for every `ui://` resource (default options when
@@ -179,6 +183,8 @@ pub struct PromptAttr {
     pub scopes: Vec<LitStr>,
     /// `icon = "assets/prompt.png"` or `icon(src = "...", ...)`, each given once or more.
     pub icons: Vec<IconAttr>,
+    /// `catalog = "notes"`: the named catalog it belongs to (mounted under that name).
+    pub catalog: Option<LitStr>,
 }
 
 /// One icon: `icon = "assets/a.png"` (a file of the crate, embedded by the macro, or an
@@ -267,9 +273,9 @@ pub struct Completer {
     pub function: Path,
 }
 
-const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", ui = \"ui://...\"";
-const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", size = N, annotations(audience = [...], priority = 0.5, last_modified = \"...\"), app(html = \"...\", csp(...), permissions = [...], domain = \"...\", prefers_border)";
-const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\"";
+const TOOL_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", read_only, destructive, idempotent, open_world, requires(sampling | elicitation | roots, ...), time_limit_ms = N, task = \"optional\" | \"required\", tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", ui = \"ui://...\", catalog = \"...\"";
+const RESOURCE_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", mime_type = \"...\", complete(variable = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", size = N, annotations(audience = [...], priority = 0.5, last_modified = \"...\"), app(html = \"...\", csp(...), permissions = [...], domain = \"...\", prefers_border), catalog = \"...\"";
+const PROMPT_OPTIONS: &str = "name = \"...\", title = \"...\", description = \"...\", complete(argument = function), tags = [\"...\", ...], scopes = [\"...\", ...], icon = \"...\", catalog = \"...\"";
 
 impl ToolAttr {
     /// The options from the attribute's tokens (inside the parentheses), or the first mistake,
@@ -299,6 +305,7 @@ impl ToolAttr {
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
                 "icon" => attr.icons.push(icon(&meta)?),
                 "ui" => set(&mut attr.ui, ui(&meta)?, &meta)?,
+                "catalog" => set(&mut attr.catalog, catalog(&meta)?, &meta)?,
                 _ => return Err(unknown(&meta, "tool", TOOL_OPTIONS)),
             }
         }
@@ -342,6 +349,7 @@ impl ResourceAttr {
             scopes: Vec::new(),
             icons: Vec::new(),
             size: None,
+            catalog: None,
             annotations: None,
             app: None,
         };
@@ -356,6 +364,7 @@ impl ResourceAttr {
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
                 "icon" => attr.icons.push(icon(&meta)?),
                 "size" => set(&mut attr.size, size(&meta)?, &meta)?,
+                "catalog" => set(&mut attr.catalog, catalog(&meta)?, &meta)?,
                 "annotations" => set(&mut attr.annotations, annotations(&meta)?, &meta)?,
                 "app" => {
                     let uri = attr.uri.value();
@@ -410,10 +419,23 @@ impl PromptAttr {
                 "tags" => tags(&meta, &mut attr.tags)?,
                 "scopes" => scopes(&meta, &mut attr.scopes)?,
                 "icon" => attr.icons.push(icon(&meta)?),
+                "catalog" => set(&mut attr.catalog, catalog(&meta)?, &meta)?,
                 _ => return Err(unknown(&meta, "prompt", PROMPT_OPTIONS)),
             }
         }
         Ok(attr)
+    }
+}
+
+/// `catalog = "notes"`: a name that can stand as a mount prefix.
+fn catalog(meta: &Meta) -> syn::Result<LitStr> {
+    let name = string_value(meta)?;
+    match crate::prefix_defect(&name.value()) {
+        None => Ok(name),
+        Some(why) => Err(syn::Error::new_spanned(
+            &name,
+            format!("a catalog is mounted under its name: {why}"),
+        )),
     }
 }
 

@@ -27,6 +27,8 @@ pub(crate) struct Prompt {
     pub(crate) argument_names: Vec<&'static str>,
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
+    /// Where it came from, when mounted.
+    pub(crate) origin: Option<crate::mount::Origin>,
 }
 
 pub(crate) fn build(defs: &[PromptDef], states: &StateMap) -> Result<Vec<Prompt>, CatalogError> {
@@ -128,5 +130,6 @@ fn build_prompt(def: &PromptDef, states: &StateMap) -> Result<Prompt, CatalogErr
         completions: def.completions,
         argument_names: def.arguments.iter().map(|a| a.name).collect(),
         observed: None,
+        origin: def.origin,
     })
 }

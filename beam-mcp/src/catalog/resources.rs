@@ -24,6 +24,8 @@ pub(crate) struct Resource {
     pub(crate) scopes: &'static [&'static str],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
+    /// Where it came from, when mounted.
+    pub(crate) origin: Option<crate::mount::Origin>,
     /// An MCP Apps view's `_meta` (`{"ui": ...}`), written on each content it reads too.
     pub(crate) app_meta: Option<Arc<Value>>,
 }
@@ -43,6 +45,8 @@ pub(crate) struct Template {
     pub(crate) completions: &'static [CompletionDef],
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
+    /// Where it came from, when mounted.
+    pub(crate) origin: Option<crate::mount::Origin>,
 }
 
 /// What `resources/read` may read for a URI: the reader, the declared MIME type, and the
@@ -61,6 +65,8 @@ pub(crate) struct Readable<'c, 'u> {
     pub(crate) scopes: &'static [&'static str],
     /// The counter of the resource or template read.
     pub(crate) observed: Option<&'c ItemCounter>,
+    /// Where it came from, when mounted.
+    pub(crate) origin: Option<crate::mount::Origin>,
     /// An MCP Apps view's `_meta`, for each content read.
     pub(crate) app_meta: Option<&'c Arc<Value>>,
 }
@@ -103,6 +109,7 @@ pub(crate) fn build(
                 tags: def.tags,
                 scopes: def.scopes,
                 observed: None,
+                origin: def.origin,
                 app_meta: def
                     .app
                     .map(|view| Arc::new(serde_json::json!({ "ui": view.to_value() }))),
@@ -119,6 +126,7 @@ pub(crate) fn build(
                 scopes: def.scopes,
                 completions: def.completions,
                 observed: None,
+                origin: def.origin,
             });
         }
     }
@@ -268,6 +276,7 @@ pub(crate) fn readable<'c, 'u>(
             tags: resource.tags,
             scopes: resource.scopes,
             observed: resource.observed.as_ref(),
+            origin: resource.origin,
             app_meta: resource.app_meta.as_ref(),
         });
     }
@@ -282,6 +291,7 @@ pub(crate) fn readable<'c, 'u>(
             tags: t.tags,
             scopes: t.scopes,
             observed: t.observed.as_ref(),
+            origin: t.origin,
             app_meta: None,
         })
     })

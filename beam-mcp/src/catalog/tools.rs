@@ -73,6 +73,8 @@ pub(crate) struct Tool {
     pub(crate) task_support: crate::task::TaskSupport,
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
+    /// Where it came from, when mounted.
+    pub(crate) origin: Option<crate::mount::Origin>,
     /// The `ui://` view it is linked to (MCP Apps), checked against the catalog's resources.
     pub(crate) view: Option<&'static str>,
 }
@@ -253,6 +255,7 @@ fn build_tool(
         task_support: def.task_support,
         view: def.ui.map(|link| link.resource_uri),
         observed: None,
+        origin: def.origin,
     })
 }
 

@@ -131,7 +131,36 @@ impl Declared {
                 )
             }))
             .collect();
-        let linked_ids: BTreeSet<String> = linked.iter().map(|(i, _)| i.id()).collect();
+        let mut linked_ids: BTreeSet<String> = linked.iter().map(|(i, _)| i.id()).collect();
+        // A mounted item is declared where its function is, under the name its own catalog
+        // gave it (a named catalog's items under the name `serve!` mounts them by).
+        let origins = defs
+            .tools
+            .iter()
+            .filter_map(|t| t.origin)
+            .map(|o| Identity::Tool {
+                server: server.clone(),
+                name: o.name.to_owned(),
+            })
+            .chain(
+                defs.resources
+                    .iter()
+                    .filter_map(|r| r.origin)
+                    .map(|o| Identity::Resource {
+                        server: server.clone(),
+                        uri: o.name.to_owned(),
+                    }),
+            )
+            .chain(
+                defs.prompts
+                    .iter()
+                    .filter_map(|p| p.origin)
+                    .map(|o| Identity::Prompt {
+                        server: server.clone(),
+                        name: o.name.to_owned(),
+                    }),
+            );
+        linked_ids.extend(origins.map(|i| i.id()));
         let declared_items: BTreeSet<&str> = self
             .graph
             .nodes()

@@ -136,6 +136,8 @@ fn resource(uri: &'static str, name: &'static str, description: &'static str) ->
         scopes: &[],
         completions: &[],
         states: STATES,
+        catalog: None,
+        origin: None,
         module_path: module_path!(),
         location: (file!(), line!()),
     }
@@ -230,6 +232,8 @@ pub(crate) fn tool() -> ToolDef {
         time_limit: None,
         task_support: crate::task::TaskSupport::Forbidden,
         ui: None,
+        catalog: None,
+        origin: None,
         module_path: module_path!(),
         location: (file!(), line!()),
     }

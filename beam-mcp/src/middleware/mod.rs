@@ -198,6 +198,7 @@ pub struct Item {
     pub(crate) tags: &'static [&'static str],
     pub(crate) scopes: &'static [&'static str],
     pub(crate) annotations: Option<Value>,
+    pub(crate) origin: Option<crate::mount::Origin>,
 }
 
 impl Item {
@@ -230,6 +231,38 @@ impl Item {
     pub fn annotations(&self) -> Option<&Value> {
         self.annotations.as_ref()
     }
+
+    /// Where a mounted item came from: the prefix it is mounted under and its name (or URI)
+    /// in its own catalog; `None` for the server's own items. [`name`](Self::name) is the
+    /// name it is served by.
+    ///
+    /// ```
+    /// use beam_mcp::middleware::{self, Next};
+    /// use beam_mcp::Origin;
+    ///
+    /// /// Finds a note.
+    /// #[beam_mcp::tool]
+    /// fn search(text: String) -> String { text }
+    ///
+    /// // Logs every call to a mounted item by both its names.
+    /// let log = middleware::from_fn(|call: middleware::Call, next: Next| async move {
+    ///     if let Some(item) = call.item()
+    ///         && let Some(Origin { prefix, name }) = item.origin()
+    ///     {
+    ///         eprintln!("{} is {name} of {prefix}", item.name());
+    ///     }
+    ///     next.run(call).await
+    /// });
+    /// let server = beam_mcp::Server::builder()
+    ///     .mount("notes", beam_mcp::Server::builder().tool(search::DEF))
+    ///     .middleware(log)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn origin(&self) -> Option<crate::mount::Origin> {
+        self.origin
+    }
 }
 
 impl Item {
@@ -240,6 +273,7 @@ impl Item {
             tags: tool.tags,
             scopes: tool.scopes,
             annotations: tool.listing.get("annotations").cloned(),
+            origin: tool.origin,
         }
     }
 
@@ -250,17 +284,19 @@ impl Item {
             tags: prompt.tags,
             scopes: prompt.scopes,
             annotations: None,
+            origin: prompt.origin,
         }
     }
 
     /// The listed item of `kind` called `name` (a URI or template source for resources).
     fn listed(catalog: &Catalog, kind: ItemKind, name: &str) -> Option<Item> {
-        let item = |name: &Arc<str>, tags, scopes| Item {
+        let item = |name: &Arc<str>, tags, scopes, origin| Item {
             kind,
             name: Arc::clone(name),
             tags,
             scopes,
             annotations: None,
+            origin,
         };
         match kind {
             ItemKind::Tool => catalog.tool(name).map(Item::of_tool),
@@ -269,12 +305,12 @@ impl Item {
                 .resources()
                 .iter()
                 .find(|r| &*r.uri == name)
-                .map(|r| item(&r.uri, r.tags, r.scopes)),
+                .map(|r| item(&r.uri, r.tags, r.scopes, r.origin)),
             ItemKind::Template => catalog
                 .templates()
                 .iter()
                 .find(|t| &*t.source == name)
-                .map(|t| item(&t.source, t.tags, t.scopes)),
+                .map(|t| item(&t.source, t.tags, t.scopes, t.origin)),
         }
     }
 }

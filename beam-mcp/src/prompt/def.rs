@@ -149,6 +149,12 @@ pub struct PromptDef {
     pub completions: &'static [CompletionDef],
     /// The host state types it takes.
     pub states: &'static [StateRequirement],
+    /// The named catalog it belongs to (`#[prompt(catalog = "notes")]`): `serve!` mounts it
+    /// under that name, and [`crate_items`](crate::ServerBuilder::crate_items) leaves it out.
+    pub catalog: Option<&'static str>,
+    /// Where a mounted item came from ([`ServerBuilder::mount`](crate::ServerBuilder::mount)):
+    /// the prefix it is mounted under, and its name in its own catalog.
+    pub origin: Option<crate::mount::Origin>,
     /// The module that declared it.
     pub module_path: &'static str,
     /// Where it was declared, for diagnostics.
@@ -194,6 +200,8 @@ impl PromptDef {
             scopes: &[],
             completions: &[],
             states: &[],
+            catalog: None,
+            origin: None,
             module_path: "",
             location: ("", 0),
         }
@@ -226,6 +234,11 @@ impl PromptDef {
 
         /// The host state types it takes.
         with_states(states: &'static [StateRequirement]) => states;
+    }
+
+    const_setters! {
+        /// The named catalog it belongs to (what `#[prompt(catalog = "..")]` sets).
+        with_catalog(catalog: &'static str) => Some(catalog);
     }
 
     declared_at_setter!();

@@ -137,6 +137,7 @@ fn named(catalog: &Catalog, method: &str, params: &Map<String, Value>) -> Option
                 tags: readable.tags,
                 scopes: readable.scopes,
                 annotations: None,
+                origin: readable.origin,
             };
             Some((item, readable.takes_context))
         }

@@ -116,6 +116,12 @@ pub struct ResourceDef {
     pub completions: &'static [CompletionDef],
     /// The host state types the reader takes.
     pub states: &'static [StateRequirement],
+    /// The named catalog it belongs to (`#[resource(catalog = "notes")]`): `serve!` mounts it
+    /// under that name, and [`crate_items`](crate::ServerBuilder::crate_items) leaves it out.
+    pub catalog: Option<&'static str>,
+    /// Where a mounted item came from ([`ServerBuilder::mount`](crate::ServerBuilder::mount)):
+    /// the prefix it is mounted under, and its URI in its own catalog.
+    pub origin: Option<crate::mount::Origin>,
     /// The module that declared it (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where it was declared, for diagnostics.
@@ -160,6 +166,8 @@ impl ResourceDef {
             scopes: &[],
             completions: &[],
             states: &[],
+            catalog: None,
+            origin: None,
             module_path: "",
             location: ("", 0),
         }
@@ -226,6 +234,11 @@ impl ResourceDef {
 
         /// The host state types the reader takes.
         with_states(states: &'static [StateRequirement]) => states;
+    }
+
+    const_setters! {
+        /// The named catalog it belongs to (what `#[resource(catalog = "..")]` sets).
+        with_catalog(catalog: &'static str) => Some(catalog);
     }
 
     declared_at_setter!();

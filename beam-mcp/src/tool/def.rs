@@ -166,6 +166,12 @@ pub struct ToolDef {
     /// The MCP Apps view a host renders for the tool, and who may call it
     /// (`#[tool(ui = "ui://…")]`, advertised as `_meta.ui`).
     pub ui: Option<crate::app::ToolUi>,
+    /// The named catalog it belongs to (`#[tool(catalog = "notes")]`): `serve!` mounts it
+    /// under that name, and [`crate_items`](crate::ServerBuilder::crate_items) leaves it out.
+    pub catalog: Option<&'static str>,
+    /// Where a mounted item came from ([`ServerBuilder::mount`](crate::ServerBuilder::mount)):
+    /// the prefix it is mounted under, and its name in its own catalog.
+    pub origin: Option<crate::mount::Origin>,
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.
@@ -218,6 +224,8 @@ impl ToolDef {
             time_limit: None,
             task_support: crate::task::TaskSupport::Forbidden,
             ui: None,
+            catalog: None,
+            origin: None,
             module_path: "",
             location: ("", 0),
         }
@@ -271,6 +279,11 @@ impl ToolDef {
 
         /// The MCP Apps view a host renders for the tool: a `ui://` resource of the server.
         with_ui(ui: crate::app::ToolUi) => Some(ui);
+    }
+
+    const_setters! {
+        /// The named catalog it belongs to (what `#[tool(catalog = "..")]` sets).
+        with_catalog(catalog: &'static str) => Some(catalog);
     }
 
     declared_at_setter!();

@@ -54,13 +54,16 @@ pub struct State<T>(pub T);
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Args<T>(pub T);
 
-/// The host state values a server was given, by type.
+/// The host state values a server was given, by type (with each type's name, for messages).
 #[derive(Clone, Default)]
-pub(crate) struct StateMap(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
+pub(crate) struct StateMap(HashMap<TypeId, (Arc<dyn Any + Send + Sync>, &'static str)>);
 
 impl StateMap {
     pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
-        self.0.insert(TypeId::of::<T>(), Arc::new(value));
+        self.0.insert(
+            TypeId::of::<T>(),
+            (Arc::new(value), std::any::type_name::<T>()),
+        );
     }
 
     pub(crate) fn contains(&self, id: TypeId) -> bool {
@@ -70,7 +73,17 @@ impl StateMap {
     pub(crate) fn get<T: 'static>(&self) -> Option<&T> {
         self.0
             .get(&TypeId::of::<T>())
-            .and_then(|v| v.downcast_ref::<T>())
+            .and_then(|(v, _)| v.downcast_ref::<T>())
+    }
+
+    /// Each type held, with its name.
+    pub(crate) fn types(&self) -> impl Iterator<Item = (TypeId, &'static str)> + '_ {
+        self.0.iter().map(|(id, (_, name))| (*id, *name))
+    }
+
+    /// Adds every value of `other` (a type held by both takes `other`'s).
+    pub(crate) fn extend(&mut self, other: StateMap) {
+        self.0.extend(other.0);
     }
 }
 
