@@ -5,7 +5,10 @@
 //! is 1 when any check fails. tests/interop/run.sh runs it against the Python SDK's server and
 //! ours, and behind liar.py as a negative control.
 //!
-//! `cargo run -p beam-mcp --features client-http --example client_check -- [--revision auto|2025-11-25|2026-07-28] [--expect-revision R] (--http URL | -- SERVER [ARGS...])`
+//! With `--cancel` (servers that have the `wait` and `last_wait` tools: the Python and TypeScript
+//! SDKs' copies) it also drops a call to `wait` and checks the server heard it cancelled.
+//!
+//! `cargo run -p beam-mcp --features client-http --example client_check -- [--revision auto|2025-11-25|2026-07-28] [--expect-revision R] [--cancel] (--http URL | -- SERVER [ARGS...])`
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -36,8 +39,13 @@ async fn main() -> std::process::ExitCode {
     let mut revision = None;
     let mut expect = None;
     let mut url = None;
+    let mut cancel = false;
     while let Some(flag) = args.first().cloned() {
         match flag.as_str() {
+            "--cancel" => {
+                cancel = true;
+                args.remove(0);
+            }
             "--http" if args.len() > 1 => {
                 url = Some(args[1].clone());
                 args.drain(..2);
@@ -133,6 +141,16 @@ async fn main() -> std::process::ExitCode {
             .call_tool("get_weather", json!({ "place": "Atlantis" }))
             .await?;
         checks.same("bad-call", json!(nowhere.is_error), json!(true));
+        // Arguments against the schema: a tool error, or -32602, as each server has it.
+        let refused = match client
+            .call_tool("get_weather", json!({ "place": 42 }))
+            .await
+        {
+            Ok(outcome) => outcome.is_error,
+            Err(beam_mcp::client::ClientError::Protocol { code, .. }) => code == -32602,
+            Err(e) => return Err(e),
+        };
+        checks.same("bad-args", json!(refused), json!(true));
         let heard = Arc::new(Mutex::new(Vec::new()));
         let into = Arc::clone(&heard);
         let forecast = client
@@ -178,6 +196,33 @@ async fn main() -> std::process::ExitCode {
             stations.first().map_or(Value::Null, |c| c["text"].clone()),
             json!("Lisbon\nOslo\nParis"),
         );
+        let prompt = client.get_prompt("plan_trip", [("place", "Oslo")]).await?;
+        checks.same(
+            "prompt",
+            prompt
+                .messages
+                .first()
+                .map_or(Value::Null, |(_, content)| content["text"].clone()),
+            json!("I am going to Oslo for a few days. What should I pack?"),
+        );
+        if cancel {
+            // Dropping the call cancels it: the server hears notifications/cancelled.
+            let dropped = tokio::time::timeout(
+                Duration::from_millis(300),
+                client.call_tool("wait", json!({})),
+            )
+            .await;
+            checks.same("cancel-dropped", json!(dropped.is_err()), json!(true));
+            let mut last = Value::Null;
+            for _ in 0..30 {
+                last = json!(client.call_tool("last_wait", json!({})).await?.text());
+                if last == "cancelled" {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            checks.same("cancel-heard", last, json!("cancelled"));
+        }
         let completed = client
             .complete(
                 json!({ "type": "ref/prompt", "name": "plan_trip" }),

@@ -470,3 +470,118 @@ async fn hostile_http_endpoints_are_bounded() {
     assert_eq!(paris.unwrap().text(), "Paris: 14.5 °C, cloudy");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+/// The conformance harness over HTTP (its task tools), and a client that declares the tasks
+/// extension and answers each elicitation by its message.
+async fn tasks_client() -> (HttpServerProcess, Client) {
+    let harness = HttpServerProcess::spawn_with_env(
+        &workspace_binary("conformance-harness", "conformance-harness"),
+        &[("PORT", "0")],
+    );
+    let client = Client::builder()
+        .tasks()
+        .on_elicitation(|params: Value| async move {
+            match params["message"].as_str().unwrap_or_default() {
+                "What is your name?" => json!({ "action": "accept", "content": { "name": "Ada" } }),
+                message if message.starts_with("Delete ") => {
+                    json!({ "action": "accept", "content": { "confirm": true } })
+                }
+                _ => json!({ "action": "decline" }),
+            }
+        })
+        .http(&format!("http://{}/mcp", harness.addr), Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(client.revision(), Revision::V2026_07_28);
+    (harness, client)
+}
+
+/// A call that becomes a task is followed to its end by `call_tool`: a sleeping tool's result,
+/// an ask inside the task answered through `tasks/update`, rounds before the task, a tool's own
+/// error, and a failed task's error kept whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tasks_are_followed_to_their_end_and_their_asks_answered() {
+    let (_harness, client) = tasks_client().await;
+    let slow = client
+        .call_tool("slow_compute", json!({ "seconds": 1, "label": "pi" }))
+        .await
+        .unwrap();
+    assert_eq!(slow.text(), "Computed pi after 1 s.");
+    let deleted = client
+        .call_tool("confirm_delete", json!({ "filename": "notes.txt" }))
+        .await
+        .unwrap();
+    assert_eq!(deleted.text(), "Deleted notes.txt.");
+    let greeted = client
+        .call_tool("test_tool_with_task", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(greeted.text(), "Hello, Ada, from a task.");
+    let failing = client.call_tool("failing_job", json!({})).await.unwrap();
+    assert!(failing.is_error);
+    assert_eq!(failing.text(), "the job failed");
+    let failed = client
+        .call_tool("protocol_error_job", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(failed.code(), Some(-32603), "{failed}");
+}
+
+/// The host drives a task itself: started, read working, cancelled, read cancelled; and a
+/// follow that is dropped cancels its task on the server. Without the extension, a tool that
+/// requires a task is refused (-32021).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_is_driven_by_the_host_and_a_dropped_follow_cancels_it() {
+    use beam_mcp::client::{Started, TaskStatus};
+    let (harness, client) = tasks_client().await;
+    let Started::Task(task) = client
+        .start_tool("slow_compute", json!({ "seconds": 30 }))
+        .await
+        .unwrap()
+    else {
+        panic!("a 30 s call becomes a task");
+    };
+    assert_eq!(task.status, TaskStatus::Working);
+    assert_eq!(
+        client.get_task(&task.id).await.unwrap().status,
+        TaskStatus::Working
+    );
+    client.cancel_task(&task.id).await.unwrap();
+    let cancelled = client.get_task(&task.id).await.unwrap();
+    assert_eq!(cancelled.status, TaskStatus::Cancelled);
+    assert!(matches!(
+        cancelled.outcome(),
+        Some(Err(ClientError::Cancelled { .. }))
+    ));
+
+    let Started::Task(task) = client
+        .start_tool("slow_compute", json!({ "seconds": 30 }))
+        .await
+        .unwrap()
+    else {
+        panic!("a 30 s call becomes a task");
+    };
+    let id = task.id.clone();
+    let followed = tokio::time::timeout(Duration::from_millis(300), client.wait_task(task)).await;
+    assert!(followed.is_err(), "still working after 300 ms");
+    let mut status = TaskStatus::Working;
+    for _ in 0..50 {
+        status = client.get_task(&id).await.unwrap().status;
+        if status != TaskStatus::Working {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        status,
+        TaskStatus::Cancelled,
+        "the dropped follow cancelled it"
+    );
+
+    let plain = Client::builder()
+        .http(&format!("http://{}/mcp", harness.addr), Vec::new())
+        .await
+        .unwrap();
+    let refused = plain.call_tool("failing_job", json!({})).await.unwrap_err();
+    assert_eq!(refused.code(), Some(-32021), "{refused}");
+}

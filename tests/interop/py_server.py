@@ -16,6 +16,7 @@ import time
 
 from typing import Annotated
 
+import anyio
 from pydantic import BaseModel, Field
 
 from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
@@ -67,6 +68,31 @@ async def book_trip(place: str, booking: Annotated[Booking, Resolve(ask_booking)
     """Asks the user to confirm a trip."""
     plural = "s" if booking.travellers > 1 else ""
     return f"Booked a trip to {place} for {booking.travellers}, {booking.seat} seat{plural}."
+
+
+# How the most recent `wait` ended: "none" (none ran), "finished" or "cancelled".
+last_wait_end = "none"
+
+
+@server.tool()
+async def wait() -> str:
+    """Waits 10 s, or until the request is cancelled."""
+    global last_wait_end
+    try:
+        await anyio.sleep(10)
+    except anyio.get_cancelled_exc_class():
+        # notifications/cancelled (or the request's end) cancels the handler's scope: record it
+        # and let the cancellation go on.
+        last_wait_end = "cancelled"
+        raise
+    last_wait_end = "finished"
+    return "waited 10 s"
+
+
+@server.tool()
+def last_wait() -> str:
+    """How the most recent wait ended."""
+    return last_wait_end
 
 
 @server.resource("weather://stations")

@@ -25,6 +25,7 @@ if [ -z "$server" ]; then
 fi
 rmcp_client="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp/debug/beam-mcp-interop-rmcp" # built by setup.sh
 rmsdk_client="${CARGO_TARGET_DIR:-$here/../../target}/interop-rust-mcp-sdk/debug/beam-mcp-interop-rust-mcp-sdk" # built by setup.sh
+rmcp_server="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp-server/debug/beam-mcp-interop-rmcp-server" # built by setup.sh
 cd "$here"
 passed=0; failed=0; runs=0; controls=0; known_bugs=0
 work="$(mktemp -d)"
@@ -442,8 +443,10 @@ negative_self_test() {
 }
 negative_self_test
 # The other direction (issue 26): beam-mcp's own client (beam-mcp/examples/client_check.rs) against
-# a server that is not ours, the official Python SDK's (py_server.py: a copy of the example's
-# catalog, so the same exact values are checked), at auto (which must land on 2026-07-28) and
+# servers that are not ours, the official Python SDK's (py_server.py), TypeScript SDK v2's
+# (ts_server.mjs) and Rust SDK's (rmcp-server/, rmcp 3.11.0), each a copy of the example's catalog so the same exact values are checked, plus
+# `wait`/`last_wait` for a cancellation the server must hear (--cancel), at auto (which must land
+# on 2026-07-28) and
 # 2025-11-25, and against the weather example the same two ways; each elicitation is answered by
 # the client's handler (an input-required round at 2026-07-28, a request on the session at
 # 2025-11-25). Its negative control: the Python server behind liar.py, every lie caught.
@@ -451,8 +454,13 @@ if [ -z "$only_url" ]; then
     (cd "$here/../.." && cargo build --locked --quiet -p beam-mcp --features client-http --example client_check)
     client_check="${CARGO_TARGET_DIR:-$here/../../target}/debug/examples/client_check"
     py_server=(.venv/bin/python "$here/py_server.py")
-    run "beam-mcp client, Python SDK server, stdio, auto" "$client_check" --expect-revision 2026-07-28 -- "${py_server[@]}"
-    run "beam-mcp client, Python SDK server, stdio, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 -- "${py_server[@]}"
+    ts_server=(node "$here/ts_server.mjs")
+    run "beam-mcp client, Python SDK server, stdio, auto" "$client_check" --cancel --expect-revision 2026-07-28 -- "${py_server[@]}"
+    run "beam-mcp client, Python SDK server, stdio, 2025-11-25" "$client_check" --cancel --revision 2025-11-25 --expect-revision 2025-11-25 -- "${py_server[@]}"
+    run "beam-mcp client, TypeScript SDK v2 server, stdio, auto" "$client_check" --cancel --expect-revision 2026-07-28 -- "${ts_server[@]}"
+    run "beam-mcp client, TypeScript SDK v2 server, stdio, 2025-11-25" "$client_check" --cancel --revision 2025-11-25 --expect-revision 2025-11-25 -- "${ts_server[@]}"
+    run "beam-mcp client, rmcp server, stdio, auto" "$client_check" --cancel --expect-revision 2026-07-28 -- "$rmcp_server"
+    run "beam-mcp client, rmcp server, stdio, 2025-11-25" "$client_check" --cancel --revision 2025-11-25 --expect-revision 2025-11-25 -- "$rmcp_server"
     run "beam-mcp client, weather, stdio, auto" "$client_check" --expect-revision 2026-07-28 -- "$server"
     run "beam-mcp client, weather, stdio, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 -- "$server"
     negative "beam-mcp client, Python SDK server behind liar.py" "revision|tool-text|bad-call|booking|completion" \
@@ -462,8 +470,16 @@ if [ -z "$only_url" ]; then
     # and the Python endpoint behind liar.py --http.
     start "$work/py-http.log" "${py_server[@]}" --http
     py_url="$listening"
-    run "beam-mcp client, Python SDK server, HTTP, auto" "$client_check" --expect-revision 2026-07-28 --http "$py_url"
-    run "beam-mcp client, Python SDK server, HTTP, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 --http "$py_url"
+    run "beam-mcp client, Python SDK server, HTTP, auto" "$client_check" --cancel --expect-revision 2026-07-28 --http "$py_url"
+    run "beam-mcp client, Python SDK server, HTTP, 2025-11-25" "$client_check" --cancel --revision 2025-11-25 --expect-revision 2025-11-25 --http "$py_url"
+    start "$work/ts-http.log" "${ts_server[@]}" --http
+    ts_url="$listening"
+    run "beam-mcp client, TypeScript SDK v2 server, HTTP, auto" "$client_check" --cancel --expect-revision 2026-07-28 --http "$ts_url"
+    run "beam-mcp client, TypeScript SDK v2 server, HTTP, 2025-11-25" "$client_check" --cancel --revision 2025-11-25 --expect-revision 2025-11-25 --http "$ts_url"
+    start "$work/rmcp-http.log" "$rmcp_server" --http
+    rmcp_url="$listening"
+    run "beam-mcp client, rmcp server, HTTP, auto" "$client_check" --cancel --expect-revision 2026-07-28 --http "$rmcp_url"
+    run "beam-mcp client, rmcp server, HTTP, 2025-11-25" "$client_check" --cancel --revision 2025-11-25 --expect-revision 2025-11-25 --http "$rmcp_url"
     run "beam-mcp client, weather, HTTP, auto" "$client_check" --expect-revision 2026-07-28 --http "$url"
     run "beam-mcp client, weather, HTTP, 2025-11-25" "$client_check" --revision 2025-11-25 --expect-revision 2025-11-25 --http "$url"
     start "$work/py-liar.log" python3 "$here/liar.py" --lie no-discover --lie tool-text --lie bad-call --lie booking \

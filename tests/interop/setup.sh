@@ -2,7 +2,8 @@
 # Installs the interop clients: Python `mcp` into tests/interop/.venv, the TypeScript SDK
 # packages, the MCP Inspector and the Node 22 it needs (npm package `node`) into
 # tests/interop/node_modules, and builds the rmcp client (rmcp-client/) into
-# ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp and the rust-mcp-sdk client
+# ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp, the rmcp server (rmcp-server/) into
+# ${CARGO_TARGET_DIR:-<repo>/target}/interop-rmcp-server and the rust-mcp-sdk client
 # (rust-mcp-sdk-client/) into ${CARGO_TARGET_DIR:-<repo>/target}/interop-rust-mcp-sdk, each its own
 # Cargo workspace, --locked. Idempotent (skips work when the pins are unchanged; cargo is
 # incremental); prints nothing unless something fails. Needs python3 (with venv) >= 3.10,
@@ -37,6 +38,12 @@ rmcp_target="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp"
 rm -f "$rmcp_target/debug/beam-mcp-interop-rmcp"
 cargo build --quiet --locked --manifest-path rmcp-client/Cargo.toml --target-dir "$rmcp_target" \
     >"$log" 2>&1 || fail "cargo build (rmcp-client)"
+
+# The same for the rmcp server (rmcp-server/): $rmcp_server_target/debug/beam-mcp-interop-rmcp-server.
+rmcp_server_target="${CARGO_TARGET_DIR:-$here/../../target}/interop-rmcp-server"
+rm -f "$rmcp_server_target/debug/beam-mcp-interop-rmcp-server"
+cargo build --quiet --locked --manifest-path rmcp-server/Cargo.toml --target-dir "$rmcp_server_target" \
+    >"$log" 2>&1 || fail "cargo build (rmcp-server)"
 
 # The same for the rust-mcp-sdk client: run.sh computes
 # $rmsdk_target/debug/beam-mcp-interop-rust-mcp-sdk.

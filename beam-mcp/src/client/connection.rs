@@ -44,7 +44,7 @@ pub(crate) struct Connection {
     /// Why the connection ended, once it has.
     closed: Mutex<Option<String>>,
     handlers: Handlers,
-    /// Whether a cancelled request is announced (`notifications/cancelled` at 2025-11-25).
+    /// Whether a dropped request is announced with `notifications/cancelled`.
     pub(crate) announce_cancel: std::sync::atomic::AtomicBool,
 }
 
@@ -78,6 +78,11 @@ impl Connection {
             handlers,
             announce_cancel: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// Whether messages go down a pipe (stdio), not as HTTP requests.
+    pub(crate) fn over_stdio(&self) -> bool {
+        matches!(self.outlet, Outlet::Stream(_))
     }
 
     /// Records the agreed 2025-11-25 version for the transport's headers.
@@ -295,7 +300,8 @@ impl Connection {
 }
 
 /// A request sent and not yet answered: dropped before its answer (the caller's future
-/// dropped, or its time limit passed), it is forgotten and, at 2025-11-25, cancelled.
+/// dropped, or its time limit passed), it is forgotten and, where the transport needs it,
+/// announced cancelled (`Connection::announce_cancel`).
 struct Outstanding<'a> {
     connection: &'a Arc<Connection>,
     id: u64,

@@ -69,6 +69,12 @@ pub enum ClientError {
         /// What was asked, in words.
         what: String,
     },
+    /// The task a call became was cancelled (by the host, or on the server).
+    #[error("task {task} was cancelled")]
+    Cancelled {
+        /// The task's id.
+        task: String,
+    },
     /// Neither revision could be agreed on.
     #[error("no protocol revision agreed with the server: {detail}")]
     Negotiation {

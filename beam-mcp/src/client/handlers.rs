@@ -20,6 +20,8 @@ pub(crate) struct Handlers {
     /// The roots given to `roots/list`, when the host gives any.
     pub(crate) roots: Option<Vec<Value>>,
     pub(crate) heard: Option<Arc<dyn Fn(Heard) + Send + Sync>>,
+    /// The client declares the tasks extension (2026-07-28) and follows tasks.
+    pub(crate) tasks: bool,
 }
 
 impl Handlers {

@@ -2,7 +2,7 @@
 //! endpoint, answered with one JSON message, an event stream of messages (the server's
 //! notifications and asks, then the answer), or `202 Accepted`. At 2026-07-28 every request
 //! carries `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`, `prompts/get` and
-//! `resources/read`, `Mcp-Name` (SEP-2243; the Base64 sentinel where the value needs it); at
+//! `resources/read` (and the task's id for `tasks/*`), `Mcp-Name` (SEP-2243; the Base64 sentinel where the value needs it); at
 //! 2025-11-25 the session's `Mcp-Session-Id` once `initialize` gave one, and the negotiated
 //! version. Plain `http://` only for now; every message read passes the same bounds as over
 //! stdio.
@@ -111,6 +111,7 @@ impl Endpoint {
             let name = match method {
                 "tools/call" | "prompts/get" => message.pointer("/params/name"),
                 "resources/read" => message.pointer("/params/uri"),
+                "tasks/get" | "tasks/update" | "tasks/cancel" => message.pointer("/params/taskId"),
                 _ => None,
             };
             if let Some(name) = name.and_then(Value::as_str) {

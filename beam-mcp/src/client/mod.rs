@@ -43,6 +43,7 @@ mod error;
 mod handlers;
 #[cfg(feature = "client-http")]
 mod http;
+mod tasks;
 
 use std::future::Future;
 use std::process::Stdio;
@@ -60,6 +61,7 @@ use crate::protocol::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, Revision,
 };
 pub use crate::testing::{Completed, Heard, ListedTool, PromptOutcome, ToolOutcome};
+pub use tasks::{Started, TASKS_EXTENSION, Task, TaskStatus};
 
 /// The longest a request waits for its answer unless the host says otherwise.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -102,6 +104,21 @@ impl Default for ClientBuilder {
 }
 
 impl ClientBuilder {
+    /// Declares the tasks extension (2026-07-28): a tool call the server turns into a task is
+    /// followed to its end by [`Client::call_tool`] (polled at the server's interval, its asks
+    /// answered by the same handlers through `tasks/update`, cancelled when the call is
+    /// dropped), or driven by the host ([`Client::start_tool`]). Without it, a tool that
+    /// requires a task is refused by the server (`-32021`).
+    ///
+    /// ```
+    /// let builder = beam_mcp::client::Client::builder().tasks();
+    /// # let _ = builder;
+    /// ```
+    pub fn tasks(mut self) -> Self {
+        self.handlers.tasks = true;
+        self
+    }
+
     /// Speaks `revision` only, instead of negotiating.
     ///
     /// ```
@@ -307,6 +324,15 @@ impl ClientBuilder {
                 }
             }
         }
+        // A dropped request is announced where nothing else tells the server: on a pipe at
+        // either revision, and on a 2025-11-25 HTTP session (whose disconnect is no cancel).
+        // A 2026-07-28 POST is cancelled by closing it.
+        if client.revision == Revision::V2025_11_25 || client.connection.over_stdio() {
+            client
+                .connection
+                .announce_cancel
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         Ok(client)
     }
 }
@@ -448,7 +474,7 @@ impl Client {
         let params = json!({ "name": name, "arguments": arguments });
         let progress = progress.map(|p| Arc::new(p) as Arc<dyn Fn(Heard) + Send + Sync>);
         let result = self.with_input("tools/call", params, progress).await?;
-        ToolOutcome::read(result).map_err(|d| shape("tools/call", d))
+        self.finish_call(result).await
     }
 
     /// Every resource, through every page, as the server wrote each.
@@ -650,10 +676,13 @@ impl Client {
                     json!(Revision::V2026_07_28.as_str()),
                 );
                 meta.insert(META_CLIENT_INFO.into(), self.info.clone());
-                meta.insert(
-                    META_CLIENT_CAPABILITIES.into(),
-                    self.handlers.capabilities(),
-                );
+                let mut capabilities = self.handlers.capabilities();
+                if self.handlers.tasks
+                    && let Some(capabilities) = capabilities.as_object_mut()
+                {
+                    capabilities.insert("extensions".into(), json!({ TASKS_EXTENSION: {} }));
+                }
+                meta.insert(META_CLIENT_CAPABILITIES.into(), capabilities);
             }
         }
         Value::Object(params)
@@ -715,9 +744,6 @@ impl Client {
             .and_then(Value::as_str)
             .map(str::to_owned);
         self.connection.agreed(Revision::V2025_11_25.as_str());
-        self.connection
-            .announce_cancel
-            .store(true, std::sync::atomic::Ordering::Relaxed);
         self.connection
             .notify("notifications/initialized", json!({}))
             .await

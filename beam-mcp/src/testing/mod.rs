@@ -26,6 +26,14 @@
 //! host code reports through its [`Context`](crate::Context) is [heard](TestClient::heard) by
 //! the test. An ask (elicitation, sampling, roots) is answered [`TestError::InputRequired`]:
 //! the test client does not play the user.
+//!
+//! `TestClient` is the thin, in-process case of the crate's MCP client (`beam_mcp::client::Client`,
+//! feature `client`): the same methods by the same names (`list_tools`, `call_tool`,
+//! `read_resource`, `get_prompt`, `complete`, `request`, ...) answering the same result types
+//! ([`ListedTool`], [`ToolOutcome`], [`PromptOutcome`], [`Completed`]), and both read a JSON-RPC
+//! error's code, message and `data` the same way. What only the client has is the wire: a
+//! process or an endpoint, the revision negotiated, asks answered by host handlers, time
+//! limits. A test that needs those drives the server's process with the client instead.
 
 mod outcome;
 
