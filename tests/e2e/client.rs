@@ -585,3 +585,100 @@ async fn a_task_is_driven_by_the_host_and_a_dropped_follow_cancels_it() {
     let refused = plain.call_tool("failing_job", json!({})).await.unwrap_err();
     assert_eq!(refused.code(), Some(-32021), "{refused}");
 }
+
+/// Over HTTP at 2026-07-28 a call mirrors its tool's `x-mcp-header` arguments in `Mcp-Param-*`
+/// (the server refuses a call whose headers and body disagree: `-32020`), the tools listed
+/// first when the host has not: a string (non-ASCII, so in the Base64 sentinel), an integer
+/// and a boolean, and an optional one left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_mirrors_its_marked_arguments_in_param_headers() {
+    let harness = HttpServerProcess::spawn_with_env(
+        &workspace_binary("conformance-harness", "conformance-harness"),
+        &[("PORT", "0")],
+    );
+    let client = Client::builder()
+        .http(&format!("http://{}/mcp", harness.addr), Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(client.revision(), Revision::V2026_07_28);
+    let all = client
+        .call_tool(
+            "test_x_mcp_header",
+            json!({ "region": "Zürich", "priority": 3, "verbose": true }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        all.text(),
+        "region=Zürich priority=Some(3) verbose=Some(true)"
+    );
+    let some = client
+        .call_tool("test_x_mcp_header", json!({ "region": "eu" }))
+        .await
+        .unwrap();
+    assert_eq!(some.text(), "region=eu priority=None verbose=None");
+}
+
+/// The server's sampling asks reach the host's model handler at both revisions: inside an
+/// `InputRequiredResult` at 2026-07-28, as a request on the session at 2025-11-25; without a
+/// handler the client declares no `sampling` and the ask is refused by name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sampling_is_answered_by_the_hosts_model_at_both_revisions() {
+    let harness = HttpServerProcess::spawn_with_env(
+        &workspace_binary("conformance-harness", "conformance-harness"),
+        &[("PORT", "0")],
+    );
+    let url = format!("http://{}/mcp", harness.addr);
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let model = |asked: Arc<Mutex<Vec<Value>>>| {
+        Client::builder().on_sampling(move |params: Value| {
+            let asked = Arc::clone(&asked);
+            async move {
+                asked
+                    .lock()
+                    .unwrap()
+                    .push(params["messages"][0]["content"]["text"].clone());
+                json!({ "role": "assistant", "model": "host-model",
+                    "content": { "type": "text", "text": "Paris" } })
+            }
+        })
+    };
+    let modern = model(Arc::clone(&asked))
+        .http(&url, Vec::new())
+        .await
+        .unwrap();
+    assert_eq!(modern.revision(), Revision::V2026_07_28);
+    let said = modern
+        .call_tool("test_input_required_result_sampling", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(said.text(), "The model (host-model) said: Paris");
+    let legacy = model(Arc::clone(&asked))
+        .revision(Revision::V2025_11_25)
+        .http(&url, Vec::new())
+        .await
+        .unwrap();
+    let said = legacy
+        .call_tool("test_sampling", json!({ "prompt": "Capital of France?" }))
+        .await
+        .unwrap();
+    assert_eq!(said.text(), "LLM response: Paris");
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [
+            json!("What is the capital of France?"),
+            json!("Capital of France?")
+        ]
+    );
+    let without = Client::builder().http(&url, Vec::new()).await.unwrap();
+    let refused = without
+        .call_tool("test_input_required_result_sampling", json!({}))
+        .await;
+    // No handler, no `sampling` declared: the server's ask fails, and the tool says so.
+    let refused = refused.unwrap();
+    assert!(refused.is_error);
+    assert_eq!(
+        refused.text(),
+        "the client did not declare the sampling capability for this request"
+    );
+}

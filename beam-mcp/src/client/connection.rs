@@ -80,6 +80,26 @@ impl Connection {
         })
     }
 
+    /// Learns the listed tools' `Mcp-Param-*` arguments (HTTP only).
+    pub(crate) fn learn_tools(&self, tools: &[super::ListedTool]) {
+        #[cfg(feature = "client-http")]
+        if let Outlet::Http(endpoint) = &self.outlet {
+            endpoint.learn(tools);
+        }
+        #[cfg(not(feature = "client-http"))]
+        let _ = tools;
+    }
+
+    /// Whether a call's `Mcp-Param-*` headers can be written now: over a pipe there are none;
+    /// over HTTP once the tools were listed.
+    pub(crate) fn knows_tool_params(&self) -> bool {
+        match &self.outlet {
+            Outlet::Stream(_) => true,
+            #[cfg(feature = "client-http")]
+            Outlet::Http(endpoint) => endpoint.knows_params(),
+        }
+    }
+
     /// Whether messages go down a pipe (stdio), not as HTTP requests.
     pub(crate) fn over_stdio(&self) -> bool {
         matches!(self.outlet, Outlet::Stream(_))

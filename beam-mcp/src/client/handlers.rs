@@ -1,4 +1,4 @@
-//! What the host answers when the server asks (elicitation, roots) and hears when it speaks
+//! What the host answers when the server asks (elicitation, sampling, roots) and hears when it speaks
 //! (logs, list changes): the same handlers at both revisions, whether the ask comes as a
 //! request on the session (2025-11-25) or inside an `InputRequiredResult` (2026-07-28).
 
@@ -10,13 +10,16 @@ use serde_json::{Value, json};
 
 use crate::testing::Heard;
 
-/// An elicitation answerer: the request's params in, the `ElicitResult` out.
+/// An answerer of one kind of ask (elicitation, sampling): the request's params in, its
+/// result out.
 pub(crate) type Elicit =
     Arc<dyn Fn(Value) -> Pin<Box<dyn Future<Output = Value> + Send>> + Send + Sync>;
 
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
     pub(crate) elicitation: Option<Elicit>,
+    /// The host's model, for `sampling/createMessage`.
+    pub(crate) sampling: Option<Elicit>,
     /// The roots given to `roots/list`, when the host gives any.
     pub(crate) roots: Option<Vec<Value>>,
     pub(crate) heard: Option<Arc<dyn Fn(Heard) + Send + Sync>>,
@@ -34,6 +37,9 @@ impl Handlers {
         if self.roots.is_some() {
             capabilities.insert("roots".into(), json!({}));
         }
+        if self.sampling.is_some() {
+            capabilities.insert("sampling".into(), json!({}));
+        }
         Value::Object(capabilities)
     }
 
@@ -45,6 +51,10 @@ impl Handlers {
             "elicitation/create" => match &self.elicitation {
                 Some(elicit) => Ok(elicit(params).await),
                 None => Err((-32601, "this client does not answer elicitation".into())),
+            },
+            "sampling/createMessage" => match &self.sampling {
+                Some(sample) => Ok(sample(params).await),
+                None => Err((-32601, "this client does not answer sampling".into())),
             },
             "roots/list" => match &self.roots {
                 Some(roots) => Ok(json!({ "roots": roots })),

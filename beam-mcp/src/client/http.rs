@@ -2,11 +2,13 @@
 //! endpoint, answered with one JSON message, an event stream of messages (the server's
 //! notifications and asks, then the answer), or `202 Accepted`. At 2026-07-28 every request
 //! carries `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`, `prompts/get` and
-//! `resources/read` (and the task's id for `tasks/*`), `Mcp-Name` (SEP-2243; the Base64 sentinel where the value needs it); at
-//! 2025-11-25 the session's `Mcp-Session-Id` once `initialize` gave one, and the negotiated
-//! version. Plain `http://` only for now; every message read passes the same bounds as over
+//! `resources/read` (and the task's id for `tasks/*`), `Mcp-Name` (SEP-2243; the Base64
+//! sentinel where the value needs it), and for `tools/call` an `Mcp-Param-{H}` per argument the
+//! tool's listed input schema marks `x-mcp-header: H`; at 2025-11-25 the session's
+//! `Mcp-Session-Id` once `initialize` gave one, and the negotiated version. Plain `http://` only for now; every message read passes the same bounds as over
 //! stdio.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use base64::Engine;
@@ -30,7 +32,14 @@ pub(crate) struct Endpoint {
     legacy_version: Mutex<Option<String>>,
     /// Headers the host adds to every request (`Authorization`, ...).
     headers: Vec<(String, String)>,
+    /// Each tool's `x-mcp-header` arguments (the header's name and the argument's path), once
+    /// the tools were listed.
+    params: Mutex<Option<HashMap<String, Vec<HeaderParam>>>>,
 }
+
+/// An argument a tool's schema marks `x-mcp-header`: the header's name, and the argument's path
+/// from the arguments object.
+type HeaderParam = (String, Vec<String>);
 
 impl Endpoint {
     /// The endpoint at `url` (`http://host:port/path`).
@@ -66,7 +75,64 @@ impl Endpoint {
             session: Mutex::new(None),
             legacy_version: Mutex::new(None),
             headers,
+            params: Mutex::new(None),
         })
+    }
+
+    /// Learns each listed tool's `x-mcp-header` arguments, for its calls' `Mcp-Param-*`.
+    pub(crate) fn learn(&self, tools: &[super::ListedTool]) {
+        let learned = tools
+            .iter()
+            .map(|tool| {
+                let mut found = Vec::new();
+                header_params(&tool.input_schema, &mut Vec::new(), &mut found);
+                (tool.name.clone(), found)
+            })
+            .collect();
+        if let Ok(mut params) = self.params.lock() {
+            *params = Some(learned);
+        }
+    }
+
+    /// Whether the tools were listed (so their `Mcp-Param-*` arguments are known).
+    pub(crate) fn knows_params(&self) -> bool {
+        self.params.lock().is_ok_and(|p| p.is_some())
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` message: each marked argument present in
+    /// the call, as SEP-2243 writes it (a string as it is, a boolean or an integer as its
+    /// JSON text; the Base64 sentinel where the text needs it).
+    fn param_headers(&self, message: &Value) -> Vec<(String, String)> {
+        let Some(tool) = message.pointer("/params/name").and_then(Value::as_str) else {
+            return Vec::new();
+        };
+        let Ok(params) = self.params.lock() else {
+            return Vec::new();
+        };
+        let Some(marked) = params.as_ref().and_then(|p| p.get(tool)) else {
+            return Vec::new();
+        };
+        let arguments = message.pointer("/params/arguments");
+        marked
+            .iter()
+            .filter_map(|(header, path)| {
+                let value = path
+                    .iter()
+                    .try_fold(arguments?, |at, key| at.get(key.as_str()))?;
+                let text = match value {
+                    Value::String(s) => s.clone(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
+                    Value::Number(n) => {
+                        // An integer written with a fraction of zeros (`3.0`) mirrors as `3`.
+                        let f = n.as_f64()?;
+                        (f.fract() == 0.0 && f.abs() < 9.0e15).then(|| format!("{f:.0}"))?
+                    }
+                    _ => return None,
+                };
+                Some((format!("mcp-param-{header}"), header_value(&text)))
+            })
+            .collect()
     }
 
     /// Uses `version` as the version header of requests without a 2026-07-28 `_meta`.
@@ -116,6 +182,11 @@ impl Endpoint {
             };
             if let Some(name) = name.and_then(Value::as_str) {
                 request = request.header("mcp-name", header_value(name));
+            }
+            if method == "tools/call" {
+                for (header, value) in self.param_headers(message) {
+                    request = request.header(header, value);
+                }
             }
         }
         for (name, value) in &self.headers {
@@ -228,6 +299,22 @@ impl Endpoint {
 
 /// A header value as SEP-2243 writes it: as is when it is plain visible ASCII without
 /// surrounding space, else the Base64 sentinel.
+/// Every `x-mcp-header` under `schema`'s `properties`, at any depth: the header's name and the
+/// argument's path.
+fn header_params(schema: &Value, path: &mut Vec<String>, found: &mut Vec<HeaderParam>) {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (key, property) in properties {
+        path.push(key.clone());
+        if let Some(header) = property.get("x-mcp-header").and_then(Value::as_str) {
+            found.push((header.to_owned(), path.clone()));
+        }
+        header_params(property, path, found);
+        path.pop();
+    }
+}
+
 fn header_value(value: &str) -> String {
     let plain = !value.is_empty()
         && value.bytes().all(|b| (0x20..0x7f).contains(&b))
@@ -386,6 +473,47 @@ mod tests {
         assert_eq!(header_value("Zürich"), "=?base64?WsO8cmljaA==?=");
         assert_eq!(header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
         assert_eq!(header_value("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+    }
+
+    #[test]
+    fn marked_arguments_become_param_headers() {
+        let endpoint = Endpoint::parse("http://127.0.0.1:1/mcp", Vec::new()).unwrap();
+        let tool = super::super::ListedTool::read(serde_json::json!({
+            "name": "find",
+            "inputSchema": { "type": "object", "properties": {
+                "region": { "type": "string", "x-mcp-header": "Region" },
+                "filter": { "type": "object", "properties": {
+                    "limit": { "type": "integer", "x-mcp-header": "Limit" },
+                    "exact": { "type": "boolean", "x-mcp-header": "Exact" } } },
+                "text": { "type": "string" } } }
+        }))
+        .unwrap();
+        assert!(!endpoint.knows_params());
+        endpoint.learn(&[tool]);
+        assert!(endpoint.knows_params());
+        let call = |arguments: Value| {
+            let message = serde_json::json!({ "method": "tools/call",
+                "params": { "name": "find", "arguments": arguments } });
+            let mut headers = endpoint.param_headers(&message);
+            headers.sort();
+            headers
+        };
+        let h = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+        assert_eq!(
+            call(
+                serde_json::json!({ "region": "Zürich", "filter": { "limit": 3.0, "exact": true }, "text": "x" })
+            ),
+            [
+                h("mcp-param-Exact", "true"),
+                h("mcp-param-Limit", "3"),
+                h("mcp-param-Region", "=?base64?WsO8cmljaA==?=")
+            ]
+        );
+        assert_eq!(
+            call(serde_json::json!({ "text": "x" })),
+            [],
+            "absent: no header"
+        );
     }
 
     #[test]

@@ -162,6 +162,33 @@ impl ClientBuilder {
         self
     }
 
+    /// Answers the server's sampling requests (`sampling/createMessage`): the request's params
+    /// in (messages, model preferences, `maxTokens`, ...), the `CreateMessageResult` (`{"role":
+    /// "assistant", "content": {..}, "model": ..}`) out. The client declares `sampling` only
+    /// with a handler; 2026-07-28 deprecates sampling, so a host that sets one asks for it there
+    /// knowingly (it is answered both as a request on the session and inside an
+    /// `InputRequiredResult`).
+    ///
+    /// ```
+    /// let builder = beam_mcp::client::Client::builder().on_sampling(|params| async move {
+    ///     let _ = params; // what the server wants a model to answer
+    ///     serde_json::json!({
+    ///         "role": "assistant",
+    ///         "content": { "type": "text", "text": "42" },
+    ///         "model": "host-model",
+    ///     })
+    /// });
+    /// # let _ = builder;
+    /// ```
+    pub fn on_sampling<F, Fut>(mut self, answer: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
+        self.handlers.sampling = Some(Arc::new(move |params| Box::pin(answer(params))));
+        self
+    }
+
     /// Lists `roots` (each `{"uri": "file:///…", "name": ..}`) when the server asks; the client
     /// declares the `roots` capability only then.
     ///
@@ -433,6 +460,7 @@ impl Client {
         for item in self.list_all("tools/list", "tools").await? {
             tools.push(ListedTool::read(item).map_err(|d| shape("tools/list", d))?);
         }
+        self.connection.learn_tools(&tools);
         Ok(tools)
     }
 
@@ -471,6 +499,7 @@ impl Client {
         arguments: Value,
         progress: Option<impl Fn(Heard) + Send + Sync + 'static>,
     ) -> Result<ToolOutcome, ClientError> {
+        self.learn_tool_params().await;
         let params = json!({ "name": name, "arguments": arguments });
         let progress = progress.map(|p| Arc::new(p) as Arc<dyn Fn(Heard) + Send + Sync>);
         let result = self.with_input("tools/call", params, progress).await?;
@@ -601,6 +630,15 @@ impl Client {
         self.connection
             .request(method, params, progress, self.timeout)
             .await
+    }
+
+    /// Lists the tools once before the first 2026-07-28 call over HTTP, so each call carries
+    /// the `Mcp-Param-*` headers its tool's schema marks (a listing that fails leaves them
+    /// out, and the server says what it missed).
+    async fn learn_tool_params(&self) {
+        if self.revision == Revision::V2026_07_28 && !self.connection.knows_tool_params() {
+            let _ = self.list_tools().await;
+        }
     }
 
     /// A request that may answer `input_required` (2026-07-28): the server's asks answered by
