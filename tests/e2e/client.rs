@@ -2,7 +2,10 @@
 //! process over real pipes and over Streamable HTTP on a loopback socket: negotiation (auto to 2026-07-28, forced 2025-11-25), every typed
 //! call with exact values, a refused call's error kept whole, progress heard, an elicitation
 //! answered by the host's handler at both revisions (a request on the session, and a retried
-//! request with `inputResponses`), a time limit, and a server that dies mid-connection.
+//! request with `inputResponses`), a time limit, and a server that dies mid-connection; against
+//! the conformance harness, tasks followed and driven, `Mcp-Param-*` headers and sampling;
+//! against the e2e fixture's live catalog, listening as a stream at both revisions and a dropped
+//! listen ended on the server; and a session's GET stream resumed with `Last-Event-ID`.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -681,4 +684,203 @@ async fn sampling_is_answered_by_the_hosts_model_at_both_revisions() {
         refused.text(),
         "the client did not declare the sampling capability for this request"
     );
+}
+
+fn fixture() -> std::path::PathBuf {
+    workspace_binary("beam-mcp-fixture", "fixture")
+}
+
+/// The next change a subscription hears, within 5 s: its method and `uri`, if any.
+async fn next_change(changes: &mut beam_mcp::client::Subscription) -> (String, Value) {
+    let heard = tokio::time::timeout(Duration::from_secs(5), changes.next())
+        .await
+        .expect("a change within 5 s")
+        .expect("the subscription is open");
+    let Heard::Other(note) = heard else {
+        panic!("not a change: {heard:?}")
+    };
+    (
+        note["method"].as_str().unwrap_or_default().to_owned(),
+        note["params"]["uri"].clone(),
+    )
+}
+
+/// Listening at both revisions over both transports, against the fixture's live catalog: a
+/// tool list change and a subscribed resource's update are heard, a resource not asked for is
+/// not; at 2026-07-28 the server acknowledges what it honours, and dropping the subscription
+/// ends it on the server (its listener count falls back, over stdio by `notifications/cancelled`,
+/// over HTTP by closing the stream); at 2025-11-25 over HTTP the changes come on the session's
+/// GET stream (the only way they can).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_are_heard_as_a_stream_and_a_dropped_listen_ends_on_the_server() {
+    use beam_mcp::client::Listen;
+    let http = HttpServerProcess::spawn(&fixture());
+    let url = format!("http://{}/mcp", http.addr);
+    for revision in [Revision::V2026_07_28, Revision::V2025_11_25] {
+        let stdio = Client::builder()
+            .revision(revision)
+            .stdio(tokio::process::Command::new(fixture()))
+            .await
+            .unwrap();
+        let over_http = Client::builder()
+            .revision(revision)
+            .http(&url, Vec::new())
+            .await
+            .unwrap();
+        for client in [&stdio, &over_http] {
+            let count = async || -> String {
+                client
+                    .call_tool("listeners", json!({}))
+                    .await
+                    .unwrap()
+                    .text()
+            };
+            let before = count().await;
+            let mut changes = client
+                .listen(Listen::new().tools().resource("fixture://watched"))
+                .await
+                .unwrap();
+            if revision == Revision::V2026_07_28 {
+                assert_eq!(
+                    changes.acknowledged(),
+                    Some(
+                        &json!({ "toolsListChanged": true, "resourceSubscriptions": ["fixture://watched"] })
+                    )
+                );
+            }
+            // A 2025-11-25 session is the server's listener from `initialize` on (over HTTP its
+            // changes wait for the GET stream the client opens now: give it a moment).
+            let modern = revision == Revision::V2026_07_28;
+            if modern {
+                assert_ne!(count().await, before, "a listener more");
+            } else {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            client
+                .call_tool("touch", json!({ "uri": "fixture://other" }))
+                .await
+                .unwrap();
+            client.call_tool("toggle", json!({})).await.unwrap();
+            assert_eq!(
+                next_change(&mut changes).await,
+                ("notifications/tools/list_changed".to_owned(), Value::Null),
+                "{revision:?}"
+            );
+            client
+                .call_tool("touch", json!({ "uri": "fixture://watched" }))
+                .await
+                .unwrap();
+            assert_eq!(
+                next_change(&mut changes).await,
+                (
+                    "notifications/resources/updated".to_owned(),
+                    json!("fixture://watched")
+                ),
+                "{revision:?}: only the resource asked for"
+            );
+            drop(changes);
+            if !modern {
+                continue;
+            }
+            let mut after = String::new();
+            for _ in 0..50 {
+                after = count().await;
+                if after == before {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            assert_eq!(
+                after, before,
+                "{revision:?}: the listening ended on the server"
+            );
+        }
+    }
+}
+
+/// A 2025-11-25 endpoint of a few lines over a real socket, to see what the client sends on its
+/// GET stream: `initialize` gets a session, notifications 202; the first GET gets one event
+/// (`id: s-1`) and is closed; every later GET's `Last-Event-ID` is recorded, and it gets the
+/// next event and stays open.
+async fn resumable_endpoint(listener: tokio::net::TcpListener, seen: Arc<Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let gets = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    loop {
+        let Ok((mut socket, _)) = listener.accept().await else {
+            return;
+        };
+        let (seen, gets) = (Arc::clone(&seen), Arc::clone(&gets));
+        tokio::spawn(async move {
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                match socket.read(&mut chunk).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                }
+            }
+            let head = String::from_utf8_lossy(&buf).to_ascii_lowercase();
+            let change = |n: u32| {
+                format!(
+                    "id: s-{n}\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\",\"params\":{{\"n\":{n}}}}}\n\n"
+                )
+            };
+            if head.starts_with("get ") {
+                let last = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("last-event-id:"))
+                    .map(|v| v.trim().to_owned())
+                    .unwrap_or_else(|| "none".to_owned());
+                seen.lock().unwrap().push(last);
+                let n = gets.fetch_add(1, std::sync::atomic::Ordering::SeqCst) as u32 + 1;
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n{}",
+                    change(n)
+                );
+                let _ = socket.write_all(reply.as_bytes()).await;
+                if n > 1 {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                }
+                return;
+            }
+            let answer = if head.contains("\"initialize\"") {
+                let body = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"resumable","version":"1"}}}"#;
+                format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: s\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                )
+            } else {
+                "HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n".to_owned()
+            };
+            let _ = socket.write_all(answer.as_bytes()).await;
+        });
+    }
+}
+
+/// The session's GET stream, dropped by the server, is opened again with `Last-Event-ID` set
+/// to the last event's id, and what comes on either opening is heard.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_session_stream_resumes_with_last_event_id() {
+    use beam_mcp::client::Listen;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    tokio::spawn(resumable_endpoint(listener, Arc::clone(&seen)));
+    let client = Client::builder()
+        .revision(Revision::V2025_11_25)
+        .http(&url, Vec::new())
+        .await
+        .unwrap();
+    let mut changes = client.listen(Listen::new().tools()).await.unwrap();
+    for n in [1, 2] {
+        let heard = tokio::time::timeout(Duration::from_secs(5), changes.next())
+            .await
+            .expect("heard within 5 s")
+            .unwrap();
+        let Heard::Other(note) = heard else {
+            panic!("{heard:?}")
+        };
+        assert_eq!(note["params"]["n"], n);
+    }
+    assert_eq!(*seen.lock().unwrap(), ["none", "s-1"]);
 }

@@ -24,8 +24,11 @@ type Answer = Result<Value, ClientError>;
 /// A request waiting for its answer.
 struct Pending {
     answer: oneshot::Sender<Answer>,
-    /// Where its progress notifications go.
+    /// Where its progress notifications go (and a listen request's notifications).
     progress: Option<Arc<dyn Fn(Heard) + Send + Sync>>,
+    /// The task reading its HTTP event stream: stopped when the request is dropped, which
+    /// closes the stream (the 2026-07-28 cancel).
+    reader: Option<tokio::task::AbortHandle>,
 }
 
 /// Where messages go.
@@ -46,6 +49,11 @@ pub(crate) struct Connection {
     handlers: Handlers,
     /// Whether a dropped request is announced with `notifications/cancelled`.
     pub(crate) announce_cancel: std::sync::atomic::AtomicBool,
+    /// Where the session's unsolicited list changes and resource updates go besides
+    /// `on_heard` (2025-11-25 listens); a sender whose receiver is gone is dropped.
+    listeners: Mutex<Vec<tokio::sync::mpsc::Sender<Heard>>>,
+    /// The task holding the 2025-11-25 session's GET stream open, while a listener needs it.
+    session_stream: Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl Connection {
@@ -77,7 +85,81 @@ impl Connection {
             closed: Mutex::new(None),
             handlers,
             announce_cancel: std::sync::atomic::AtomicBool::new(false),
+            listeners: Mutex::new(Vec::new()),
+            session_stream: Mutex::new(None),
         })
+    }
+
+    /// Opens the 2025-11-25 session's GET stream (HTTP) if none is open: held, and opened again
+    /// with `Last-Event-ID` 1 s after it ends, while a session listener remains.
+    pub(crate) fn keep_session_stream(self: &Arc<Self>) {
+        #[cfg(feature = "client-http")]
+        {
+            if !matches!(self.outlet, Outlet::Http(_)) {
+                return;
+            }
+            let Ok(mut slot) = self.session_stream.lock() else {
+                return;
+            };
+            if slot.as_ref().is_some_and(|task| !task.is_finished()) {
+                return;
+            }
+            let connection = Arc::downgrade(self);
+            *slot = Some(tokio::spawn(async move {
+                let mut last_id = None;
+                loop {
+                    let Some(alive) = connection.upgrade().filter(|c| c.has_listeners()) else {
+                        return;
+                    };
+                    let Outlet::Http(endpoint) = &alive.outlet else {
+                        return;
+                    };
+                    if !endpoint.session_stream(&alive, &mut last_id).await {
+                        return;
+                    }
+                    drop(alive);
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }));
+        }
+    }
+
+    /// Ends the session's GET stream once no listener needs it.
+    pub(crate) fn release_session_stream(&self) {
+        if !self.has_listeners()
+            && let Ok(mut slot) = self.session_stream.lock()
+            && let Some(task) = slot.take()
+        {
+            task.abort();
+        }
+    }
+
+    /// Hands the session's list changes and resource updates to `to` too (2025-11-25).
+    pub(crate) fn listen(&self, to: tokio::sync::mpsc::Sender<Heard>) {
+        if let Ok(mut listeners) = self.listeners.lock() {
+            listeners.retain(|l| !l.is_closed());
+            listeners.push(to);
+        }
+    }
+
+    /// Whether a session listener is still there (the GET stream is kept while one is).
+    pub(crate) fn has_listeners(&self) -> bool {
+        self.listeners
+            .lock()
+            .is_ok_and(|l| l.iter().any(|l| !l.is_closed()))
+    }
+
+    /// Ties the task reading request `id`'s event stream to the request: dropped with it.
+    #[cfg_attr(
+        not(feature = "client-http"),
+        allow(dead_code, reason = "event streams are HTTP's")
+    )]
+    pub(crate) fn attach_reader(&self, id: u64, reader: tokio::task::AbortHandle) {
+        if let Ok(mut pending) = self.pending.lock()
+            && let Some(waiting) = pending.get_mut(&id)
+        {
+            waiting.reader = Some(reader);
+        }
     }
 
     /// Learns the listed tools' `Mcp-Param-*` arguments (HTTP only).
@@ -163,7 +245,14 @@ impl Connection {
                 return Err(ClientError::Closed { reason });
             }
             if let Ok(mut pending) = self.pending.lock() {
-                pending.insert(id, Pending { answer, progress });
+                pending.insert(
+                    id,
+                    Pending {
+                        answer,
+                        progress,
+                        reader: None,
+                    },
+                );
             }
         }
         let mut guard = Outstanding {
@@ -312,6 +401,30 @@ impl Connection {
                         return;
                     }
                 }
+                // A 2026-07-28 listen stream's notification names its request.
+                let subscription = message
+                    .pointer("/params/_meta")
+                    .and_then(|m| m.get(crate::revision::META_SUBSCRIPTION_ID))
+                    .and_then(Value::as_u64);
+                let to = subscription.and_then(|s| {
+                    self.pending
+                        .lock()
+                        .ok()
+                        .and_then(|p| p.get(&s).and_then(|w| w.progress.clone()))
+                });
+                if let Some(to) = to {
+                    to(Heard::read(message));
+                    return;
+                }
+                if method.starts_with("notifications/") && is_session_change(&method) {
+                    let heard = Heard::read(message.clone());
+                    if let Ok(mut listeners) = self.listeners.lock() {
+                        listeners.retain(|l| !l.is_closed());
+                        for l in listeners.iter() {
+                            let _ = l.try_send(heard.clone());
+                        }
+                    }
+                }
                 self.handlers.heard(Heard::read(message));
             }
             (None, None) => {}
@@ -333,8 +446,14 @@ impl Drop for Outstanding<'_> {
         if self.done {
             return;
         }
-        if let Ok(mut pending) = self.connection.pending.lock() {
-            pending.remove(&self.id);
+        let dropped = self
+            .connection
+            .pending
+            .lock()
+            .ok()
+            .and_then(|mut pending| pending.remove(&self.id));
+        if let Some(reader) = dropped.and_then(|d| d.reader) {
+            reader.abort();
         }
         if self.connection.announce_cancel.load(Ordering::Relaxed)
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
@@ -410,6 +529,17 @@ where
             return Ok(true);
         }
     }
+}
+
+/// A notification a session's listener hears: a list changed, or a subscribed resource.
+fn is_session_change(method: &str) -> bool {
+    matches!(
+        method,
+        "notifications/tools/list_changed"
+            | "notifications/prompts/list_changed"
+            | "notifications/resources/list_changed"
+            | "notifications/resources/updated"
+    )
 }
 
 #[cfg(test)]

@@ -215,10 +215,11 @@ impl Endpoint {
             return Ok(());
         }
         if streamed {
-            let connection = Arc::clone(connection);
+            let reading = Arc::clone(connection);
             let id = message.get("id").and_then(Value::as_u64);
-            tokio::spawn(async move {
-                let ended = match read_events(&mut body, &connection).await {
+            let reader = tokio::spawn(async move {
+                let connection = reading;
+                let ended = match read_events(&mut body, &connection, &mut None).await {
                     Ok(()) => "the event stream ended without the answer".to_owned(),
                     Err(reason) => reason,
                 };
@@ -228,6 +229,11 @@ impl Endpoint {
                     connection.fail(id, ended);
                 }
             });
+            // Dropping the request stops the reader, which closes the stream: at 2026-07-28
+            // that is the cancel.
+            if let Some(id) = id {
+                connection.attach_reader(id, reader.abort_handle());
+            }
             return Ok(());
         }
         let bytes = read_bounded(&mut body).await?;
@@ -269,6 +275,43 @@ impl Endpoint {
             .send_request(request)
             .await
             .map_err(|e| closed(format!("HTTP request to {}: {e}", self.authority)))
+    }
+
+    /// One opening of the 2025-11-25 session's GET stream: every event routed to `connection`
+    /// until the stream ends, `Last-Event-ID` sent when an earlier opening saw an id. `false`
+    /// when the server has no such stream (405) or the session ended (404): do not open again.
+    pub(crate) async fn session_stream(
+        &self,
+        connection: &Arc<Connection>,
+        last_id: &mut Option<String>,
+    ) -> bool {
+        let mut request = hyper::Request::get(self.path.as_str())
+            .header("host", self.authority.as_str())
+            .header("accept", "text/event-stream");
+        if let Some(session) = self.session() {
+            request = request.header("mcp-session-id", session);
+        }
+        if let Some(version) = self.legacy_version.lock().ok().and_then(|v| v.clone()) {
+            request = request.header("mcp-protocol-version", version);
+        }
+        if let Some(last) = last_id.as_deref() {
+            request = request.header("last-event-id", last);
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let Ok(request) = request.body(Full::new(Bytes::new())) else {
+            return false;
+        };
+        match self.send(request).await {
+            Ok(response) if response.status() == hyper::StatusCode::OK => {
+                let mut body = response.into_body();
+                let _ = read_events(&mut body, connection, last_id).await;
+                true
+            }
+            Ok(response) => !matches!(response.status().as_u16(), 404 | 405),
+            Err(_) => true,
+        }
     }
 
     /// The 2025-11-25 session's id, once the server gave one.
@@ -352,9 +395,12 @@ async fn read_bounded(body: &mut hyper::body::Incoming) -> Result<Vec<u8>, Clien
 
 /// Reads an event stream, routing each event's message; an event over the bound, or a
 /// message the reader refuses, ends it with the reason.
+/// Routes every event of `body` to `connection`; `last_id` keeps the id of the last event that
+/// had one (for `Last-Event-ID`).
 async fn read_events(
     body: &mut hyper::body::Incoming,
     connection: &Arc<Connection>,
+    last_id: &mut Option<String>,
 ) -> Result<(), String> {
     let mut events = EventReader::default();
     while let Some(frame) = body.frame().await {
@@ -362,7 +408,11 @@ async fn read_events(
         let Some(data) = frame.data_ref() else {
             continue;
         };
-        for message in events.feed(data)? {
+        let done = events.feed(data)?;
+        if events.last_id.is_some() {
+            last_id.clone_from(&events.last_id);
+        }
+        for message in done {
             match read(&message) {
                 Ok(message) => connection.route(message),
                 Err(e) => {
@@ -378,11 +428,16 @@ async fn read_events(
 
 /// An event stream read line by line as the SSE format has it: a line ends at CR LF, LF or CR
 /// (mixed in one stream too), a blank line ends an event, and an event's `data:` lines are
-/// joined by LF; other fields (`id:`, `event:`, `retry:`) and comments are skipped.
+/// joined by LF; an event's `id:` is kept as the last one seen; other fields (`event:`,
+/// `retry:`) and comments are skipped.
 #[derive(Default)]
 struct EventReader {
     line: Vec<u8>,
     data: Option<Vec<u8>>,
+    /// The `id:` of the event being read.
+    id: Option<String>,
+    /// The id of the last event dispatched that had one.
+    last_id: Option<String>,
     /// The last byte was a CR: an LF right after it ends no second line.
     after_cr: bool,
 }
@@ -398,8 +453,17 @@ impl EventReader {
                 b'\r' | b'\n' => {
                     let line = std::mem::take(&mut self.line);
                     if line.is_empty() {
+                        if let Some(id) = self.id.take() {
+                            self.last_id = Some(id);
+                        }
                         if let Some(data) = self.data.take().filter(|d| !d.is_empty()) {
                             done.push(data);
+                        }
+                    } else if let Some(value) = line.strip_prefix(b"id:") {
+                        let value = value.strip_prefix(b" ").unwrap_or(value);
+                        // An id with NUL is ignored, as SSE has it.
+                        if !value.contains(&0) {
+                            self.id = Some(String::from_utf8_lossy(value).into_owned());
                         }
                     } else if let Some(value) = line.strip_prefix(b"data:") {
                         let value = value.strip_prefix(b" ").unwrap_or(value);

@@ -34,15 +34,18 @@
 //! (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) and the 2025-11-25 session
 //! (`Mcp-Session-Id`) are kept by the client.
 //!
-//! Not built yet (issue 26): `https://`, OAuth discovery, `Mcp-Param-*` headers, the 2025-11-25
-//! GET stream and `Last-Event-ID` resumption, subscriptions and
-//! listen streams, tasks, sampling, composition and proxies.
+//! Also: tasks ([`ClientBuilder::tasks`], [`Client::start_tool`]), listening to changes as a
+//! stream ([`Client::listen`]: `subscriptions/listen` at 2026-07-28, the session's notifications
+//! and its GET stream with `Last-Event-ID` at 2025-11-25), sampling ([`ClientBuilder::on_sampling`])
+//! and a call's `Mcp-Param-*` headers. Not built yet (issue 26): `https://`, OAuth discovery,
+//! and the proxies that mount a remote server through this client.
 
 mod connection;
 mod error;
 mod handlers;
 #[cfg(feature = "client-http")]
 mod http;
+mod listen;
 mod tasks;
 
 use std::future::Future;
@@ -61,6 +64,7 @@ use crate::protocol::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, Revision,
 };
 pub use crate::testing::{Completed, Heard, ListedTool, PromptOutcome, ToolOutcome};
+pub use listen::{Listen, Subscription};
 pub use tasks::{Started, TASKS_EXTENSION, Task, TaskStatus};
 
 /// The longest a request waits for its answer unless the host says otherwise.
