@@ -908,15 +908,17 @@ fn session_replicas(
     redis: &RedisServer,
     n: usize,
 ) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
-    session_replicas_holding(rt, redis, n, 250)
+    session_replicas_holding(rt, redis, n, 250, None)
 }
 
-/// [`session_replicas`] where a principal may hold `per_principal` sessions.
+/// [`session_replicas`] where a principal may hold `per_principal` sessions and, when given,
+/// `streams` streams counted across the replicas (`stream_share`).
 fn session_replicas_holding(
     rt: &tokio::runtime::Runtime,
     redis: &RedisServer,
     n: usize,
     per_principal: usize,
+    streams: Option<usize>,
 ) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
     (0..n)
         .map(|_| {
@@ -930,10 +932,14 @@ fn session_replicas_holding(
                 .allowed_origins(Origins::Loopback)
                 .max_sessions_per_principal(per_principal)
                 .session_share(store.sessions())
-                .event_store(store.event_store())
-                .build()
-                .unwrap();
-            (loopback::start(http), catalog)
+                .event_store(store.event_store());
+            let http = match streams {
+                Some(most) => http
+                    .max_streams_per_principal(most)
+                    .stream_share(store.streams()),
+                None => http,
+            };
+            (loopback::start(http.build().unwrap()), catalog)
         })
         .unzip()
 }
@@ -1418,7 +1424,7 @@ fn every_command_is_timed_through_the_telemetry() {
 fn a_principals_share_of_the_sessions_holds_across_replicas() {
     let redis = RedisServer::start();
     let rt = runtime();
-    let (r, _catalogs) = session_replicas_holding(&rt, &redis, 3, 2);
+    let (r, _catalogs) = session_replicas_holding(&rt, &redis, 3, 2, None);
     let first = LegacyClient::open(r[0], "alice");
     let _second = LegacyClient::open(r[1], "alice");
     let refused = LegacyClient::try_open(r[2], "alice").expect_err("past alice's share");
@@ -1541,32 +1547,6 @@ fn eviction_marks_are_kept_per_replica_base() {
     });
 }
 
-/// Replicas sharing 2025-11-25 sessions and counting each principal's streams in `redis`, at
-/// most `per_principal` streams to one principal; their addresses and live catalogs.
-fn stream_replicas(
-    rt: &tokio::runtime::Runtime,
-    redis: &RedisServer,
-    n: usize,
-    per_principal: usize,
-) -> (Vec<SocketAddr>, Vec<LiveCatalog>) {
-    (0..n)
-        .map(|_| {
-            let store = connect(rt, redis);
-            let (builder, catalog) = Server::builder().tool(ping::DEF).live();
-            let http = Http::builder(builder.build().unwrap())
-                .authorize(|parts| Ok(x_user(parts)))
-                .allowed_origins(Origins::Loopback)
-                .max_streams_per_principal(per_principal)
-                .session_share(store.sessions())
-                .event_store(store.event_store())
-                .stream_share(store.streams())
-                .build()
-                .unwrap();
-            (loopback::start(http), catalog)
-        })
-        .unzip()
-}
-
 /// The headers and body of a 2026-07-28 listen request as `user`.
 fn listen_request(addr: SocketAddr, user: &str) -> (Vec<(String, String)>, String) {
     let mut h = headers(addr, "subscriptions/listen", None);
@@ -1606,7 +1586,7 @@ fn listen_refused(addr: SocketAddr, user: &str) -> HttpResponse {
 fn a_principals_share_of_the_streams_holds_across_replicas() {
     let mut redis = RedisServer::start();
     let rt = runtime();
-    let (r, _catalogs) = stream_replicas(&rt, &redis, 3, 2);
+    let (r, _catalogs) = session_replicas_holding(&rt, &redis, 3, 250, Some(2));
     let listening = listen_as(r[0], "alice");
     let session = LegacyClient::open(r[1], "alice");
     let mut get = Connection::open(r[1]);

@@ -28,7 +28,7 @@ pub(crate) struct Prompt {
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
     /// Where it came from, when mounted.
-    pub(crate) origin: Option<crate::mount::Origin>,
+    pub(crate) origin: Option<crate::origin::Origin>,
 }
 
 pub(crate) fn build(defs: &[PromptDef], states: &StateMap) -> Result<Vec<Prompt>, CatalogError> {

@@ -25,7 +25,7 @@ pub(crate) struct Resource {
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
     /// Where it came from, when mounted.
-    pub(crate) origin: Option<crate::mount::Origin>,
+    pub(crate) origin: Option<crate::origin::Origin>,
     /// An MCP Apps view's `_meta` (`{"ui": ...}`), written on each content it reads too.
     pub(crate) app_meta: Option<Arc<Value>>,
 }
@@ -46,7 +46,7 @@ pub(crate) struct Template {
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
     /// Where it came from, when mounted.
-    pub(crate) origin: Option<crate::mount::Origin>,
+    pub(crate) origin: Option<crate::origin::Origin>,
 }
 
 /// What `resources/read` may read for a URI: the reader, the declared MIME type, and the
@@ -66,7 +66,7 @@ pub(crate) struct Readable<'c, 'u> {
     /// The counter of the resource or template read.
     pub(crate) observed: Option<&'c ItemCounter>,
     /// Where it came from, when mounted.
-    pub(crate) origin: Option<crate::mount::Origin>,
+    pub(crate) origin: Option<crate::origin::Origin>,
     /// An MCP Apps view's `_meta`, for each content read.
     pub(crate) app_meta: Option<&'c Arc<Value>>,
 }

@@ -74,7 +74,7 @@ pub(crate) struct Tool {
     /// Its counter in the observed connectome, when the server has an observer.
     pub(crate) observed: Option<ItemCounter>,
     /// Where it came from, when mounted.
-    pub(crate) origin: Option<crate::mount::Origin>,
+    pub(crate) origin: Option<crate::origin::Origin>,
     /// The `ui://` view it is linked to (MCP Apps), checked against the catalog's resources.
     pub(crate) view: Option<&'static str>,
 }

@@ -531,6 +531,21 @@ where
     }
 }
 
+#[cfg(feature = "client-http")]
+impl super::http::Inbox for Connection {
+    fn route(self: &Arc<Self>, message: Value) {
+        Connection::route(self, message);
+    }
+
+    fn fail(&self, id: u64, reason: String) {
+        Connection::fail(self, id, reason);
+    }
+
+    fn attach_reader(&self, id: u64, reader: tokio::task::AbortHandle) {
+        Connection::attach_reader(self, id, reader);
+    }
+}
+
 /// A notification a session's listener hears: a list changed, or a subscribed resource.
 fn is_session_change(method: &str) -> bool {
     matches!(

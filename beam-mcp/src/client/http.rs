@@ -16,10 +16,20 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use serde_json::Value;
 
-use super::connection::Connection;
 use super::error::ClientError;
 use crate::json::{MAX_MESSAGE_BYTES, read};
 use crate::protocol::META_PROTOCOL_VERSION;
+
+/// Where the endpoint hands what it reads: the client's connection (so this file needs nothing
+/// of `connection.rs`, which owns the endpoint).
+pub(crate) trait Inbox: Send + Sync + 'static {
+    /// One message from the server.
+    fn route(self: &Arc<Self>, message: Value);
+    /// Request `id` can get no answer: it fails with `reason`.
+    fn fail(&self, id: u64, reason: String);
+    /// Ties the task reading request `id`'s event stream to the request.
+    fn attach_reader(&self, id: u64, reader: tokio::task::AbortHandle);
+}
 
 /// An MCP endpoint over HTTP/1.1.
 pub(crate) struct Endpoint {
@@ -144,9 +154,9 @@ impl Endpoint {
 
     /// POSTs `message`; what comes back (one message, or a stream of them read on its own
     /// task) is routed to `connection`.
-    pub(crate) async fn post(
+    pub(crate) async fn post<C: Inbox>(
         &self,
-        connection: &Arc<Connection>,
+        connection: &Arc<C>,
         message: &Value,
     ) -> Result<(), ClientError> {
         let body = serde_json::to_vec(message).unwrap_or_default();
@@ -280,9 +290,9 @@ impl Endpoint {
     /// One opening of the 2025-11-25 session's GET stream: every event routed to `connection`
     /// until the stream ends, `Last-Event-ID` sent when an earlier opening saw an id. `false`
     /// when the server has no such stream (405) or the session ended (404): do not open again.
-    pub(crate) async fn session_stream(
+    pub(crate) async fn session_stream<C: Inbox>(
         &self,
-        connection: &Arc<Connection>,
+        connection: &Arc<C>,
         last_id: &mut Option<String>,
     ) -> bool {
         let mut request = hyper::Request::get(self.path.as_str())
@@ -397,9 +407,9 @@ async fn read_bounded(body: &mut hyper::body::Incoming) -> Result<Vec<u8>, Clien
 /// message the reader refuses, ends it with the reason.
 /// Routes every event of `body` to `connection`; `last_id` keeps the id of the last event that
 /// had one (for `Last-Event-ID`).
-async fn read_events(
+async fn read_events<C: Inbox>(
     body: &mut hyper::body::Incoming,
-    connection: &Arc<Connection>,
+    connection: &Arc<C>,
     last_id: &mut Option<String>,
 ) -> Result<(), String> {
     let mut events = EventReader::default();

@@ -198,7 +198,7 @@ pub struct Item {
     pub(crate) tags: &'static [&'static str],
     pub(crate) scopes: &'static [&'static str],
     pub(crate) annotations: Option<Value>,
-    pub(crate) origin: Option<crate::mount::Origin>,
+    pub(crate) origin: Option<crate::origin::Origin>,
 }
 
 impl Item {
@@ -260,7 +260,7 @@ impl Item {
     ///     .unwrap();
     /// # let _ = server;
     /// ```
-    pub fn origin(&self) -> Option<crate::mount::Origin> {
+    pub fn origin(&self) -> Option<crate::origin::Origin> {
         self.origin
     }
 }

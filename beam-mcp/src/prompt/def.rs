@@ -154,7 +154,7 @@ pub struct PromptDef {
     pub catalog: Option<&'static str>,
     /// Where a mounted item came from ([`ServerBuilder::mount`](crate::ServerBuilder::mount)):
     /// the prefix it is mounted under, and its name in its own catalog.
-    pub origin: Option<crate::mount::Origin>,
+    pub origin: Option<crate::origin::Origin>,
     /// The module that declared it.
     pub module_path: &'static str,
     /// Where it was declared, for diagnostics.

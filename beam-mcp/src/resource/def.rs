@@ -121,7 +121,7 @@ pub struct ResourceDef {
     pub catalog: Option<&'static str>,
     /// Where a mounted item came from ([`ServerBuilder::mount`](crate::ServerBuilder::mount)):
     /// the prefix it is mounted under, and its URI in its own catalog.
-    pub origin: Option<crate::mount::Origin>,
+    pub origin: Option<crate::origin::Origin>,
     /// The module that declared it (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where it was declared, for diagnostics.

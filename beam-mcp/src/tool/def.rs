@@ -171,7 +171,7 @@ pub struct ToolDef {
     pub catalog: Option<&'static str>,
     /// Where a mounted item came from ([`ServerBuilder::mount`](crate::ServerBuilder::mount)):
     /// the prefix it is mounted under, and its name in its own catalog.
-    pub origin: Option<crate::mount::Origin>,
+    pub origin: Option<crate::origin::Origin>,
     /// The module that declared the tool (`serve!` serves its own crate's items).
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.

@@ -79,7 +79,7 @@ impl Places {
             return Ok(Slot {
                 _permit: permit,
                 _share: None,
-                _lease: None,
+                _with: None,
             });
         };
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
@@ -100,7 +100,7 @@ impl Places {
                 held: Arc::clone(&self.held),
                 key,
             }),
-            _lease: None,
+            _with: None,
         })
     }
 }
@@ -127,14 +127,15 @@ impl Drop for Share {
 pub(super) struct Slot {
     _permit: OwnedSemaphorePermit,
     _share: Option<Share>,
-    /// A stream's lease in a store shared with other replicas, given back with the place.
-    _lease: Option<super::stream_lease::Lease>,
+    /// What else is held as long as the place (a stream's lease in a store shared with other
+    /// replicas), given back with it.
+    _with: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Slot {
-    /// The place, holding `lease` too.
-    pub(super) fn with_lease(mut self, lease: super::stream_lease::Lease) -> Slot {
-        self._lease = Some(lease);
+    /// The place, holding `held` too, until both are given back.
+    pub(super) fn holding(mut self, held: impl std::any::Any + Send + Sync) -> Slot {
+        self._with = Some(Box::new(held));
         self
     }
 

@@ -43,7 +43,7 @@ pub(super) async fn take(
         .open(key, &stream, LEASE, endpoint.streams.share())
         .await
     {
-        Ok(true) => Ok(slot.with_lease(Lease::hold(Arc::clone(share), key, stream))),
+        Ok(true) => Ok(slot.holding(Lease::hold(Arc::clone(share), key, stream))),
         Ok(false) => {
             tracing::debug!("the principal holds its share of the streams across replicas: 503");
             Err(load::streams_busy(id))
@@ -59,7 +59,7 @@ pub(super) async fn take(
 }
 
 /// A stream's lease in the shared store: renewed while held, given back when dropped.
-pub(super) struct Lease {
+struct Lease {
     renewing: JoinHandle<()>,
     share: Arc<dyn StreamShare>,
     key: u64,
