@@ -89,6 +89,18 @@ fn shelf() -> String {
     "three books".into()
 }
 
+/// A card to show a note on (an MCP Apps view).
+#[beam_mcp::resource("ui://notes/card", app(prefers_border))]
+fn card() -> String {
+    "<!doctype html><p>card</p>".into()
+}
+
+/// Shows a note on its card.
+#[beam_mcp::tool(ui = "ui://notes/card")]
+fn show() -> String {
+    "shown".into()
+}
+
 fn notes() -> ServerBuilder {
     Server::builder()
         .tool(search::DEF)
@@ -464,4 +476,38 @@ async fn a_live_server_serves_its_mounts_and_changes_its_own_items() {
         .text()
         .into();
     assert_eq!(still, "file about x (at most 10)");
+}
+
+/// A tool's MCP Apps view moves with the mounted resource it names: the link is namespaced, so
+/// `build()`'s check that it names a view of the catalog holds, and the view is read there.
+#[tokio::test]
+async fn a_mounted_tools_view_moves_with_it() {
+    let cards = Server::builder().tool(show::DEF).resource(card::DEF);
+    let server = Server::builder().mount("team", cards).build().unwrap();
+    let mut client = TestClient::new(server);
+    let listed = client.request("tools/list", json!({})).await.unwrap();
+    assert_eq!(listed["tools"][0]["name"], "team_show");
+    assert_eq!(
+        listed["tools"][0]["_meta"]["ui"]["resourceUri"],
+        "ui://team/notes/card"
+    );
+    let view = client.read_resource("ui://team/notes/card").await.unwrap();
+    assert_eq!(view[0]["text"], "<!doctype html><p>card</p>");
+    assert_eq!(view[0]["mimeType"], beam_mcp::app::MIME_TYPE);
+    // Kept URIs keep the link as it was.
+    let kept = Server::builder()
+        .mount_keeping_uris(
+            "team",
+            Server::builder().tool(show::DEF).resource(card::DEF),
+        )
+        .build()
+        .unwrap();
+    let listed = TestClient::new(kept)
+        .request("tools/list", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        listed["tools"][0]["_meta"]["ui"]["resourceUri"],
+        "ui://notes/card"
+    );
 }
