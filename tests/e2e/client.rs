@@ -748,13 +748,11 @@ async fn changes_are_heard_as_a_stream_and_a_dropped_listen_ends_on_the_server()
                     )
                 );
             }
-            // A 2025-11-25 session is the server's listener from `initialize` on (over HTTP its
-            // changes wait for the GET stream the client opens now: give it a moment).
+            // A 2025-11-25 session is the server's listener from `initialize` on (over HTTP
+            // `listen` returned once its GET stream was open).
             let modern = revision == Revision::V2026_07_28;
             if modern {
                 assert_ne!(count().await, before, "a listener more");
-            } else {
-                tokio::time::sleep(Duration::from_millis(300)).await;
             }
             client
                 .call_tool("touch", json!({ "uri": "fixture://other" }))
@@ -883,4 +881,17 @@ async fn a_dropped_session_stream_resumes_with_last_event_id() {
         assert_eq!(note["params"]["n"], n);
     }
     assert_eq!(*seen.lock().unwrap(), ["none", "s-1"]);
+}
+
+/// A server that does not serve `subscriptions/listen` refuses it, and the client says so with
+/// the server's own error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listen_the_server_does_not_serve_is_its_refusal() {
+    let client = Client::builder().stdio(weather()).await.unwrap();
+    assert_eq!(client.revision(), Revision::V2026_07_28);
+    let refused = client
+        .listen(beam_mcp::client::Listen::new().tools())
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Some(-32601), "{refused}");
 }

@@ -91,20 +91,28 @@ impl Connection {
     }
 
     /// Opens the 2025-11-25 session's GET stream (HTTP) if none is open: held, and opened again
-    /// with `Last-Event-ID` 1 s after it ends, while a session listener remains.
-    pub(crate) fn keep_session_stream(self: &Arc<Self>) {
+    /// with `Last-Event-ID` 1 s after it ends, while a session listener remains. `ready` hears
+    /// when the server has opened it (at once over a pipe, or when one is open already).
+    pub(crate) fn keep_session_stream(
+        self: &Arc<Self>,
+        ready: tokio::sync::oneshot::Sender<Result<(), String>>,
+    ) {
         #[cfg(feature = "client-http")]
         {
             if !matches!(self.outlet, Outlet::Http(_)) {
+                let _ = ready.send(Ok(()));
                 return;
             }
             let Ok(mut slot) = self.session_stream.lock() else {
+                let _ = ready.send(Err("the connection's state is poisoned".into()));
                 return;
             };
             if slot.as_ref().is_some_and(|task| !task.is_finished()) {
+                let _ = ready.send(Ok(()));
                 return;
             }
             let connection = Arc::downgrade(self);
+            let mut ready = Some(ready);
             *slot = Some(tokio::spawn(async move {
                 let mut last_id = None;
                 loop {
@@ -114,7 +122,10 @@ impl Connection {
                     let Outlet::Http(endpoint) = &alive.outlet else {
                         return;
                     };
-                    if !endpoint.session_stream(&alive, &mut last_id).await {
+                    if !endpoint
+                        .session_stream(&alive, &mut last_id, &mut ready)
+                        .await
+                    {
                         return;
                     }
                     drop(alive);
@@ -122,6 +133,8 @@ impl Connection {
                 }
             }));
         }
+        #[cfg(not(feature = "client-http"))]
+        let _ = ready.send(Ok(()));
     }
 
     /// Ends the session's GET stream once no listener needs it.
@@ -172,13 +185,15 @@ impl Connection {
         let _ = tools;
     }
 
-    /// Whether a call's `Mcp-Param-*` headers can be written now: over a pipe there are none;
-    /// over HTTP once the tools were listed.
-    pub(crate) fn knows_tool_params(&self) -> bool {
+    /// Whether a call of `tool` can get its `Mcp-Param-*` headers now: over a pipe there are
+    /// none; over HTTP once a listing showed the tool.
+    pub(crate) fn knows_tool_params(&self, tool: &str) -> bool {
+        #[cfg(not(feature = "client-http"))]
+        let _ = tool;
         match &self.outlet {
             Outlet::Stream(_) => true,
             #[cfg(feature = "client-http")]
-            Outlet::Http(endpoint) => endpoint.knows_params(),
+            Outlet::Http(endpoint) => endpoint.knows_params(tool),
         }
     }
 

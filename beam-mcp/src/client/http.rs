@@ -104,9 +104,11 @@ impl Endpoint {
         }
     }
 
-    /// Whether the tools were listed (so their `Mcp-Param-*` arguments are known).
-    pub(crate) fn knows_params(&self) -> bool {
-        self.params.lock().is_ok_and(|p| p.is_some())
+    /// Whether a listing showed `tool` (so its `Mcp-Param-*` arguments are known).
+    pub(crate) fn knows_params(&self, tool: &str) -> bool {
+        self.params
+            .lock()
+            .is_ok_and(|p| p.as_ref().is_some_and(|p| p.contains_key(tool)))
     }
 
     /// The `Mcp-Param-*` headers of a `tools/call` message: each marked argument present in
@@ -288,13 +290,20 @@ impl Endpoint {
     }
 
     /// One opening of the 2025-11-25 session's GET stream: every event routed to `connection`
-    /// until the stream ends, `Last-Event-ID` sent when an earlier opening saw an id. `false`
-    /// when the server has no such stream (405) or the session ended (404): do not open again.
+    /// until the stream ends, `Last-Event-ID` sent when an earlier opening saw an id. `ready`
+    /// (when given) hears whether the server opened it. `false` when the server has no such
+    /// stream (405) or the session ended (404): do not open again.
     pub(crate) async fn session_stream<C: Inbox>(
         &self,
         connection: &Arc<C>,
         last_id: &mut Option<String>,
+        ready: &mut Option<tokio::sync::oneshot::Sender<Result<(), String>>>,
     ) -> bool {
+        let mut tell = |answer: Result<(), String>| {
+            if let Some(ready) = ready.take() {
+                let _ = ready.send(answer);
+            }
+        };
         let mut request = hyper::Request::get(self.path.as_str())
             .header("host", self.authority.as_str())
             .header("accept", "text/event-stream");
@@ -311,16 +320,27 @@ impl Endpoint {
             request = request.header(name.as_str(), value.as_str());
         }
         let Ok(request) = request.body(Full::new(Bytes::new())) else {
+            tell(Err("the GET request could not be built".into()));
             return false;
         };
         match self.send(request).await {
             Ok(response) if response.status() == hyper::StatusCode::OK => {
+                tell(Ok(()));
                 let mut body = response.into_body();
                 let _ = read_events(&mut body, connection, last_id).await;
                 true
             }
-            Ok(response) => !matches!(response.status().as_u16(), 404 | 405),
-            Err(_) => true,
+            Ok(response) => {
+                let status = response.status();
+                tell(Err(format!(
+                    "the session's GET stream was answered HTTP {status}"
+                )));
+                !matches!(status.as_u16(), 404 | 405)
+            }
+            Err(e) => {
+                tell(Err(e.to_string()));
+                true
+            }
         }
     }
 
@@ -562,9 +582,13 @@ mod tests {
                 "text": { "type": "string" } } }
         }))
         .unwrap();
-        assert!(!endpoint.knows_params());
+        assert!(!endpoint.knows_params("find"));
         endpoint.learn(&[tool]);
-        assert!(endpoint.knows_params());
+        assert!(endpoint.knows_params("find"));
+        assert!(
+            !endpoint.knows_params("other"),
+            "a tool added later is listed again"
+        );
         let call = |arguments: Value| {
             let message = serde_json::json!({ "method": "tools/call",
                 "params": { "name": "find", "arguments": arguments } });

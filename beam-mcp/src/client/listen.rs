@@ -109,8 +109,8 @@ pub struct Subscription {
     acknowledged: Option<Value>,
     /// The listen request, running (2026-07-28).
     request: Option<tokio::task::JoinHandle<()>>,
-    /// The session's connection and what to unsubscribe (2025-11-25).
-    session: Option<(Arc<Connection>, Value, Duration)>,
+    /// The session's connection and the time limit of its unsubscribes (2025-11-25).
+    session: Option<(Arc<Connection>, Duration)>,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -157,7 +157,7 @@ impl Drop for Subscription {
             request.abort();
         }
         self.heard.close();
-        if let Some((connection, meta, limit)) = self.session.take() {
+        if let Some((connection, limit)) = self.session.take() {
             connection.release_session_stream();
             let uris = self.what.uris.clone();
             if !uris.is_empty()
@@ -165,10 +165,7 @@ impl Drop for Subscription {
             {
                 runtime.spawn(async move {
                     for uri in uris {
-                        let mut params = json!({ "uri": uri });
-                        if let (Some(p), Some(m)) = (params.as_object_mut(), meta.as_object()) {
-                            p.extend(m.clone());
-                        }
+                        let params = json!({ "uri": uri });
                         let _ = connection
                             .request("resources/unsubscribe", params, None, limit)
                             .await;
@@ -183,10 +180,12 @@ impl Client {
     /// Listens to what the server says changed: the lists and resources `what` names.
     ///
     /// At 2026-07-28 this is a `subscriptions/listen` request held open; it returns once the
-    /// server acknowledged it (within the request time limit). At 2025-11-25 the session's own
-    /// notifications are handed over (each URI subscribed with `resources/subscribe` first),
-    /// over HTTP from the session's GET stream, opened here and resumed with `Last-Event-ID`
-    /// when it drops. They still reach `on_heard` too.
+    /// server acknowledged it (within the request time limit), or with the server's refusal
+    /// (`ClientError::Protocol`, `-32601` from a server without it). At 2025-11-25 the
+    /// session's own notifications are handed over (each URI subscribed with
+    /// `resources/subscribe` first), over HTTP from the session's GET stream, opened here
+    /// (returned once the server opened it; a server without one, 405, is an error) and resumed
+    /// with `Last-Event-ID` when it drops. They still reach `on_heard` too.
     ///
     /// ```no_run
     /// # async fn run(client: beam_mcp::client::Client) -> Result<(), beam_mcp::client::ClientError> {
@@ -209,8 +208,10 @@ impl Client {
             let _ = deliver.try_send(h);
         });
         let connection = Arc::clone(&self.connection);
-        let ended = to;
+        // The server's refusal, kept whole for the caller (`to` is dropped with the task).
+        let (refused, refusal) = tokio::sync::oneshot::channel();
         let request = tokio::spawn(async move {
+            let _ended = to;
             // Held open until the server ends it, or this task is aborted (the cancel).
             let answer = connection
                 .request(
@@ -221,7 +222,7 @@ impl Client {
                 )
                 .await;
             if let Err(error) = answer {
-                let _ = ended.try_send(Heard::Other(json!({ "error": error.to_string() })));
+                let _ = refused.send(error);
             }
         });
         let mut subscription = Subscription {
@@ -240,10 +241,13 @@ impl Client {
                 subscription.acknowledged = note.pointer("/params/notifications").cloned();
                 Ok(subscription)
             }
-            Ok(Some(Heard::Other(note))) if note.get("error").is_some() => Err(shape(
-                "subscriptions/listen",
-                note["error"].as_str().unwrap_or_default().to_owned(),
-            )),
+            // The request ended before any notification: the server's own error, as it said it.
+            Ok(None) => Err(refusal.await.unwrap_or_else(|_| {
+                shape(
+                    "subscriptions/listen",
+                    "the stream ended before its acknowledgement".into(),
+                )
+            })),
             Ok(other) => Err(shape(
                 "subscriptions/listen",
                 format!("the stream did not begin with its acknowledgement: {other:?}"),
@@ -267,13 +271,25 @@ impl Client {
                 .await?;
         }
         self.connection.listen(to);
-        self.connection.keep_session_stream();
-        Ok(Subscription {
+        let subscription = Subscription {
             heard,
             what,
             acknowledged: None,
             request: None,
-            session: Some((Arc::clone(&self.connection), json!({}), self.timeout)),
-        })
+            session: Some((Arc::clone(&self.connection), self.timeout)),
+        };
+        // Over HTTP the changes come on the session's GET stream: returned once it is open, so
+        // nothing changed after this call is missed.
+        let (ready, opened) = tokio::sync::oneshot::channel();
+        self.connection.keep_session_stream(ready);
+        match tokio::time::timeout(self.timeout, opened).await {
+            Ok(Ok(Ok(()))) => Ok(subscription),
+            Ok(Ok(Err(why))) => Err(shape("GET", why)),
+            Ok(Err(_)) => Err(shape("GET", "the session's stream ended at once".into())),
+            Err(_) => Err(ClientError::Timeout {
+                method: "GET".to_owned(),
+                after: self.timeout,
+            }),
+        }
     }
 }

@@ -503,7 +503,7 @@ impl Client {
         arguments: Value,
         progress: Option<impl Fn(Heard) + Send + Sync + 'static>,
     ) -> Result<ToolOutcome, ClientError> {
-        self.learn_tool_params().await;
+        self.learn_tool_params(name).await;
         let params = json!({ "name": name, "arguments": arguments });
         let progress = progress.map(|p| Arc::new(p) as Arc<dyn Fn(Heard) + Send + Sync>);
         let result = self.with_input("tools/call", params, progress).await?;
@@ -636,11 +636,12 @@ impl Client {
             .await
     }
 
-    /// Lists the tools once before the first 2026-07-28 call over HTTP, so each call carries
-    /// the `Mcp-Param-*` headers its tool's schema marks (a listing that fails leaves them
-    /// out, and the server says what it missed).
-    async fn learn_tool_params(&self) {
-        if self.revision == Revision::V2026_07_28 && !self.connection.knows_tool_params() {
+    /// Lists the tools before a 2026-07-28 call over HTTP of a tool no listing showed yet (the
+    /// first call, or a tool a live server added since), so each call carries the
+    /// `Mcp-Param-*` headers its tool's schema marks (a listing that fails leaves them out, and
+    /// the server says what it missed).
+    async fn learn_tool_params(&self, tool: &str) {
+        if self.revision == Revision::V2026_07_28 && !self.connection.knows_tool_params(tool) {
             let _ = self.list_tools().await;
         }
     }

@@ -154,7 +154,7 @@ impl Client {
     /// # }
     /// ```
     pub async fn start_tool(&self, name: &str, arguments: Value) -> Result<Started, ClientError> {
-        self.learn_tool_params().await;
+        self.learn_tool_params(name).await;
         let params = json!({ "name": name, "arguments": arguments });
         let result = self.with_input("tools/call", params, None).await?;
         if is_task(&result) {
