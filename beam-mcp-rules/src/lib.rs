@@ -29,7 +29,7 @@ pub use display::{
 };
 pub use message::Message;
 pub use names::{header_name_defect, uri_defect, valid_tool_name};
-pub use namespace::{namespaced_name, namespaced_uri, prefix_defect};
+pub use namespace::{namespaced_name, namespaced_uri, original_uri, prefix_defect};
 pub use skills::{
     SKILL_COMPATIBILITY_CHARS, SKILL_DESCRIPTION_CHARS, SKILL_MOST_BYTES, SKILL_MOST_FILES,
     SKILL_NAME_CHARS, skill_bounds, skill_compatibility, skill_description, skill_file_path,

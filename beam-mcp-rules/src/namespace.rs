@@ -51,3 +51,18 @@ pub fn namespaced_uri(prefix: &str, uri: &str) -> Option<String> {
     let (scheme, rest) = uri.split_once("://")?;
     Some(format!("{scheme}://{prefix}/{rest}"))
 }
+
+/// The URI a mounted resource has in its own catalog: the inverse of [`namespaced_uri`], or
+/// `None` when `served` is not under `prefix`.
+///
+/// ```
+/// use beam_mcp_rules::original_uri;
+/// assert_eq!(original_uri("notes", "notes://notes/today").as_deref(), Some("notes://today"));
+/// assert_eq!(original_uri("notes", "file://notes//a.txt").as_deref(), Some("file:///a.txt"));
+/// assert_eq!(original_uri("notes", "notes://files/today"), None);
+/// ```
+pub fn original_uri(prefix: &str, served: &str) -> Option<String> {
+    let (scheme, rest) = served.split_once("://")?;
+    let own = rest.strip_prefix(prefix)?.strip_prefix('/')?;
+    Some(format!("{scheme}://{own}"))
+}

@@ -267,6 +267,64 @@ impl Annotations {
     }
 }
 
+impl Role {
+    /// The role a wire word names.
+    pub(crate) fn from_wire(word: &str) -> Option<Role> {
+        match word {
+            "user" => Some(Role::User),
+            "assistant" => Some(Role::Assistant),
+            _ => None,
+        }
+    }
+}
+
+impl Annotations {
+    /// Annotations as the wire spells them (what a proxy relays): unknown keys are left out,
+    /// a known key of the wrong shape is refused.
+    pub(crate) fn from_value(value: &Value) -> Result<Annotations, String> {
+        const USER: &[Role] = &[Role::User];
+        const ASSISTANT: &[Role] = &[Role::Assistant];
+        const BOTH: &[Role] = &[Role::User, Role::Assistant];
+        const BOTH_REVERSED: &[Role] = &[Role::Assistant, Role::User];
+        let object = value
+            .as_object()
+            .ok_or("annotations that are not an object")?;
+        let mut out = Annotations::NONE;
+        if let Some(audience) = object.get("audience") {
+            let roles = audience
+                .as_array()
+                .ok_or("an audience that is not an array")?
+                .iter()
+                .map(|r| r.as_str().and_then(Role::from_wire))
+                .collect::<Option<Vec<_>>>()
+                .ok_or("an audience of a role other than user or assistant")?;
+            out.audience = match roles.as_slice() {
+                [] => &[],
+                [Role::User] | [Role::User, Role::User] => USER,
+                [Role::Assistant] | [Role::Assistant, Role::Assistant] => ASSISTANT,
+                [Role::User, Role::Assistant] => BOTH,
+                [Role::Assistant, Role::User] => BOTH_REVERSED,
+                _ => return Err("an audience naming a role more than once".into()),
+            };
+        }
+        if let Some(priority) = object.get("priority") {
+            out.priority = Some(
+                priority
+                    .as_f64()
+                    .and_then(Priority::new)
+                    .ok_or("a priority that is not a number from 0 to 1")?,
+            );
+        }
+        if let Some(moment) = object.get("lastModified") {
+            let text = moment
+                .as_str()
+                .ok_or("a lastModified that is not a string")?;
+            out.last_modified = Some(Timestamp::parse(text)?);
+        }
+        Ok(out)
+    }
+}
+
 /// `entry.annotations`, when there are any.
 pub(crate) fn insert_annotations(entry: &mut Map<String, Value>, annotations: &Annotations) {
     if let Some(value) = annotations.to_value() {

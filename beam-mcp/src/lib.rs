@@ -55,6 +55,9 @@ mod origin;
 mod panic;
 pub mod prompt;
 pub mod protocol;
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod proxy;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub mod redis;

@@ -83,6 +83,9 @@ pub enum LiveError {
         "the server does not declare the skills extension: give its builder .skills(..) (an empty slice will do)"
     )]
     SkillsNotDeclared,
+    /// A remote's new lists clash with what the server serves, or have no place for the prefix.
+    #[error(transparent)]
+    Mount(#[from] crate::mount::MountError),
     /// Nothing of that kind has that key.
     #[error("there is no {kind} {key:?} to remove")]
     NotFound {
@@ -298,6 +301,43 @@ impl Live {
         }
         self.broadcast(change);
         self.tell_others(change.broadcast());
+        Ok(())
+    }
+}
+
+impl Live {
+    /// Puts `definitions` in place of every item mounted under `prefix` (a remote's new view),
+    /// in one rebuild, and tells the subscribers of each list in `changes`.
+    #[cfg(feature = "client")]
+    pub(crate) fn replace_mount(
+        &self,
+        prefix: &'static str,
+        definitions: Definitions,
+        changes: &[Change],
+    ) -> Result<(), LiveError> {
+        let bound = self.bound.get().ok_or(LiveError::NotBuilt)?;
+        {
+            let mut current = bound.definitions.lock().unwrap_or_else(|e| e.into_inner());
+            let mut next = current.clone();
+            let theirs =
+                |origin: Option<crate::origin::Origin>| origin.is_some_and(|o| o.prefix == prefix);
+            next.tools.retain(|t| !theirs(t.origin));
+            next.prompts.retain(|p| !theirs(p.origin));
+            next.resources.retain(|r| !theirs(r.origin));
+            let mount = crate::mount::Mounted {
+                prefix: prefix.to_owned(),
+                keep_uris: false,
+                catalog: Ok((definitions, StateMap::default())),
+            };
+            crate::mount::apply(&mut next, &mut StateMap::default(), vec![mount])?;
+            let catalog = Catalog::build(&next, &bound.states)?;
+            *bound.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalog);
+            *current = next;
+        }
+        for change in changes {
+            self.broadcast(*change);
+            self.tell_others(change.broadcast());
+        }
         Ok(())
     }
 }

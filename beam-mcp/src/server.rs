@@ -165,6 +165,9 @@ pub struct ServerBuilder {
     tasks: TaskSettings,
     /// Other builders' catalogs mounted under prefixes, applied by `build()`.
     mounts: Vec<crate::mount::Mounted>,
+    /// The remote servers mounted (proxies), bound to the live catalog by `build()`.
+    #[cfg(feature = "client")]
+    remotes: Vec<Arc<crate::proxy::Link>>,
 }
 
 /// What a host shows of the server beside its name: the optional fields of `Implementation`.
@@ -581,6 +584,35 @@ impl ServerBuilder {
         self.mount_as(prefix.into(), other, true)
     }
 
+    /// Serves a remote server's tools, prompts, resources and templates under its prefix, named
+    /// as [`mount`](Self::mount) names them, each call relayed to it (feature `client`; see
+    /// [`proxy`](crate::proxy)). The server's catalog becomes live: the remote's list changes
+    /// reach this server's listeners.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let weather = beam_mcp::proxy::Remote::connect("weather", |client| {
+    ///     Box::pin(client.stdio(tokio::process::Command::new("weather-server")))
+    /// })
+    /// .await?;
+    /// let server = beam_mcp::Server::builder().mount_remote(weather).build()?;
+    /// # let _ = server; Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "client")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+    pub fn mount_remote(mut self, remote: crate::proxy::Remote) -> Self {
+        let crate::proxy::Remote { link, definitions } = remote;
+        self.mounts.push(crate::mount::Mounted {
+            prefix: link.prefix.to_owned(),
+            keep_uris: false,
+            catalog: Ok((definitions, StateMap::default())),
+        });
+        self.remotes.push(link);
+        self.live.get_or_insert_with(LiveCatalog::default);
+        self
+    }
+
     fn mount_as(mut self, prefix: String, other: ServerBuilder, keep_uris: bool) -> Self {
         let catalog = other.into_mounted(&prefix);
         self.mounts.push(crate::mount::Mounted {
@@ -627,6 +659,10 @@ impl ServerBuilder {
         ];
         if let Some((_, setting)) = settings.into_iter().find(|(given, _)| *given) {
             return Err(refused(setting));
+        }
+        #[cfg(feature = "client")]
+        if !self.remotes.is_empty() {
+            return Err(refused("a remote mount"));
         }
         let mounts = std::mem::take(&mut self.mounts);
         crate::mount::apply(&mut self.definitions, &mut self.states, mounts)?;
@@ -1015,6 +1051,12 @@ impl ServerBuilder {
     pub fn build(mut self) -> Result<Server, BuildError> {
         let mounts = std::mem::take(&mut self.mounts);
         crate::mount::apply(&mut self.definitions, &mut self.states, mounts)?;
+        #[cfg(feature = "client")]
+        let proxies = crate::proxy::Proxies::new(std::mem::take(&mut self.remotes));
+        #[cfg(feature = "client")]
+        if let Some(proxies) = &proxies {
+            self.states.insert(proxies.clone());
+        }
         let task_limits = self.tasks.limits().ok_or(BuildError::ZeroTaskBound)?;
         if self.fanout.is_some() && self.live.is_none() {
             return Err(BuildError::FanoutWithoutLive);
@@ -1169,6 +1211,10 @@ impl ServerBuilder {
                 handle
                     .shared()
                     .bind(self.definitions, Arc::clone(&states), catalog);
+                #[cfg(feature = "client")]
+                if let Some(proxies) = &proxies {
+                    proxies.bind(handle.shared());
+                }
                 if let Some(fanout) = self.fanout {
                     handle.shared().connect(fanout);
                 }

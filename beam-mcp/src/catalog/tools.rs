@@ -112,7 +112,10 @@ pub(crate) fn build(
 
 /// A tool's input schema as advertised (an object root) and compiled.
 fn input_schema(def: &ToolDef) -> Result<(Value, CompiledSchema), String> {
-    let mut schema = (def.input_schema)();
+    let mut schema = match def.given_schemas {
+        Some((input, _)) => input.clone(),
+        None => (def.input_schema)(),
+    };
     object_root(&mut schema)?;
     let compiled = CompiledSchema::compile(&schema).map_err(|e| e.to_string())?;
     Ok((schema, compiled))
@@ -121,10 +124,11 @@ fn input_schema(def: &ToolDef) -> Result<(Value, CompiledSchema), String> {
 /// A structured tool's output schema as advertised (a non-object root wrapped under `result`),
 /// compiled, and whether it was wrapped.
 fn output_schema(def: &ToolDef) -> Result<Option<(Value, CompiledSchema, bool)>, String> {
-    let Some(output_schema) = def.output_schema else {
-        return Ok(None);
+    let schema = match (def.given_schemas, def.output_schema) {
+        (Some((_, Some(output))), _) => output.clone(),
+        (Some((_, None)), _) | (None, None) => return Ok(None),
+        (None, Some(output_schema)) => output_schema(),
     };
-    let schema = (output_schema)();
     let wrap = schema.get("type").and_then(Value::as_str) != Some("object");
     let schema = if wrap {
         let mut inner = schema;

@@ -71,6 +71,8 @@ pub use tasks::{Started, TASKS_EXTENSION, Task, TaskStatus};
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// How many times a 2026-07-28 request is retried with the input the server asked for.
 pub const MAX_INPUT_ROUNDS: usize = 8;
+/// The most items a list may have: past it, listing is refused (`ClientError::Shape`).
+pub const MAX_LISTED: usize = 100_000;
 /// How long the `server/discover` probe waits before the client falls back to `initialize`.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -648,7 +650,7 @@ impl Client {
 
     /// A request that may answer `input_required` (2026-07-28): the server's asks answered by
     /// the handlers, and the request sent again with them and its `requestState`.
-    async fn with_input(
+    pub(crate) async fn with_input(
         &self,
         method: &str,
         params: Value,
@@ -699,8 +701,33 @@ impl Client {
 
     /// Every item of a paged list.
     async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
-        let page = async |params| self.request(method, params).await;
-        crate::testing::every_page(key, page, |detail| shape(method, detail)).await
+        self.list_bounded(method, key, MAX_LISTED).await
+    }
+
+    /// Every item of a paged list, refused past `most` items (a server whose cursors never
+    /// end cannot keep the client listing, nor grow its memory).
+    pub(crate) async fn list_bounded(
+        &self,
+        method: &str,
+        key: &str,
+        most: usize,
+    ) -> Result<Vec<Value>, ClientError> {
+        let mut items = Vec::new();
+        let mut params = json!({});
+        loop {
+            let mut page = self.request(method, params).await?;
+            match page.get_mut(key).map(Value::take) {
+                Some(Value::Array(listed)) => items.extend(listed),
+                _ => return Err(shape(method, format!("no {key} array"))),
+            }
+            if items.len() > most {
+                return Err(shape(method, format!("more than {most} {key}")));
+            }
+            match page.get("nextCursor") {
+                Some(cursor @ Value::String(_)) => params = json!({ "cursor": cursor }),
+                _ => return Ok(items),
+            }
+        }
     }
 
     /// `params` with the 2026-07-28 request `_meta`.

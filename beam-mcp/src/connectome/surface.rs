@@ -236,6 +236,7 @@ pub(crate) fn tool() -> ToolDef {
         origin: None,
         module_path: module_path!(),
         location: (file!(), line!()),
+        given_schemas: None,
     }
 }
 

@@ -71,6 +71,33 @@ impl GetPromptResult {
         self
     }
 
+    /// A `prompts/get` result as the wire spells it (what a proxy relays).
+    pub(crate) fn from_value(result: &Value) -> Result<GetPromptResult, String> {
+        let messages = result
+            .get("messages")
+            .and_then(Value::as_array)
+            .ok_or("a prompt without a messages array")?
+            .iter()
+            .map(|message| {
+                let role = message
+                    .get("role")
+                    .and_then(Value::as_str)
+                    .and_then(Role::from_wire)
+                    .ok_or("a message whose role is not user or assistant")?;
+                let content = message.get("content").ok_or("a message without content")?;
+                Ok(PromptMessage {
+                    role,
+                    content: Content::from_value(content)?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let description = result.get("description").and_then(Value::as_str);
+        Ok(GetPromptResult {
+            description: description.map(str::to_owned),
+            messages,
+        })
+    }
+
     pub(crate) fn to_value(&self) -> Value {
         let mut result = Map::new();
         if let Some(description) = &self.description {

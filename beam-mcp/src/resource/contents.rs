@@ -56,6 +56,31 @@ impl ResourceContents {
         self
     }
 
+    /// One item of a `resources/read` result as the wire spells it (what a proxy relays).
+    pub(crate) fn from_value(item: &Value) -> Result<ResourceContents, String> {
+        let uri = item
+            .get("uri")
+            .and_then(Value::as_str)
+            .ok_or("contents without a string \"uri\"")?;
+        let body = match (item.get("text"), item.get("blob")) {
+            (Some(Value::String(text)), None) => ResourceBody::Text(text.clone()),
+            (None, Some(Value::String(blob))) => ResourceBody::Blob(
+                base64::engine::general_purpose::STANDARD
+                    .decode(blob)
+                    .map_err(|e| format!("a blob that is not base64: {e}"))?,
+            ),
+            _ => return Err("contents without one string text or blob".into()),
+        };
+        Ok(ResourceContents {
+            uri: Some(uri.to_owned()),
+            mime_type: item
+                .get("mimeType")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            body,
+        })
+    }
+
     /// True when this is a view's own content (no URI of its own, or the view's) and its reader
     /// set a MIME type other than the extension's.
     pub(crate) fn retypes_view(&self, view: &str) -> bool {

@@ -43,9 +43,9 @@ use crate::protocol::Revision;
 use crate::protocol::{Outbound, Reply, Session};
 use crate::{LogLevel, Server};
 
-pub use outcome::{Completed, Heard, ListedTool, PromptOutcome, ToolOutcome};
 #[cfg_attr(not(feature = "client"), allow(unused_imports))]
-pub(crate) use outcome::{error_parts, every_page};
+pub(crate) use outcome::error_parts;
+pub use outcome::{Completed, Heard, ListedTool, PromptOutcome, ToolOutcome};
 
 /// Why a test client's request did not give the typed result.
 #[derive(Debug, thiserror::Error)]

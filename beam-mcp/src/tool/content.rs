@@ -331,9 +331,9 @@ impl From<&str> for Content {
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CallToolResult {
-    content: Vec<Content>,
-    structured: Option<Value>,
-    is_error: bool,
+    pub(crate) content: Vec<Content>,
+    pub(crate) structured: Option<Value>,
+    pub(crate) is_error: bool,
 }
 
 impl CallToolResult {

@@ -176,6 +176,9 @@ pub struct ToolDef {
     pub module_path: &'static str,
     /// Where the tool was declared, for diagnostics.
     pub location: (&'static str, u32),
+    /// The input and output schemas as another server listed them (a proxied tool): used in
+    /// place of the two functions, and checked by the same rules.
+    pub(crate) given_schemas: Option<&'static (Value, Option<Value>)>,
 }
 
 impl ToolDef {
@@ -228,6 +231,7 @@ impl ToolDef {
             origin: None,
             module_path: "",
             location: ("", 0),
+            given_schemas: None,
         }
     }
 

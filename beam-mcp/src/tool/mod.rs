@@ -4,6 +4,7 @@ mod capability;
 mod content;
 mod def;
 mod extract;
+mod read;
 
 pub use capability::{StructuredOutput, ToolArgument};
 pub(crate) use content::structured;

@@ -1,0 +1,265 @@
+//! One remote server as the proxy holds it: the client connected now (or why there is none),
+//! what it listed last, the reconnection with back-off when it goes away, and the refresh of
+//! the mounted view when it says its lists changed.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::Notify;
+
+use super::view::{self, Listing, Routes};
+use crate::client::{Client, ClientBuilder, ClientError, Heard};
+use crate::live::{Change, Live};
+
+/// How a remote is (re)connected: a client builder with the proxy's hooks in, a client out.
+pub(crate) type Connector = Box<
+    dyn Fn(ClientBuilder) -> Pin<Box<dyn Future<Output = Result<Client, ClientError>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// The first wait before reconnecting, doubled after each failure up to [`MAX_BACKOFF`].
+pub(crate) const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+/// The longest wait between two reconnection attempts.
+pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(10);
+
+/// A remote, as its mount holds it.
+pub(crate) struct Link {
+    /// The prefix it is mounted under: its name in every error.
+    pub(crate) prefix: &'static str,
+    connect: Connector,
+    state: Mutex<State>,
+    /// Rung when the remote says a list changed: many notifications make one refresh.
+    changed: Arc<Notify>,
+    /// The server's live catalog, once the server is built.
+    live: OnceLock<Arc<Live>>,
+    /// Which served names are the remote's, for the relays.
+    pub(crate) routes: RwLock<Routes>,
+}
+
+struct State {
+    client: Option<Arc<Client>>,
+    /// Why there is no client.
+    down: String,
+    reconnecting: bool,
+    listing: Listing,
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        // The watcher holds only a weak reference: woken, it finds the link gone and ends.
+        self.changed.notify_one();
+    }
+}
+
+impl Link {
+    /// Connects and lists; the link and its definitions, or why not.
+    pub(crate) async fn open(
+        prefix: &'static str,
+        connect: Connector,
+    ) -> Result<(Arc<Link>, crate::catalog::Definitions), super::ProxyError> {
+        let link = Arc::new(Link {
+            prefix,
+            connect,
+            state: Mutex::new(State {
+                client: None,
+                down: String::new(),
+                reconnecting: false,
+                listing: Listing::default(),
+            }),
+            changed: Arc::new(Notify::new()),
+            live: OnceLock::new(),
+            routes: RwLock::new(Routes::default()),
+        });
+        let (client, listing) = link.connect().await.map_err(super::ProxyError::Connect)?;
+        let (definitions, routes) =
+            view::definitions(remote_name(prefix), &listing).map_err(|reason| {
+                super::ProxyError::Listing {
+                    remote: prefix.to_owned(),
+                    reason,
+                }
+            })?;
+        *link.routes.write().unwrap_or_else(|e| e.into_inner()) = routes;
+        {
+            let mut state = link.lock();
+            state.client = Some(client);
+            state.listing = listing;
+        }
+        tokio::spawn(watch(Arc::downgrade(&link), Arc::clone(&link.changed)));
+        Ok((link, definitions))
+    }
+
+    /// Binds the link to the server that mounts it.
+    pub(crate) fn bind(&self, live: Arc<Live>) {
+        let _ = self.live.set(live);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The client connected now, or why there is none.
+    pub(crate) fn client(&self) -> Result<Arc<Client>, String> {
+        let state = self.lock();
+        state.client.clone().ok_or_else(|| state.down.clone())
+    }
+
+    /// A client for the remote, with the proxy's hooks, and its four lists.
+    async fn connect(self: &Arc<Self>) -> Result<(Arc<Client>, Listing), ClientError> {
+        let changed = Arc::downgrade(&self.changed);
+        let builder = Client::builder()
+            .client_info("beam-mcp-proxy", env!("CARGO_PKG_VERSION"))
+            .on_heard(move |heard| {
+                if let Heard::Other(note) = &heard
+                    && note
+                        .get("method")
+                        .and_then(Value::as_str)
+                        .is_some_and(|m| m.ends_with("/list_changed"))
+                    && let Some(changed) = changed.upgrade()
+                {
+                    changed.notify_one();
+                }
+            });
+        let client = Arc::new((self.connect)(builder).await?);
+        let listing = list(&client).await?;
+        Ok((client, listing))
+    }
+
+    /// The client `lost` went away (`why`): calls fail naming the remote until a new client is
+    /// connected, tried after a back-off that doubles.
+    pub(crate) fn lost(self: &Arc<Self>, lost: &Arc<Client>, why: String) {
+        let mut state = self.lock();
+        if !state.client.as_ref().is_some_and(|c| Arc::ptr_eq(c, lost)) {
+            return;
+        }
+        tracing::warn!(remote = self.prefix, reason = %why, "remote lost; reconnecting");
+        state.client = None;
+        state.down = why;
+        if !state.reconnecting {
+            state.reconnecting = true;
+            tokio::spawn(reconnect(Arc::downgrade(self)));
+        }
+    }
+
+    /// Lists again, and mounts what changed.
+    async fn refresh(self: &Arc<Self>) {
+        let Ok(client) = self.client() else {
+            return;
+        };
+        match list(&client).await {
+            Ok(listing) => self.remount(listing),
+            Err(e) if is_lost(&e) => self.lost(&client, e.to_string()),
+            Err(e) => tracing::warn!(remote = self.prefix, error = %e, "remote not listed again"),
+        }
+    }
+
+    /// Puts `listing` in place of the mounted view, when it differs; a view the catalog refuses
+    /// (a clash, a schema) is logged and the old one kept.
+    fn remount(&self, listing: Listing) {
+        let old = self.lock().listing.clone();
+        let mut changes = Vec::new();
+        if old.tools != listing.tools {
+            changes.push(Change::Tools);
+        }
+        if old.prompts != listing.prompts {
+            changes.push(Change::Prompts);
+        }
+        if old.resources != listing.resources || old.templates != listing.templates {
+            changes.push(Change::Resources);
+        }
+        if changes.is_empty() {
+            return;
+        }
+        let refused = |reason: String| {
+            tracing::warn!(remote = self.prefix, %reason, "the remote's new lists are not served; the old view stays");
+        };
+        let (definitions, routes) = match view::definitions(remote_name(self.prefix), &listing) {
+            Ok(done) => done,
+            Err(reason) => return refused(reason),
+        };
+        if let Some(live) = self.live.get()
+            && let Err(e) = live.replace_mount(self.prefix, definitions, &changes)
+        {
+            return refused(e.to_string());
+        }
+        *self.routes.write().unwrap_or_else(|e| e.into_inner()) = routes;
+        self.lock().listing = listing;
+    }
+}
+
+/// The name every item of the remote is declared at, for a clash's message.
+fn remote_name(prefix: &str) -> &'static str {
+    crate::mount::intern(format!("remote {prefix:?}"))
+}
+
+/// True when the error means the connection is gone (not a refusal or a slow answer).
+pub(crate) fn is_lost(error: &ClientError) -> bool {
+    matches!(
+        error,
+        ClientError::Closed { .. } | ClientError::Write(_) | ClientError::Spawn { .. }
+    )
+}
+
+/// The remote's four lists, each only when its capabilities say it serves it.
+async fn list(client: &Client) -> Result<Listing, ClientError> {
+    let serves = |kind: &str| client.capabilities().get(kind).is_some();
+    let mut listing = Listing::default();
+    if serves("tools") {
+        listing.tools = every_page(client, "tools/list", "tools").await?;
+    }
+    if serves("prompts") {
+        listing.prompts = every_page(client, "prompts/list", "prompts").await?;
+    }
+    if serves("resources") {
+        listing.resources = every_page(client, "resources/list", "resources").await?;
+        listing.templates =
+            every_page(client, "resources/templates/list", "resourceTemplates").await?;
+    }
+    Ok(listing)
+}
+
+async fn every_page(client: &Client, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+    client.list_bounded(method, key, view::MAX_ITEMS).await
+}
+
+/// Refreshes the view each time the remote says a list changed, while the link lives.
+async fn watch(link: Weak<Link>, changed: Arc<Notify>) {
+    loop {
+        changed.notified().await;
+        let Some(link) = link.upgrade() else {
+            return;
+        };
+        link.refresh().await;
+    }
+}
+
+/// Connects again until it works (or the link is dropped), then mounts what the remote lists.
+async fn reconnect(link: Weak<Link>) {
+    let mut wait = FIRST_BACKOFF;
+    loop {
+        tokio::time::sleep(wait).await;
+        let Some(strong) = link.upgrade() else {
+            return;
+        };
+        match strong.connect().await {
+            Ok((client, listing)) => {
+                {
+                    let mut state = strong.lock();
+                    state.client = Some(client);
+                    state.reconnecting = false;
+                }
+                tracing::info!(remote = strong.prefix, "remote reconnected");
+                strong.remount(listing);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(remote = strong.prefix, error = %e, "remote still down");
+                strong.lock().down = e.to_string();
+                wait = (wait * 2).min(MAX_BACKOFF);
+            }
+        }
+    }
+}
