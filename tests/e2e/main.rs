@@ -15,6 +15,7 @@ mod logged;
 mod memory;
 mod middleware;
 mod oauth;
+mod proxy;
 mod schema_check;
 mod scopes;
 mod shapes;

@@ -472,9 +472,19 @@ impl HttpServerProcess {
 
     /// [`spawn`](Self::spawn), with these variables set in its environment.
     pub fn spawn_with_env(program: &Path, env: &[(&str, &str)]) -> HttpServerProcess {
+        Self::spawn_with(program, env, &[])
+    }
+
+    /// [`spawn`](Self::spawn), with more arguments after `--http 127.0.0.1:0`.
+    pub fn spawn_with_args(program: &Path, args: &[&str]) -> HttpServerProcess {
+        Self::spawn_with(program, &[], args)
+    }
+
+    fn spawn_with(program: &Path, env: &[(&str, &str)], args: &[&str]) -> HttpServerProcess {
         let mut child = Command::new(program)
             .envs(env.iter().copied())
             .args(["--http", "127.0.0.1:0"])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

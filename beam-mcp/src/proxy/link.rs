@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use super::view::{self, Listing, Routes};
-use crate::client::{Client, ClientBuilder, ClientError, Heard};
+use crate::client::{Client, ClientBuilder, ClientError, Heard, Listen};
 use crate::live::{Change, Live};
 
 /// How a remote is (re)connected: a client builder with the proxy's hooks in, a client out.
@@ -42,6 +42,8 @@ pub(crate) struct Link {
 
 struct State {
     client: Option<Arc<Client>>,
+    /// The task that hears the client's list changes (its listen stream).
+    hearing: Option<tokio::task::JoinHandle<()>>,
     /// Why there is no client.
     down: String,
     reconnecting: bool,
@@ -50,6 +52,9 @@ struct State {
 
 impl Drop for Link {
     fn drop(&mut self) {
+        if let Some(hearing) = self.lock().hearing.take() {
+            hearing.abort();
+        }
         // The watcher holds only a weak reference: woken, it finds the link gone and ends.
         self.changed.notify_one();
     }
@@ -66,6 +71,7 @@ impl Link {
             connect,
             state: Mutex::new(State {
                 client: None,
+                hearing: None,
                 down: String::new(),
                 reconnecting: false,
                 listing: Listing::default(),
@@ -74,7 +80,8 @@ impl Link {
             live: OnceLock::new(),
             routes: RwLock::new(Routes::default()),
         });
-        let (client, listing) = link.connect().await.map_err(super::ProxyError::Connect)?;
+        let (client, listing, hearing) =
+            link.connect().await.map_err(super::ProxyError::Connect)?;
         let (definitions, routes) =
             view::definitions(remote_name(prefix), &listing).map_err(|reason| {
                 super::ProxyError::Listing {
@@ -86,6 +93,7 @@ impl Link {
         {
             let mut state = link.lock();
             state.client = Some(client);
+            state.hearing = hearing;
             state.listing = listing;
         }
         tokio::spawn(watch(Arc::downgrade(&link), Arc::clone(&link.changed)));
@@ -107,8 +115,11 @@ impl Link {
         state.client.clone().ok_or_else(|| state.down.clone())
     }
 
-    /// A client for the remote, with the proxy's hooks, and its four lists.
-    async fn connect(self: &Arc<Self>) -> Result<(Arc<Client>, Listing), ClientError> {
+    /// A client for the remote, with the proxy's hooks, its four lists, and the task that
+    /// hears their changes (listening before listing, so no change falls between).
+    async fn connect(
+        self: &Arc<Self>,
+    ) -> Result<(Arc<Client>, Listing, Option<tokio::task::JoinHandle<()>>), ClientError> {
         let changed = Arc::downgrade(&self.changed);
         let builder = Client::builder()
             .client_info("beam-mcp-proxy", env!("CARGO_PKG_VERSION"))
@@ -124,8 +135,53 @@ impl Link {
                 }
             });
         let client = Arc::new((self.connect)(builder).await?);
+        let hearing = self.hear(&client).await;
         let listing = list(&client).await?;
-        Ok((client, listing))
+        Ok((client, listing, hearing))
+    }
+
+    /// Listens to the lists the remote says change (`listChanged`): at 2026-07-28 they are told
+    /// only on a listen stream. A remote that refuses it is refreshed only when reconnected.
+    async fn hear(&self, client: &Client) -> Option<tokio::task::JoinHandle<()>> {
+        let changes = |kind: &str| {
+            client
+                .capabilities()
+                .get(kind)
+                .and_then(|c| c.get("listChanged"))
+                .and_then(serde_json::Value::as_bool)
+                == Some(true)
+        };
+        let mut what = Listen::new();
+        let mut any = false;
+        for (kind, add) in [
+            ("tools", Listen::tools as fn(Listen) -> Listen),
+            ("prompts", Listen::prompts),
+            ("resources", Listen::resources),
+        ] {
+            if changes(kind) {
+                what = add(what);
+                any = true;
+            }
+        }
+        if !any {
+            return None;
+        }
+        let mut subscription = match client.listen(what).await {
+            Ok(subscription) => subscription,
+            Err(e) => {
+                tracing::warn!(remote = self.prefix, error = %e, "the remote's list changes are not heard");
+                return None;
+            }
+        };
+        let changed = Arc::downgrade(&self.changed);
+        Some(tokio::spawn(async move {
+            while subscription.next().await.is_some() {
+                match changed.upgrade() {
+                    Some(changed) => changed.notify_one(),
+                    None => return,
+                }
+            }
+        }))
     }
 
     /// The client `lost` went away (`why`): calls fail naming the remote until a new client is
@@ -137,6 +193,9 @@ impl Link {
         }
         tracing::warn!(remote = self.prefix, reason = %why, "remote lost; reconnecting");
         state.client = None;
+        if let Some(hearing) = state.hearing.take() {
+            hearing.abort();
+        }
         state.down = why;
         if !state.reconnecting {
             state.reconnecting = true;
@@ -245,10 +304,11 @@ async fn reconnect(link: Weak<Link>) {
             return;
         };
         match strong.connect().await {
-            Ok((client, listing)) => {
+            Ok((client, listing, hearing)) => {
                 {
                     let mut state = strong.lock();
                     state.client = Some(client);
+                    state.hearing = hearing;
                     state.reconnecting = false;
                 }
                 tracing::info!(remote = strong.prefix, "remote reconnected");

@@ -94,10 +94,9 @@ async fn serve(options: Options) -> Result<(), String> {
             let listener = tokio::net::TcpListener::bind(&bind)
                 .await
                 .map_err(|e| format!("cannot bind {bind}: {e}"))?;
-            eprintln!(
-                "composed: serving http://{}/mcp",
-                listener.local_addr().map_err(|e| e.to_string())?
-            );
+            // The line `beam_mcp::transport::http::main` writes, which scripts wait for.
+            let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            eprintln!("beam_mcp: listening on http://{addr}/mcp");
             let stop = async {
                 let _ = tokio::signal::ctrl_c().await;
             };
