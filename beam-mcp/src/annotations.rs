@@ -267,6 +267,7 @@ impl Annotations {
     }
 }
 
+#[cfg(feature = "client")]
 impl Role {
     /// The role a wire word names.
     pub(crate) fn from_wire(word: &str) -> Option<Role> {
@@ -278,6 +279,7 @@ impl Role {
     }
 }
 
+#[cfg(feature = "client")]
 impl Annotations {
     /// Annotations as the wire spells them (what a proxy relays): unknown keys are left out,
     /// a known key of the wrong shape is refused.

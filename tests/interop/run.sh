@@ -488,8 +488,9 @@ if [ -z "$only_url" ]; then
         "$client_check" --expect-revision 2026-07-28 --http "$listening"
 fi
 # Composition (issue 26): examples/composed mounts two named catalogs that both declare `search`
-# under their names beside its own `hello`. Each client, in its default configuration and at
-# auto, sees the namespaced names and calls through both mounts and the server's own tool (the
+# under their names beside its own `hello`, and proxies the Python SDK's server (py_server.py,
+# over stdio) under `py`. Each client, in its default configuration and at auto, sees the
+# namespaced names and calls through both mounts, the proxy and the server's own tool (the
 # Python and TypeScript clients; rmcp and the Inspector the first mount's items), reads the
 # mounted resource and a URI its mounted template matches, gets the mounted prompt and
 # completes its argument, with exact values, over stdio and Streamable HTTP.
@@ -498,7 +499,8 @@ if [ -z "$only_url" ]; then
     composed="${CARGO_TARGET_DIR:-$here/../../target}/debug/composed"
     composed_read='{
       "notes://notes/today": [{"uri": "notes://notes/today", "mimeType": "text/plain", "text": "nothing yet"}],
-      "notes://notes/topic/rust": [{"uri": "notes://notes/topic/rust", "mimeType": "text/plain", "text": "all about rust"}]
+      "notes://notes/topic/rust": [{"uri": "notes://notes/topic/rust", "mimeType": "text/plain", "text": "all about rust"}],
+      "weather://py/stations": [{"uri": "weather://py/stations", "mimeType": "text/plain", "text": "Lisbon\nOslo\nParis"}]
     }'
     composed_base=(--tool notes_search --args '{"text":"rust"}' --expect-text 'note about rust'
         --bad-args '{"text":1}' --expect-bad-text 'notes_search: invalid arguments: text must be of type string'
@@ -508,19 +510,23 @@ if [ -z "$only_url" ]; then
     composed_args=("${composed_base[@]}" --complete notes_summary:topic:r --expect-completion '["ruby","rust"]')
     composed_calls=(
         --also-call '{"tool":"files_search","args":{"text":"rust","limit":2},"text":"file about rust (at most 2)"}'
-        --also-call '{"tool":"hello","args":{},"text":"hello from the composed server"}')
+        --also-call '{"tool":"hello","args":{},"text":"hello from the composed server"}'
+        --also-call '{"tool":"py_get_weather","args":{"place":"Paris"},"text":"Paris: 14.5 °C, cloudy"}'
+        --also-call '{"tool":"py_get_weather","args":{"place":"Atlantis"},"error":"Error executing tool get_weather"}')
+    proxied=(--remote py -- "$here/.venv/bin/python" "$here/py_server.py")
     composed_clients() {
         local at="$1"
         shift
         run "composed, python mcp, auto$at" timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, python mcp, 2025-11-25$at" timeout 120 .venv/bin/python py_client.py "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, ts client v2, auto$at" timeout 120 node ts_client.mjs "${auto[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
+        run "composed, ts client v2, 2025-11-25$at" timeout 120 node ts_client.mjs "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, ts sdk v1, 2025-11-25$at" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, rmcp, 2025-11-25$at" timeout 120 "$rmcp_client" "${legacy[@]}" "${composed_args[@]}" "$@"
         run "composed, inspector cli, 2025-11-25$at" timeout 300 .venv/bin/python inspector_client.py "${legacy[@]}" "${composed_base[@]}" "$@"
     }
-    composed_clients "" -- "$composed"
-    start "$work/composed-http.log" "$composed" --http 127.0.0.1:0
+    composed_clients "" -- "$composed" "${proxied[@]}"
+    start "$work/composed-http.log" "$composed" --http 127.0.0.1:0 "${proxied[@]}"
     composed_clients ", http" --url "$listening"
 fi
 # The counts the README states are pinned in ./counts: a run added or lost changes them.

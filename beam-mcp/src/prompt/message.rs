@@ -71,6 +71,7 @@ impl GetPromptResult {
         self
     }
 
+    #[cfg(feature = "client")]
     /// A `prompts/get` result as the wire spells it (what a proxy relays).
     pub(crate) fn from_value(result: &Value) -> Result<GetPromptResult, String> {
         let messages = result

@@ -56,6 +56,7 @@ impl ResourceContents {
         self
     }
 
+    #[cfg(feature = "client")]
     /// One item of a `resources/read` result as the wire spells it (what a proxy relays).
     pub(crate) fn from_value(item: &Value) -> Result<ResourceContents, String> {
         let uri = item

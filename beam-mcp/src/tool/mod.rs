@@ -4,6 +4,7 @@ mod capability;
 mod content;
 mod def;
 mod extract;
+#[cfg(feature = "client")]
 mod read;
 
 pub use capability::{StructuredOutput, ToolArgument};
