@@ -2,7 +2,8 @@
 //! the proxy: the composed example in front of the weather example and the e2e fixture (real
 //! processes over real pipes, and over Streamable HTTP on a loopback socket), at both
 //! revisions. Every call is checked for exact values: names namespaced, arguments validated
-//! against the remote's schema before anything is sent, progress and cancellation relayed,
+//! against the remote's schema before anything is sent, progress, an elicitation (the remote's
+//! round relayed to the caller at either revision) and cancellation relayed,
 //! the remote's list changes heard by the front's listeners, a remote killed mid-call answered
 //! by name while the local items serve, and re-mounted when it returns. Hostile remotes (a
 //! Python script over stdio) that send 100 MB, nest 10,000 deep, never answer, or flood
@@ -36,6 +37,23 @@ fn front(name: &str, remote: &[&str]) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(composed());
     command.args(["--remote", name, "--"]).args(remote);
     command
+}
+
+/// A client that accepts every booking for two at the window, recording what it was asked.
+fn booking() -> (beam_mcp::client::ClientBuilder, Arc<Mutex<Vec<String>>>) {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let to = Arc::clone(&asked);
+    let builder = Client::builder()
+        .request_timeout(Duration::from_secs(20))
+        .on_elicitation(move |params: serde_json::Value| {
+            let to = Arc::clone(&to);
+            async move {
+                let message = params["message"].as_str().unwrap_or_default().to_owned();
+                to.lock().unwrap().push(message);
+                json!({ "action": "accept", "content": { "travellers": 2, "seat": "window" } })
+            }
+        });
+    (builder, asked)
 }
 
 async fn connect(command: tokio::process::Command, revision: Option<Revision>) -> Client {
@@ -177,8 +195,17 @@ async fn exercise(client: &Client) {
 async fn a_proxied_server_is_served_through_the_front_at_both_revisions() {
     for revision in [None, Some(Revision::V2025_11_25)] {
         let weather = weather();
-        let client = connect(front("weather", &[weather.to_str().unwrap()]), revision).await;
+        let (builder, asked) = booking();
+        let builder = match revision {
+            Some(r) => builder.revision(r),
+            None => builder,
+        };
+        let client = builder
+            .stdio(front("weather", &[weather.to_str().unwrap()]))
+            .await
+            .unwrap();
         exercise(&client).await;
+        booked(&client, &asked).await;
         client.close(Duration::from_secs(2)).await;
     }
 }
@@ -192,13 +219,14 @@ async fn a_stdio_only_server_is_served_over_http_through_the_front() {
     );
     let url = format!("http://{}/mcp", server.addr);
     for revision in [None, Some(Revision::V2025_11_25)] {
-        let builder = Client::builder().request_timeout(Duration::from_secs(20));
+        let (builder, asked) = booking();
         let builder = match revision {
             Some(r) => builder.revision(r),
             None => builder,
         };
         let client = builder.http(&url, Vec::new()).await.unwrap();
         exercise(&client).await;
+        booked(&client, &asked).await;
     }
 }
 
@@ -430,4 +458,21 @@ async fn hostile_remotes_cannot_stall_the_front_or_grow_its_memory() {
     // 100 MB sent at us, 200,000 notifications: the peak grew by far less.
     let grown = peak_kib().saturating_sub(before);
     assert!(grown < 64 * 1024, "the peak grew by {grown} KiB");
+}
+
+/// The remote's elicitation (a 2026-07-28 round at the remote) relayed to this caller, and its
+/// answer back: asked exactly once a call, as the remote asked it.
+async fn booked(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
+    let booked = client
+        .call_tool("weather_book_trip", json!({ "place": "Paris" }))
+        .await
+        .unwrap();
+    assert_eq!(
+        (booked.text().as_str(), booked.is_error),
+        ("Booked a trip to Paris for 2, window seats.", false)
+    );
+    assert_eq!(
+        asked.lock().unwrap().as_slice(),
+        ["Book a trip to Paris? It is 14.5 °C there, cloudy."]
+    );
 }

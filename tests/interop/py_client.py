@@ -113,6 +113,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    "elicitation requests the callback gets during each call")
     p.add_argument("--expect-elicit-text", help="the accepted call's content must be exactly one text block with this")
     p.add_argument("--expect-decline-text", help="the declined call's content must be exactly one text block with this")
+    p.add_argument("--decline-is-error", action="store_true",
+                   help="the declined call must be an isError result (a server that refuses a declined form, as the Python SDK's does)")
     p.add_argument("--timeout", type=float, default=30.0, help="overall deadline, seconds")
     p.add_argument("--cwd")
     p.add_argument("--env", action="append", default=[], metavar="K=V", help="extra env for the server (repeatable)")
@@ -432,8 +434,8 @@ async def run_elicit(ns: argparse.Namespace, summary: dict[str, Any], errors: li
                 blocks = content_json(result.content)
                 summary[f"{label}Call"] = {"isError": bool(result.is_error), "content": blocks}
                 summary["elicitations"][label] = list(asked)
-                if result.is_error:
-                    errors.append(f"{step} returned isError: true")
+                if result.is_error != (label == "decline" and ns.decline_is_error):
+                    errors.append(f"{step} returned isError: {str(bool(result.is_error)).lower()}")
                 if ns.expect_elicit_request is not None:
                     check(errors, f"tools/call {ns.elicit_tool} elicitation ({label})", ns.expect_elicit_request, asked)
                 elif not asked:

@@ -514,11 +514,22 @@ if [ -z "$only_url" ]; then
         --also-call '{"tool":"py_get_weather","args":{"place":"Paris"},"text":"Paris: 14.5 °C, cloudy"}'
         --also-call '{"tool":"py_get_weather","args":{"place":"Atlantis"},"error":"Error executing tool get_weather"}')
     proxied=(--remote py -- "$here/.venv/bin/python" "$here/py_server.py")
+    # The proxied server's elicitation, relayed to the caller and its answer back: the Python
+    # SDK's server asks the form its pydantic model makes, and refuses a declined one itself.
+    py_elicit_form='[{"message": "Book a trip to Oslo? It is -3.0 °C there, snow.", "requestedSchema": {
+      "type": "object", "required": ["travellers", "seat"], "properties": {
+        "travellers": {"type": "integer", "title": "Travellers", "description": "How many travel"},
+        "seat": {"type": "string", "title": "Seat", "description": "window or aisle"}}}}]'
+    proxied_elicit=(--elicit-tool py_book_trip --elicit-args '{"place":"Oslo"}' --elicit-content '{"travellers":2,"seat":"window"}'
+        --expect-elicit-request "$py_elicit_form" --expect-elicit-text 'Booked a trip to Oslo for 2, window seats.'
+        --decline-is-error --expect-decline-text "Error executing tool book_trip: Resolver for parameter 'booking' could not resolve: elicitation was decline")
     composed_clients() {
         local at="$1"
         shift
         run "composed, python mcp, auto$at" timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, python mcp, 2025-11-25$at" timeout 120 .venv/bin/python py_client.py "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
+        run "composed, python mcp, auto$at, proxied elicit" timeout 120 .venv/bin/python py_client.py "${auto[@]}" "${proxied_elicit[@]}" "$@"
+        run "composed, python mcp, 2025-11-25$at, proxied elicit" timeout 120 .venv/bin/python py_client.py "${legacy[@]}" "${proxied_elicit[@]}" "$@"
         run "composed, ts client v2, auto$at" timeout 120 node ts_client.mjs "${auto[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, ts client v2, 2025-11-25$at" timeout 120 node ts_client.mjs "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"
         run "composed, ts sdk v1, 2025-11-25$at" timeout 120 node ts_client.mjs --sdk v1 "${legacy[@]}" "${composed_args[@]}" "${composed_calls[@]}" "$@"

@@ -159,6 +159,23 @@ impl Context {
         self.ask("elicit", Needs::Url, "elicitation/create", params, read_url)
     }
 
+    /// Relays another server's `elicitation/create` to this request's client as it was asked
+    /// (a proxy's remote asking): the answer as the client gave it, when its `action` is one
+    /// the spec has.
+    #[cfg(feature = "client")]
+    pub(crate) fn elicit_relayed(&self, params: Value) -> Ask<'_, Value> {
+        let needs = if params.get("mode").and_then(Value::as_str) == Some("url") {
+            Needs::Url
+        } else {
+            Needs::Form
+        };
+        fn answer(result: &Value) -> Option<Value> {
+            let action = result.get("action").and_then(Value::as_str)?;
+            matches!(action, "accept" | "decline" | "cancel").then(|| result.clone())
+        }
+        self.ask("elicit", needs, "elicitation/create", params, answer)
+    }
+
     /// Asks the client's model (sampling).
     pub fn sample(&self, request: SamplingRequest) -> Ask<'_, Sampled> {
         let params = Value::Object(request.into_params());

@@ -4,11 +4,12 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::view::{self, Listing, Routes};
 use crate::client::{Client, ClientBuilder, ClientError, Heard, Listen};
@@ -38,6 +39,32 @@ pub(crate) struct Link {
     live: OnceLock<Arc<Live>>,
     /// Which served names are the remote's, for the relays.
     pub(crate) routes: RwLock<Routes>,
+    /// The relayed calls in flight, each with where the remote's asks for it go.
+    callers: Mutex<Vec<(u64, Asks)>>,
+    next_caller: AtomicU64,
+}
+
+/// A remote's ask (`elicitation/create`), handed to the call it belongs to, and where the
+/// caller's answer goes.
+pub(crate) struct Asked {
+    pub(crate) params: Value,
+    pub(crate) answer: oneshot::Sender<Value>,
+}
+
+/// Where a relayed call takes the remote's asks.
+pub(crate) type Asks = mpsc::Sender<Asked>;
+
+/// A relayed call's place among the link's callers, given back when it ends.
+pub(crate) struct Calling {
+    link: Arc<Link>,
+    id: u64,
+}
+
+impl Drop for Calling {
+    fn drop(&mut self) {
+        let mut callers = self.link.callers.lock().unwrap_or_else(|e| e.into_inner());
+        callers.retain(|(id, _)| *id != self.id);
+    }
 }
 
 struct State {
@@ -79,6 +106,8 @@ impl Link {
             changed: Arc::new(Notify::new()),
             live: OnceLock::new(),
             routes: RwLock::new(Routes::default()),
+            callers: Mutex::new(Vec::new()),
+            next_caller: AtomicU64::new(0),
         });
         let (client, listing, hearing) =
             link.connect().await.map_err(super::ProxyError::Connect)?;
@@ -109,6 +138,29 @@ impl Link {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Registers a relayed call: the remote's asks that name no call go to it while it is the
+    /// only one in flight.
+    pub(crate) fn calling(self: &Arc<Self>, asks: Asks) -> Calling {
+        let id = self.next_caller.fetch_add(1, Ordering::Relaxed);
+        let mut callers = self.callers.lock().unwrap_or_else(|e| e.into_inner());
+        callers.push((id, asks));
+        Calling {
+            link: Arc::clone(self),
+            id,
+        }
+    }
+
+    /// The one relayed call in flight, if exactly one is: an ask the remote sends on its
+    /// session (2025-11-25) does not say which call it is for, and with two in flight the proxy
+    /// does not guess.
+    pub(crate) fn only_caller(&self) -> Option<Asks> {
+        let callers = self.callers.lock().unwrap_or_else(|e| e.into_inner());
+        match callers.as_slice() {
+            [(_, asks)] => Some(asks.clone()),
+            _ => None,
+        }
+    }
+
     /// The client connected now, or why there is none.
     pub(crate) fn client(&self) -> Result<Arc<Client>, String> {
         let state = self.lock();
@@ -121,7 +173,9 @@ impl Link {
         self: &Arc<Self>,
     ) -> Result<(Arc<Client>, Listing, Option<tokio::task::JoinHandle<()>>), ClientError> {
         let changed = Arc::downgrade(&self.changed);
+        let asking = Arc::downgrade(self);
         let builder = Client::builder()
+            .on_elicitation(move |params| super::relay::asked(asking.clone(), params))
             .client_info("beam-mcp-proxy", env!("CARGO_PKG_VERSION"))
             .on_heard(move |heard| {
                 if let Heard::Other(note) = &heard

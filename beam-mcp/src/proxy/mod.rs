@@ -21,9 +21,18 @@
 //!   remotes and refreshes (a text seen before costs nothing again); each message passes the
 //!   client's bounds (1 MiB, 64 levels), each request its time limit.
 //!
-//! Not built yet (issue 26): relaying the remote's asks (elicitation) to the caller, its log
-//! messages, completions, resource subscriptions, and passing a schema this server cannot
-//! enforce through unenforced.
+//! - The remote's asks (`elicitation/create`) go to the caller of the call they belong to, and
+//!   the caller's answer back: at 2026-07-28 the caller's round ends as for any ask, and when it
+//!   sends the call again with its answer, the proxy calls the remote again and answers the
+//!   remote's ask with it (the remote's own rounds and `requestState` stay between the proxy's
+//!   client and the remote, opaque to the caller); at 2025-11-25 the ask is a request on the
+//!   caller's session. An ask a remote sends on its 2025-11-25 session names no call: with one
+//!   relayed call in flight it goes to that call's caller, with more it is cancelled (the proxy
+//!   does not guess).
+//!
+//! Not built yet (issue 26): relaying the remote's log messages, completions, resource
+//! subscriptions, icons, sampling and roots, and passing a schema this server cannot enforce
+//! through unenforced.
 //!
 //! ```no_run
 //! use beam_mcp::proxy::Remote;

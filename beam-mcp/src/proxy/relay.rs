@@ -7,11 +7,37 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::Proxies;
-use super::link::{Link, is_lost};
+use super::link::{Asked, Asks, Link, is_lost};
 use crate::client::{ClientError, Heard};
 use crate::prompt::{GetPromptResult, PromptFault, PromptRequest};
 use crate::resource::{ReadRequest, ResourceContents, ResourceError};
 use crate::tool::{BoxFuture, CallToolResult, ToolContext, ToolFault};
+
+tokio::task_local! {
+    /// Where the remote's asks for the relayed call this task is running go: an ask the client
+    /// answers within the call (a 2026-07-28 `input_required` round) finds its call here.
+    static CALLER: Asks;
+}
+
+/// The client's answer to a remote's `elicitation/create`: relayed to the caller of the call it
+/// belongs to (this task's, or the only one in flight), that caller's answer returned. With no
+/// call to relay it to, the ask is cancelled: the proxy does not guess whom to ask.
+pub(crate) async fn asked(link: std::sync::Weak<Link>, params: Value) -> Value {
+    let cancel = json!({ "action": "cancel" });
+    let asks = CALLER
+        .try_with(Asks::clone)
+        .ok()
+        .or_else(|| link.upgrade().and_then(|l| l.only_caller()));
+    let Some(asks) = asks else {
+        tracing::warn!("a remote asked with no single relayed call in flight; cancelled");
+        return cancel;
+    };
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    if asks.send(Asked { params, answer }).await.is_err() {
+        return cancel;
+    }
+    answered.await.unwrap_or(cancel)
+}
 
 /// The link serving `served` (a tool's or prompt's served name), and the remote's own name.
 fn route(
@@ -80,10 +106,31 @@ pub(crate) fn call_tool(
                 let _ = request.progress(progress, total, message.as_deref());
             }
         };
-        match client
-            .call_tool_with_progress(&own, arguments, Some(progress))
-            .await
-        {
+        // The remote's asks come back to this call, which relays each to its caller: from this
+        // task, so that a 2026-07-28 caller's round ends here as any ask's does.
+        let (asks, mut asked) = tokio::sync::mpsc::channel::<Asked>(4);
+        let _calling = link.calling(asks.clone());
+        let call = CALLER.scope(
+            asks,
+            client.call_tool_with_progress(&own, arguments, Some(progress)),
+        );
+        let mut call = std::pin::pin!(call);
+        let done = loop {
+            tokio::select! {
+                done = &mut call => break done,
+                Some(ask) = asked.recv() => {
+                    let answer = match context.request.elicit_relayed(ask.params).await {
+                        Ok(answer) => answer,
+                        Err(e) => {
+                            tracing::warn!(remote = link.prefix, error = %e, "a remote's ask not answered by the caller; cancelled");
+                            json!({ "action": "cancel" })
+                        }
+                    };
+                    let _ = ask.answer.send(answer);
+                }
+            }
+        };
+        match done {
             Ok(outcome) => {
                 let result = json!({
                     "content": outcome.content,
