@@ -476,3 +476,40 @@ async fn booked(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
         ["Book a trip to Paris? It is 14.5 °C there, cloudy."]
     );
 }
+
+#[tokio::test]
+async fn the_remotes_log_messages_reach_the_caller_at_its_level() {
+    let fixture = fixture();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let to = Arc::clone(&heard);
+    let client = Client::builder()
+        .revision(Revision::V2025_11_25)
+        .request_timeout(Duration::from_secs(20))
+        .on_heard(move |h| {
+            if let Heard::Log { level, data, .. } = h {
+                to.lock().unwrap().push((level, data));
+            }
+        })
+        .stdio(front("fixture", &[fixture.to_str().unwrap()]))
+        .await
+        .unwrap();
+    client
+        .request("logging/setLevel", json!({ "level": "error" }))
+        .await
+        .unwrap();
+    let steps = client
+        .call_tool("fixture_steps", json!({ "count": 1, "delay_ms": 10 }))
+        .await
+        .unwrap();
+    assert_eq!(steps.text(), "1 steps");
+    // The remote was asked for every level (its call's `_meta` at 2026-07-28); this caller
+    // hears those it asked for, in order.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while heard.lock().unwrap().len() < 4 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let heard = heard.lock().unwrap().clone();
+    let levels: Vec<&str> = heard.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(levels, ["error", "critical", "alert", "emergency"]);
+    assert_eq!(heard[0].1, "a error message");
+}

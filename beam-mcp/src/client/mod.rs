@@ -29,7 +29,7 @@
 //! # }
 //! ```
 //!
-//! Over Streamable HTTP (feature `client-http`, [`ClientBuilder::http`]) each message is a
+//! Over Streamable HTTP (feature `client-http`, `ClientBuilder::http`) each message is a
 //! POST, its answer one JSON message or an event stream; the 2026-07-28 headers
 //! (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) and the 2025-11-25 session
 //! (`Mcp-Session-Id`) are kept by the client.
@@ -505,8 +505,25 @@ impl Client {
         arguments: Value,
         progress: Option<impl Fn(Heard) + Send + Sync + 'static>,
     ) -> Result<ToolOutcome, ClientError> {
+        self.call_tool_at(name, arguments, None, progress).await
+    }
+
+    /// A call asking for the server's log messages from `log_level` up (at 2026-07-28 in the
+    /// call's `_meta`; a 2025-11-25 session's level is `logging/setLevel`'s).
+    pub(crate) async fn call_tool_at(
+        &self,
+        name: &str,
+        arguments: Value,
+        log_level: Option<crate::LogLevel>,
+        progress: Option<impl Fn(Heard) + Send + Sync + 'static>,
+    ) -> Result<ToolOutcome, ClientError> {
         self.learn_tool_params(name).await;
-        let params = json!({ "name": name, "arguments": arguments });
+        let mut params = json!({ "name": name, "arguments": arguments });
+        if let Some(level) = log_level
+            && self.revision == Revision::V2026_07_28
+        {
+            params["_meta"] = json!({ crate::revision::META_LOG_LEVEL: level.as_str() });
+        }
         let progress = progress.map(|p| Arc::new(p) as Arc<dyn Fn(Heard) + Send + Sync>);
         let result = self.with_input("tools/call", params, progress).await?;
         self.finish_call(result).await

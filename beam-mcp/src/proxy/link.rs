@@ -13,6 +13,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::view::{self, Listing, Routes};
 use crate::client::{Client, ClientBuilder, ClientError, Heard, Listen};
+use crate::level::LogLevel;
 use crate::live::{Change, Live};
 
 /// How a remote is (re)connected: a client builder with the proxy's hooks in, a client out.
@@ -40,7 +41,7 @@ pub(crate) struct Link {
     /// Which served names are the remote's, for the relays.
     pub(crate) routes: RwLock<Routes>,
     /// The relayed calls in flight, each with where the remote's asks for it go.
-    callers: Mutex<Vec<(u64, Asks)>>,
+    callers: Mutex<Vec<(u64, Asks, crate::context::Context)>>,
     next_caller: AtomicU64,
 }
 
@@ -63,7 +64,7 @@ pub(crate) struct Calling {
 impl Drop for Calling {
     fn drop(&mut self) {
         let mut callers = self.link.callers.lock().unwrap_or_else(|e| e.into_inner());
-        callers.retain(|(id, _)| *id != self.id);
+        callers.retain(|(id, _, _)| *id != self.id);
     }
 }
 
@@ -140,10 +141,14 @@ impl Link {
 
     /// Registers a relayed call: the remote's asks that name no call go to it while it is the
     /// only one in flight.
-    pub(crate) fn calling(self: &Arc<Self>, asks: Asks) -> Calling {
+    pub(crate) fn calling(
+        self: &Arc<Self>,
+        asks: Asks,
+        caller: crate::context::Context,
+    ) -> Calling {
         let id = self.next_caller.fetch_add(1, Ordering::Relaxed);
         let mut callers = self.callers.lock().unwrap_or_else(|e| e.into_inner());
-        callers.push((id, asks));
+        callers.push((id, asks, caller));
         Calling {
             link: Arc::clone(self),
             id,
@@ -156,9 +161,22 @@ impl Link {
     pub(crate) fn only_caller(&self) -> Option<Asks> {
         let callers = self.callers.lock().unwrap_or_else(|e| e.into_inner());
         match callers.as_slice() {
-            [(_, asks)] => Some(asks.clone()),
+            [(_, asks, _)] => Some(asks.clone()),
             _ => None,
         }
+    }
+
+    /// A log message the remote sent: to the caller of the one relayed call in flight, at the
+    /// level it asked for (a log names no call; with two in flight it is not relayed).
+    fn logged(&self, level: &str, logger: Option<&str>, data: &Value) {
+        let callers = self.callers.lock().unwrap_or_else(|e| e.into_inner());
+        let ([(_, _, caller)], Ok(level)) = (callers.as_slice(), level.parse::<LogLevel>()) else {
+            return;
+        };
+        let _ = match logger {
+            Some(logger) => caller.log_as(level, logger, data),
+            None => caller.log(level, data),
+        };
     }
 
     /// The client connected now, or why there is none.
@@ -174,21 +192,43 @@ impl Link {
     ) -> Result<(Arc<Client>, Listing, Option<tokio::task::JoinHandle<()>>), ClientError> {
         let changed = Arc::downgrade(&self.changed);
         let asking = Arc::downgrade(self);
+        let logging = Arc::downgrade(self);
         let builder = Client::builder()
             .on_elicitation(move |params| super::relay::asked(asking.clone(), params))
             .client_info("beam-mcp-proxy", env!("CARGO_PKG_VERSION"))
-            .on_heard(move |heard| {
-                if let Heard::Other(note) = &heard
-                    && note
+            .on_heard(move |heard| match &heard {
+                Heard::Log {
+                    level,
+                    logger,
+                    data,
+                } => {
+                    if let Some(link) = logging.upgrade() {
+                        link.logged(level, logger.as_deref(), data);
+                    }
+                }
+                Heard::Other(note)
+                    if note
                         .get("method")
                         .and_then(Value::as_str)
-                        .is_some_and(|m| m.ends_with("/list_changed"))
-                    && let Some(changed) = changed.upgrade()
+                        .is_some_and(|m| m.ends_with("/list_changed")) =>
                 {
-                    changed.notify_one();
+                    if let Some(changed) = changed.upgrade() {
+                        changed.notify_one();
+                    }
                 }
+                _ => {}
             });
         let client = Arc::new((self.connect)(builder).await?);
+        // A 2025-11-25 session's log level is the session's: every message is asked for, and
+        // each relayed at the level its caller asked for (a 2026-07-28 call asks in its `_meta`).
+        if client.revision() == crate::protocol::Revision::V2025_11_25
+            && client.capabilities().get("logging").is_some()
+        {
+            let level = serde_json::json!({ "level": "debug" });
+            if let Err(e) = client.request("logging/setLevel", level).await {
+                tracing::warn!(remote = self.prefix, error = %e, "the remote's log messages are not asked for");
+            }
+        }
         let hearing = self.hear(&client).await;
         let listing = list(&client).await?;
         Ok((client, listing, hearing))

@@ -30,7 +30,12 @@
 //!   relayed call in flight it goes to that call's caller, with more it is cancelled (the proxy
 //!   does not guess).
 //!
-//! Not built yet (issue 26): relaying the remote's log messages, completions, resource
+//! - The remote's log messages reach the caller of the one relayed call in flight, at the level
+//!   that caller asked for (the remote is asked for every level: in a 2026-07-28 call's `_meta`,
+//!   by `logging/setLevel` on a 2025-11-25 session). A log message names no call: with two in
+//!   flight it is not relayed.
+//!
+//! Not built yet (issue 26): relaying the remote's completions, resource
 //! subscriptions, icons, sampling and roots, and passing a schema this server cannot enforce
 //! through unenforced.
 //!

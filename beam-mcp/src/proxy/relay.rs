@@ -109,10 +109,10 @@ pub(crate) fn call_tool(
         // The remote's asks come back to this call, which relays each to its caller: from this
         // task, so that a 2026-07-28 caller's round ends here as any ask's does.
         let (asks, mut asked) = tokio::sync::mpsc::channel::<Asked>(4);
-        let _calling = link.calling(asks.clone());
+        let _calling = link.calling(asks.clone(), context.request.clone());
         let call = CALLER.scope(
             asks,
-            client.call_tool_with_progress(&own, arguments, Some(progress)),
+            client.call_tool_at(&own, arguments, context.request.log_level(), Some(progress)),
         );
         let mut call = std::pin::pin!(call);
         let done = loop {
