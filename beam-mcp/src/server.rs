@@ -165,10 +165,15 @@ pub struct ServerBuilder {
     tasks: TaskSettings,
     /// Other builders' catalogs mounted under prefixes, applied by `build()`.
     mounts: Vec<crate::mount::Mounted>,
-    /// The remote servers mounted (proxies), bound to the live catalog by `build()`.
+    /// What is told the live catalog once the server is built (a proxy's remote, which swaps
+    /// its mounted view there when its lists change).
     #[cfg(feature = "client")]
-    remotes: Vec<Arc<crate::proxy::Link>>,
+    on_live: Vec<OnLive>,
 }
+
+/// Told the live catalog once the server is built.
+#[cfg(feature = "client")]
+type OnLive = Box<dyn FnOnce(&Arc<Live>) + Send>;
 
 /// What a host shows of the server beside its name: the optional fields of `Implementation`.
 #[derive(Default)]
@@ -584,33 +589,29 @@ impl ServerBuilder {
         self.mount_as(prefix.into(), other, true)
     }
 
-    /// Serves a remote server's tools, prompts, resources and templates under its prefix, named
-    /// as [`mount`](Self::mount) names them, each call relayed to it (feature `client`; see
-    /// [`proxy`](crate::proxy)). The server's catalog becomes live: the remote's list changes
-    /// reach this server's listeners.
-    ///
-    /// ```no_run
-    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let weather = beam_mcp::proxy::Remote::connect("weather", |client| {
-    ///     Box::pin(client.stdio(tokio::process::Command::new("weather-server")))
-    /// })
-    /// .await?;
-    /// let server = beam_mcp::Server::builder().mount_remote(weather).build()?;
-    /// # let _ = server; Ok(())
-    /// # }
-    /// ```
+    /// Mounts `definitions` (a remote's view, read from its listings) under `prefix`, makes
+    /// the catalog live, and tells `on_live` the live catalog once the server is built.
     #[cfg(feature = "client")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
-    pub fn mount_remote(mut self, remote: crate::proxy::Remote) -> Self {
-        let crate::proxy::Remote { link, definitions } = remote;
+    pub(crate) fn mount_view(
+        mut self,
+        prefix: &str,
+        definitions: crate::catalog::Definitions,
+        on_live: impl FnOnce(&Arc<Live>) + Send + 'static,
+    ) -> Self {
         self.mounts.push(crate::mount::Mounted {
-            prefix: link.prefix.to_owned(),
+            prefix: prefix.to_owned(),
             keep_uris: false,
             catalog: Ok((definitions, StateMap::default())),
         });
-        self.remotes.push(link);
         self.live.get_or_insert_with(LiveCatalog::default);
+        self.on_live.push(Box::new(on_live));
         self
+    }
+
+    /// The host state of type `T` given so far.
+    #[cfg(feature = "client")]
+    pub(crate) fn state_of<T: Clone + Send + Sync + 'static>(&self) -> Option<T> {
+        self.states.get::<T>().cloned()
     }
 
     fn mount_as(mut self, prefix: String, other: ServerBuilder, keep_uris: bool) -> Self {
@@ -661,7 +662,7 @@ impl ServerBuilder {
             return Err(refused(setting));
         }
         #[cfg(feature = "client")]
-        if !self.remotes.is_empty() {
+        if !self.on_live.is_empty() {
             return Err(refused("a remote mount"));
         }
         let mounts = std::mem::take(&mut self.mounts);
@@ -1051,12 +1052,6 @@ impl ServerBuilder {
     pub fn build(mut self) -> Result<Server, BuildError> {
         let mounts = std::mem::take(&mut self.mounts);
         crate::mount::apply(&mut self.definitions, &mut self.states, mounts)?;
-        #[cfg(feature = "client")]
-        let proxies = crate::proxy::Proxies::new(std::mem::take(&mut self.remotes));
-        #[cfg(feature = "client")]
-        if let Some(proxies) = &proxies {
-            self.states.insert(proxies.clone());
-        }
         let task_limits = self.tasks.limits().ok_or(BuildError::ZeroTaskBound)?;
         if self.fanout.is_some() && self.live.is_none() {
             return Err(BuildError::FanoutWithoutLive);
@@ -1212,8 +1207,8 @@ impl ServerBuilder {
                     .shared()
                     .bind(self.definitions, Arc::clone(&states), catalog);
                 #[cfg(feature = "client")]
-                if let Some(proxies) = &proxies {
-                    proxies.bind(handle.shared());
+                for told in self.on_live {
+                    told(handle.shared());
                 }
                 if let Some(fanout) = self.fanout {
                     handle.shared().connect(fanout);

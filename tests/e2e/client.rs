@@ -31,6 +31,37 @@ fn booking(asked: Arc<Mutex<Vec<String>>>) -> ClientBuilder {
     })
 }
 
+/// Calls the weather example's `forecast` (served as `tool`) for two days: the exact text, and
+/// its two progress notifications heard by the call.
+pub(crate) async fn forecast_with_progress(client: &Client, tool: &str) {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let to = Arc::clone(&heard);
+    let forecast = client
+        .call_tool_with_progress(
+            tool,
+            json!({ "place": "Paris", "days": 2 }),
+            Some(move |h: Heard| to.lock().unwrap().push(h)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        forecast.text(),
+        "day 1: 15.5 °C, cloudy\nday 2: 16.5 °C, cloudy"
+    );
+    let progress: Vec<(f64, Option<f64>)> = heard
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|h| match h {
+            Heard::Progress {
+                progress, total, ..
+            } => Some((*progress, *total)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress, [(1.0, Some(2.0)), (2.0, Some(2.0))]);
+}
+
 async fn exercise(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
     assert_eq!(client.server_info()["name"], "weather");
     assert!(client.capabilities().get("tools").is_some());
@@ -97,32 +128,7 @@ async fn exercise(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
         "{refused:?}"
     );
 
-    let heard = Arc::new(Mutex::new(Vec::new()));
-    let to = Arc::clone(&heard);
-    let forecast = client
-        .call_tool_with_progress(
-            "forecast",
-            json!({ "place": "Paris", "days": 2 }),
-            Some(move |h: Heard| to.lock().unwrap().push(h)),
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        forecast.text(),
-        "day 1: 15.5 °C, cloudy\nday 2: 16.5 °C, cloudy"
-    );
-    let progress: Vec<(f64, Option<f64>)> = heard
-        .lock()
-        .unwrap()
-        .iter()
-        .filter_map(|h| match h {
-            Heard::Progress {
-                progress, total, ..
-            } => Some((*progress, *total)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(progress, [(1.0, Some(2.0)), (2.0, Some(2.0))]);
+    forecast_with_progress(client, "forecast").await;
 
     let booked = client
         .call_tool("book_trip", json!({ "place": "Paris" }))

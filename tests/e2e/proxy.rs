@@ -117,32 +117,7 @@ async fn exercise(client: &Client) {
     assert_eq!(hello.text(), "hello from the composed server");
 
     // Progress, relayed from the remote to this caller.
-    let heard = Arc::new(Mutex::new(Vec::new()));
-    let to = Arc::clone(&heard);
-    let forecast = client
-        .call_tool_with_progress(
-            "weather_forecast",
-            json!({ "place": "Paris", "days": 2 }),
-            Some(move |h: Heard| to.lock().unwrap().push(h)),
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        forecast.text(),
-        "day 1: 15.5 °C, cloudy\nday 2: 16.5 °C, cloudy"
-    );
-    let progress: Vec<(f64, Option<f64>)> = heard
-        .lock()
-        .unwrap()
-        .iter()
-        .filter_map(|h| match h {
-            Heard::Progress {
-                progress, total, ..
-            } => Some((*progress, *total)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(progress, [(1.0, Some(2.0)), (2.0, Some(2.0))]);
+    crate::client::forecast_with_progress(client, "weather_forecast").await;
 
     // Resources and templates under the prefix, their contents under the served URI.
     let stations = client

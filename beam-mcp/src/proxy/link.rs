@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::view::{self, Listing, Routes};
+use super::view::{self, Handlers, Listing, Routes};
 use crate::client::{Client, ClientBuilder, ClientError, Heard, Listen};
 use crate::level::LogLevel;
 use crate::live::{Change, Live};
@@ -33,6 +33,8 @@ pub(crate) struct Link {
     /// The prefix it is mounted under: its name in every error.
     pub(crate) prefix: &'static str,
     connect: Connector,
+    /// The relays the remote's items are served by.
+    handlers: Handlers,
     state: Mutex<State>,
     /// Rung when the remote says a list changed: many notifications make one refresh.
     changed: Arc<Notify>,
@@ -93,10 +95,12 @@ impl Link {
     pub(crate) async fn open(
         prefix: &'static str,
         connect: Connector,
+        handlers: Handlers,
     ) -> Result<(Arc<Link>, crate::catalog::Definitions), super::ProxyError> {
         let link = Arc::new(Link {
             prefix,
             connect,
+            handlers,
             state: Mutex::new(State {
                 client: None,
                 hearing: None,
@@ -112,12 +116,10 @@ impl Link {
         });
         let (client, listing, hearing) =
             link.connect().await.map_err(super::ProxyError::Connect)?;
-        let (definitions, routes) =
-            view::definitions(remote_name(prefix), &listing).map_err(|reason| {
-                super::ProxyError::Listing {
-                    remote: prefix.to_owned(),
-                    reason,
-                }
+        let (definitions, routes) = view::definitions(remote_name(prefix), &listing, handlers)
+            .map_err(|reason| super::ProxyError::Listing {
+                remote: prefix.to_owned(),
+                reason,
             })?;
         *link.routes.write().unwrap_or_else(|e| e.into_inner()) = routes;
         {
@@ -194,7 +196,7 @@ impl Link {
         let asking = Arc::downgrade(self);
         let logging = Arc::downgrade(self);
         let builder = Client::builder()
-            .on_elicitation(move |params| super::relay::asked(asking.clone(), params))
+            .on_elicitation(move |params| asked(asking.clone(), params))
             .client_info("beam-mcp-proxy", env!("CARGO_PKG_VERSION"))
             .on_heard(move |heard| match &heard {
                 Heard::Log {
@@ -329,10 +331,11 @@ impl Link {
         let refused = |reason: String| {
             tracing::warn!(remote = self.prefix, %reason, "the remote's new lists are not served; the old view stays");
         };
-        let (definitions, routes) = match view::definitions(remote_name(self.prefix), &listing) {
-            Ok(done) => done,
-            Err(reason) => return refused(reason),
-        };
+        let (definitions, routes) =
+            match view::definitions(remote_name(self.prefix), &listing, self.handlers) {
+                Ok(done) => done,
+                Err(reason) => return refused(reason),
+            };
         if let Some(live) = self.live.get()
             && let Err(e) = live.replace_mount(self.prefix, definitions, &changes)
         {
@@ -341,6 +344,32 @@ impl Link {
         *self.routes.write().unwrap_or_else(|e| e.into_inner()) = routes;
         self.lock().listing = listing;
     }
+}
+
+tokio::task_local! {
+    /// Where the remote's asks for the relayed call this task is running go: an ask the client
+    /// answers within the call (a 2026-07-28 `input_required` round) finds its call here.
+    pub(crate) static CALLER: Asks;
+}
+
+/// The client's answer to a remote's `elicitation/create`: relayed to the caller of the call it
+/// belongs to (this task's, or the only one in flight), that caller's answer returned. With no
+/// call to relay it to, the ask is cancelled: the proxy does not guess whom to ask.
+pub(crate) async fn asked(link: Weak<Link>, params: Value) -> Value {
+    let cancel = serde_json::json!({ "action": "cancel" });
+    let asks = CALLER
+        .try_with(Asks::clone)
+        .ok()
+        .or_else(|| link.upgrade().and_then(|l| l.only_caller()));
+    let Some(asks) = asks else {
+        tracing::warn!("a remote asked with no single relayed call in flight; cancelled");
+        return cancel;
+    };
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    if asks.send(Asked { params, answer }).await.is_err() {
+        return cancel;
+    }
+    answered.await.unwrap_or(cancel)
 }
 
 /// The name every item of the remote is declared at, for a clash's message.

@@ -59,10 +59,11 @@ mod view;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 pub use view::{MAX_ITEMS, TEXT_BUDGET};
 
+use crate::ServerBuilder;
 use crate::catalog::Definitions;
 use crate::client::{Client, ClientBuilder, ClientError};
 
@@ -127,7 +128,7 @@ impl Remote {
             });
         }
         let prefix = crate::mount::intern(prefix.to_owned());
-        let (link, definitions) = Link::open(prefix, Box::new(connect)).await?;
+        let (link, definitions) = Link::open(prefix, Box::new(connect), RELAYS).await?;
         Ok(Remote { link, definitions })
     }
 
@@ -141,24 +142,58 @@ impl Remote {
     }
 }
 
+/// The handlers every remote's items are served by.
+const RELAYS: view::Handlers = view::Handlers {
+    tool: relay::call_tool,
+    prompt: relay::get_prompt,
+    read: relay::read_resource,
+};
+
 /// The remotes a server mounts, as host state its relays read.
 #[derive(Clone, Default)]
 pub(crate) struct Proxies {
-    pub(crate) links: Arc<Vec<Arc<Link>>>,
+    links: Arc<RwLock<Vec<Arc<Link>>>>,
 }
 
 impl Proxies {
-    /// The state of a server mounting `links`, if it mounts any.
-    pub(crate) fn new(links: Vec<Arc<Link>>) -> Option<Proxies> {
-        (!links.is_empty()).then(|| Proxies {
-            links: Arc::new(links),
-        })
+    /// The remotes mounted now.
+    pub(crate) fn links(&self) -> Vec<Arc<Link>> {
+        self.links.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
+}
 
-    /// Binds each remote to the server's live catalog, where its changes go.
-    pub(crate) fn bind(&self, live: &Arc<crate::live::Live>) {
-        for link in self.links.iter() {
-            link.bind(Arc::clone(live));
-        }
+impl ServerBuilder {
+    /// Serves a remote server's tools, prompts, resources and templates under its prefix, named
+    /// as [`mount`](Self::mount) names them, each call relayed to it (feature `client`; see
+    /// [`proxy`](crate::proxy)). The server's catalog becomes live: the remote's list changes
+    /// reach this server's listeners.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let weather = beam_mcp::proxy::Remote::connect("weather", |client| {
+    ///     Box::pin(client.stdio(tokio::process::Command::new("weather-server")))
+    /// })
+    /// .await?;
+    /// let server = beam_mcp::Server::builder().mount_remote(weather).build()?;
+    /// # let _ = server; Ok(())
+    /// # }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+    pub fn mount_remote(self, remote: Remote) -> Self {
+        let Remote { link, definitions } = remote;
+        let (builder, proxies) = match self.state_of::<Proxies>() {
+            Some(proxies) => (self, proxies),
+            None => {
+                let proxies = Proxies::default();
+                (self.state(proxies.clone()), proxies)
+            }
+        };
+        proxies
+            .links
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Arc::clone(&link));
+        let prefix = link.prefix;
+        builder.mount_view(prefix, definitions, move |live| link.bind(Arc::clone(live)))
     }
 }

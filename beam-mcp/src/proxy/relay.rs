@@ -7,37 +7,11 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::Proxies;
-use super::link::{Asked, Asks, Link, is_lost};
+use super::link::{Asked, CALLER, Link, is_lost};
 use crate::client::{ClientError, Heard};
 use crate::prompt::{GetPromptResult, PromptFault, PromptRequest};
 use crate::resource::{ReadRequest, ResourceContents, ResourceError};
 use crate::tool::{BoxFuture, CallToolResult, ToolContext, ToolFault};
-
-tokio::task_local! {
-    /// Where the remote's asks for the relayed call this task is running go: an ask the client
-    /// answers within the call (a 2026-07-28 `input_required` round) finds its call here.
-    static CALLER: Asks;
-}
-
-/// The client's answer to a remote's `elicitation/create`: relayed to the caller of the call it
-/// belongs to (this task's, or the only one in flight), that caller's answer returned. With no
-/// call to relay it to, the ask is cancelled: the proxy does not guess whom to ask.
-pub(crate) async fn asked(link: std::sync::Weak<Link>, params: Value) -> Value {
-    let cancel = json!({ "action": "cancel" });
-    let asks = CALLER
-        .try_with(Asks::clone)
-        .ok()
-        .or_else(|| link.upgrade().and_then(|l| l.only_caller()));
-    let Some(asks) = asks else {
-        tracing::warn!("a remote asked with no single relayed call in flight; cancelled");
-        return cancel;
-    };
-    let (answer, answered) = tokio::sync::oneshot::channel();
-    if asks.send(Asked { params, answer }).await.is_err() {
-        return cancel;
-    }
-    answered.await.unwrap_or(cancel)
-}
 
 /// The link serving `served` (a tool's or prompt's served name), and the remote's own name.
 fn route(
@@ -45,7 +19,7 @@ fn route(
     served: &str,
     kind: &str,
 ) -> Result<(Arc<Link>, String), String> {
-    for link in proxies.into_iter().flat_map(|p| p.links.iter()) {
+    for link in proxies.into_iter().flat_map(Proxies::links) {
         let Some(own) = served
             .strip_prefix(link.prefix)
             .and_then(|rest| rest.strip_prefix('_'))
@@ -58,7 +32,7 @@ fn route(
             _ => routes.prompts.contains(own),
         };
         if known {
-            return Ok((Arc::clone(link), own.to_owned()));
+            return Ok((Arc::clone(&link), own.to_owned()));
         }
     }
     Err(format!("{kind} {served:?} is no remote's any more"))
@@ -73,6 +47,15 @@ fn failed(link: &Link, error: &ClientError) -> String {
         e if is_lost(e) => format!("remote {:?} is unavailable: {e}; reconnecting", link.prefix),
         e => format!("remote {:?}: {e}", link.prefix),
     }
+}
+
+/// The words for a failed request, the link told when the remote is gone.
+fn fault(link: &Arc<Link>, client: &Arc<crate::client::Client>, error: &ClientError) -> String {
+    let words = failed(link, error);
+    if is_lost(error) {
+        link.lost(client, error.to_string());
+    }
+    words
 }
 
 /// Relays a `tools/call`, with its progress.
@@ -144,13 +127,7 @@ pub(crate) fn call_tool(
                     ))
                 }))
             }
-            Err(e) => {
-                let words = failed(&link, &e);
-                if is_lost(&e) {
-                    link.lost(&client, e.to_string());
-                }
-                Ok(CallToolResult::error(words))
-            }
+            Err(e) => Ok(CallToolResult::error(fault(&link, &client, &e))),
         }
     })
 }
@@ -177,13 +154,7 @@ pub(crate) fn get_prompt(
                     link.prefix
                 ))
             }),
-            Err(e) => {
-                let words = failed(&link, &e);
-                if is_lost(&e) {
-                    link.lost(&client, e.to_string());
-                }
-                Err(PromptFault::Refused(words))
-            }
+            Err(e) => Err(PromptFault::Refused(fault(&link, &client, &e))),
         }
     })
 }
@@ -195,7 +166,7 @@ pub(crate) fn read_resource(
     Box::pin(async move {
         let served = request.uri.clone();
         let found = request.states.get::<Proxies>().and_then(|proxies| {
-            proxies.links.iter().find_map(|link| {
+            proxies.links().iter().find_map(|link| {
                 beam_mcp_rules::original_uri(link.prefix, &served)
                     .map(|own: String| (Arc::clone(link), own))
             })
@@ -237,13 +208,7 @@ pub(crate) fn read_resource(
                     link.prefix
                 )))
             }
-            Err(e) => {
-                let words = failed(&link, &e);
-                if is_lost(&e) {
-                    link.lost(&client, e.to_string());
-                }
-                Err(ResourceError::Internal(words))
-            }
+            Err(e) => Err(ResourceError::Internal(fault(&link, &client, &e))),
         }
     })
 }

@@ -103,6 +103,15 @@ fn optional(item: &Value, key: &str) -> Result<Option<&'static str>, String> {
     text(item, key).map(keep).transpose()
 }
 
+/// The handlers a remote's items are served by (the relays), given by the module that knows
+/// them, so that this file names none.
+#[derive(Clone, Copy)]
+pub(crate) struct Handlers {
+    pub(crate) tool: crate::tool::ToolHandler,
+    pub(crate) prompt: crate::prompt::PromptHandler,
+    pub(crate) read: crate::resource::ResourceReader,
+}
+
 /// What the remote listed: the four lists as it wrote them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Listing {
@@ -125,6 +134,7 @@ pub(crate) struct Routes {
 pub(crate) fn definitions(
     remote: &'static str,
     listing: &Listing,
+    handlers: Handlers,
 ) -> Result<(Definitions, Routes), String> {
     for (kind, list) in [
         ("tools", &listing.tools),
@@ -152,7 +162,7 @@ pub(crate) fn definitions(
             keep(name)?,
             keep(text(item, "description").unwrap_or(""))?,
             no_schema,
-            super::relay::call_tool,
+            handlers.tool,
         );
         def.title = optional(item, "title")?;
         def.annotations = tool_annotations(item.get("annotations"));
@@ -184,7 +194,7 @@ pub(crate) fn definitions(
         let mut def = PromptDef::new(
             keep(name)?,
             keep(text(item, "description").unwrap_or(""))?,
-            super::relay::get_prompt,
+            handlers.prompt,
         );
         def.title = optional(item, "title")?;
         def.arguments = keep_slice(arguments)?;
@@ -195,7 +205,8 @@ pub(crate) fn definitions(
     }
     for item in &listing.resources {
         let uri = required(item, "uri", "resource")?;
-        defs.resources.push(resource(item, uri, &[], at)?);
+        defs.resources
+            .push(resource(item, uri, &[], at, handlers.read)?);
     }
     for item in &listing.templates {
         let source = required(item, "uriTemplate", "resource template")?;
@@ -205,8 +216,13 @@ pub(crate) fn definitions(
             .variables()
             .map(keep)
             .collect::<Result<Vec<_>, _>>()?;
-        defs.resources
-            .push(resource(item, source, keep_slice(variables)?, at)?);
+        defs.resources.push(resource(
+            item,
+            source,
+            keep_slice(variables)?,
+            at,
+            handlers.read,
+        )?);
     }
     Ok((defs, routes))
 }
@@ -216,9 +232,10 @@ fn resource(
     uri: &str,
     parameters: &'static [&'static str],
     at: (&'static str, u32),
+    reader: crate::resource::ResourceReader,
 ) -> Result<ResourceDef, String> {
     let name = text(item, "name").unwrap_or(uri);
-    let mut def = ResourceDef::new(keep(uri)?, keep(name)?, super::relay::read_resource);
+    let mut def = ResourceDef::new(keep(uri)?, keep(name)?, reader);
     def.title = optional(item, "title")?;
     def.description = optional(item, "description")?;
     def.mime_type = optional(item, "mimeType")?;

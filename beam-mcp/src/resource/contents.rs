@@ -66,9 +66,7 @@ impl ResourceContents {
         let body = match (item.get("text"), item.get("blob")) {
             (Some(Value::String(text)), None) => ResourceBody::Text(text.clone()),
             (None, Some(Value::String(blob))) => ResourceBody::Blob(
-                base64::engine::general_purpose::STANDARD
-                    .decode(blob)
-                    .map_err(|e| format!("a blob that is not base64: {e}"))?,
+                crate::tool::blob_bytes(blob).map_err(|e| format!("a blob that is {e}"))?,
             ),
             _ => return Err("contents without one string text or blob".into()),
         };

@@ -15,3 +15,5 @@ pub use content::{
 pub use def::{BoxFuture, StateRequirement, ToolAnnotations, ToolDef, ToolFault, ToolHandler};
 pub(crate) use extract::StateMap;
 pub use extract::{Args, Extract, Rejection, RequestParts, State, StateValue, ToolContext};
+#[cfg(feature = "client")]
+pub(crate) use read::blob_bytes;

@@ -19,13 +19,19 @@ fn optional_text(block: &Value, key: &str) -> Option<String> {
     block.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// A `blob`'s bytes (standard, padded base64), or what is wrong with it.
+pub(crate) fn blob_bytes(blob: &str) -> Result<Vec<u8>, String> {
+    base64::engine::general_purpose::STANDARD
+        .decode(blob)
+        .map_err(|e| format!("not base64: {e}"))
+}
+
 /// Base64 as the spec has it (standard, padded), checked: a block is never relayed with bytes
 /// a client cannot decode.
 fn checked_base64(data: &str, kind: &str) -> Result<(), String> {
-    base64::engine::general_purpose::STANDARD
-        .decode(data)
+    blob_bytes(data)
         .map(drop)
-        .map_err(|e| format!("a {kind} block whose data is not base64: {e}"))
+        .map_err(|e| format!("a {kind} block whose data is {e}"))
 }
 
 impl Content {
@@ -71,9 +77,7 @@ impl Content {
                 let body = match (resource.get("text"), resource.get("blob")) {
                     (Some(Value::String(text)), None) => ResourceBody::Text(text.clone()),
                     (None, Some(Value::String(blob))) => ResourceBody::Blob(
-                        base64::engine::general_purpose::STANDARD
-                            .decode(blob)
-                            .map_err(|e| format!("an embedded blob that is not base64: {e}"))?,
+                        blob_bytes(blob).map_err(|e| format!("an embedded blob that is {e}"))?,
                     ),
                     _ => return Err("an embedded resource without one string text or blob".into()),
                 };
@@ -152,6 +156,10 @@ mod tests {
     #[test]
     fn a_block_of_the_wrong_shape_is_refused_by_what_is_wrong() {
         let refused = |v: Value| Content::from_value(&v).unwrap_err();
+        assert!(
+            refused(json!({ "type": "image", "data": "@@", "mimeType": "image/png" }))
+                .starts_with("a image block whose data is not base64")
+        );
         assert_eq!(
             refused(json!({ "text": "x" })),
             "a content block without a string \"type\""
