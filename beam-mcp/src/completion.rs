@@ -18,6 +18,18 @@ pub struct CompletionRequest {
     pub(crate) value: String,
     pub(crate) context: Map<String, Value>,
     pub(crate) request: crate::context::Context,
+    /// The `ref` completed, as the client sent it (a proxy relays it to its remote).
+    #[cfg_attr(
+        not(feature = "client"),
+        allow(dead_code, reason = "read by the proxy")
+    )]
+    pub(crate) reference: Value,
+    /// The server's host state.
+    #[cfg_attr(
+        not(feature = "client"),
+        allow(dead_code, reason = "read by the proxy")
+    )]
+    pub(crate) states: std::sync::Arc<crate::tool::StateMap>,
 }
 
 impl CompletionRequest {

@@ -173,7 +173,7 @@ pub struct ServerBuilder {
 
 /// Told the live catalog once the server is built.
 #[cfg(feature = "client")]
-type OnLive = Box<dyn FnOnce(&Arc<Live>) + Send>;
+type OnLive = Box<dyn FnOnce(&Arc<Live>) + Send + Sync>;
 
 /// What a host shows of the server beside its name: the optional fields of `Implementation`.
 #[derive(Default)]
@@ -596,7 +596,7 @@ impl ServerBuilder {
         mut self,
         prefix: &str,
         definitions: crate::catalog::Definitions,
-        on_live: impl FnOnce(&Arc<Live>) + Send + 'static,
+        on_live: impl FnOnce(&Arc<Live>) + Send + Sync + 'static,
     ) -> Self {
         self.mounts.push(crate::mount::Mounted {
             prefix: prefix.to_owned(),

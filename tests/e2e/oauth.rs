@@ -512,3 +512,106 @@ fn bad_configurations_are_refused_with_what_is_wrong() {
         HttpError::OAuth(OAuthError::OfflineAccess)
     );
 }
+
+/// Serves the OAuth-protected endpoint on a loopback socket whose address is its resource
+/// (`http://127.0.0.1:PORT/mcp`), so that its metadata is one the client can read.
+async fn protected_at_its_own_address() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let resource = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let oauth = OAuth::resource(&resource)
+        .issuer(ISSUER)
+        .authorization_server(ISSUER)
+        .hmac_secret(SECRET)
+        .unwrap()
+        .scopes(["mcp:tools"]);
+    let http = Http::builder(server())
+        .oauth(oauth)
+        .allowed_origins(Origins::Loopback)
+        .build()
+        .unwrap();
+    tokio::spawn(async move {
+        let _ = beam_mcp::transport::http::serve(listener, http).await;
+    });
+    resource
+}
+
+/// beam-mcp's client against the protected endpoint (issue 26): refused without a token, it
+/// reads the RFC 9728 metadata the challenge names, asks the host's source for a token for that
+/// resource, its authorization server and scopes, and sends again; the token is kept.
+#[tokio::test]
+async fn the_client_gets_its_token_through_the_endpoints_metadata() {
+    use beam_mcp::client::{Challenge, Client};
+    use std::sync::{Arc, Mutex};
+    let resource = protected_at_its_own_address().await;
+    let asked: Arc<Mutex<Vec<Challenge>>> = Arc::default();
+    let to = Arc::clone(&asked);
+    let audience = resource.clone();
+    let client = Client::builder()
+        .oauth(move |challenge| {
+            to.lock().unwrap().push(challenge);
+            let mut claims = claims();
+            claims["aud"] = Value::from(audience.as_str());
+            async move { Ok(hs256(&claims, SECRET)) }
+        })
+        .http(&resource, Vec::new())
+        .await
+        .unwrap();
+    let who = client.call_tool("whoami", json!({})).await.unwrap();
+    assert_eq!(
+        who.text(),
+        "alice from https://auth.example.com with mcp:tools,other"
+    );
+    let asked = asked.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1, "the token is kept: {asked:?}");
+    assert_eq!(asked[0].resource.as_deref(), Some(resource.as_str()));
+    assert_eq!(asked[0].authorization_servers, [ISSUER]);
+    assert_eq!(asked[0].scopes, ["mcp:tools"]);
+    assert_eq!(asked[0].error, None);
+}
+
+/// A token the endpoint refuses, or none at all, is a typed error carrying the challenge.
+#[tokio::test]
+async fn a_refused_token_is_an_unauthorized_error() {
+    use beam_mcp::client::{Client, ClientError};
+    let resource = protected_at_its_own_address().await;
+    let audience = resource.clone();
+    // At 2026-07-28 alone: an auto client would name both revisions' refusals.
+    let modern = || Client::builder().revision(beam_mcp::protocol::Revision::V2026_07_28);
+    let forged = modern()
+        .oauth(move |_| {
+            let mut claims = claims();
+            claims["aud"] = Value::from(audience.as_str());
+            async move {
+                Ok(hs256(
+                    &claims,
+                    b"another secret of at least thirty-two bytes",
+                ))
+            }
+        })
+        .http(&resource, Vec::new())
+        .await
+        .unwrap_err();
+    let ClientError::Unauthorized {
+        status,
+        challenge,
+        detail,
+    } = &forged
+    else {
+        panic!("{forged:?}");
+    };
+    assert_eq!(*status, 401);
+    assert_eq!(challenge.error.as_deref(), Some("invalid_token"));
+    assert_eq!(
+        detail,
+        "the endpoint refused the token the host's source gave"
+    );
+    let none = modern()
+        .oauth(|_| async { Err::<String, String>("no login in a test".into()) })
+        .http(&resource, Vec::new())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        none.to_string(),
+        "the endpoint refused the client's credentials (HTTP 401): the host's token source gave no token: no login in a test"
+    );
+}

@@ -164,6 +164,13 @@ async fn exercise(client: &Client) {
         .await
         .unwrap();
     assert!(rendered.text().contains("Oslo"), "{}", rendered.text());
+    // Its argument completed by the remote, named as the remote names it.
+    let reference = json!({ "type": "ref/prompt", "name": "weather_plan_trip" });
+    let done = client.complete(reference, "place", "Pa").await.unwrap();
+    assert_eq!(done.values, ["Paris"]);
+    let reference = json!({ "type": "ref/resource", "uri": "weather://weather/station/{place}" });
+    let done = client.complete(reference, "place", "O").await.unwrap();
+    assert_eq!(done.values, ["Oslo"]);
 }
 
 #[tokio::test]

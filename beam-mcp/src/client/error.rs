@@ -44,6 +44,18 @@ pub enum ClientError {
         /// The error's `data`, when there is one.
         data: Option<Value>,
     },
+    /// A protected HTTP endpoint refused the client's credentials (`401`, or `403` with
+    /// `insufficient_scope`), and the host's token source gave no token it took.
+    #[cfg(feature = "client-http")]
+    #[error("the endpoint refused the client's credentials (HTTP {status}): {detail}")]
+    Unauthorized {
+        /// The HTTP status.
+        status: u16,
+        /// What the endpoint asked for.
+        challenge: Box<super::Challenge>,
+        /// What went wrong.
+        detail: String,
+    },
     /// No answer came within the request's time limit; the request was cancelled.
     #[error("no answer to {method} within {after:?}")]
     Timeout {

@@ -16,6 +16,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use serde_json::Value;
 
+use super::auth::{Challenge, TokenSource};
 use super::error::ClientError;
 use crate::json::{MAX_MESSAGE_BYTES, read};
 use crate::protocol::META_PROTOCOL_VERSION;
@@ -45,6 +46,10 @@ pub(crate) struct Endpoint {
     /// Each tool's `x-mcp-header` arguments (the header's name and the argument's path), once
     /// the tools were listed.
     params: Mutex<Option<HashMap<String, Vec<HeaderParam>>>>,
+    /// Where tokens come from when the endpoint asks for one (`ClientBuilder::oauth`).
+    tokens: Option<TokenSource>,
+    /// The bearer token the host's source gave last.
+    token: Mutex<Option<String>>,
 }
 
 /// An argument a tool's schema marks `x-mcp-header`: the header's name, and the argument's path
@@ -86,7 +91,24 @@ impl Endpoint {
             legacy_version: Mutex::new(None),
             headers,
             params: Mutex::new(None),
+            tokens: None,
+            token: Mutex::new(None),
         })
+    }
+
+    /// The endpoint, asking `tokens` for a bearer token when it refuses without one.
+    pub(crate) fn with_tokens(mut self, tokens: Option<TokenSource>) -> Endpoint {
+        self.tokens = tokens;
+        self
+    }
+
+    /// The host's headers, and the bearer token when there is one.
+    fn added_headers(&self) -> Vec<(String, String)> {
+        let mut headers = self.headers.clone();
+        if let Some(token) = self.token.lock().ok().and_then(|t| t.clone()) {
+            headers.push(("authorization".into(), format!("Bearer {token}")));
+        }
+        headers
     }
 
     /// Learns each listed tool's `x-mcp-header` arguments, for its calls' `Mcp-Param-*`.
@@ -161,53 +183,34 @@ impl Endpoint {
         connection: &Arc<C>,
         message: &Value,
     ) -> Result<(), ClientError> {
-        let body = serde_json::to_vec(message).unwrap_or_default();
-        let mut request = hyper::Request::post(self.path.as_str())
-            .header("host", self.authority.as_str())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
-        let modern = message
-            .pointer(&format!(
-                "/params/_meta/{}",
-                META_PROTOCOL_VERSION.replace('/', "~1")
-            ))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let version = modern
-            .clone()
-            .or_else(|| self.legacy_version.lock().ok().and_then(|v| v.clone()));
-        if let Some(version) = &version {
-            request = request.header("mcp-protocol-version", version.as_str());
-        }
-        if let Some(session) = self.session.lock().ok().and_then(|s| s.clone()) {
-            request = request.header("mcp-session-id", session);
-        }
-        if modern.is_some()
-            && let Some(method) = message.get("method").and_then(Value::as_str)
+        let body = Bytes::from(serde_json::to_vec(message).unwrap_or_default());
+        let mut response = self.send(self.post_request(message, body.clone())?).await?;
+        if let Some(tokens) = &self.tokens
+            && wants_token(&response)
         {
-            request = request.header("mcp-method", method);
-            let name = match method {
-                "tools/call" | "prompts/get" => message.pointer("/params/name"),
-                "resources/read" => message.pointer("/params/uri"),
-                "tasks/get" | "tasks/update" | "tasks/cancel" => message.pointer("/params/taskId"),
-                _ => None,
-            };
-            if let Some(name) = name.and_then(Value::as_str) {
-                request = request.header("mcp-name", header_value(name));
+            let status = response.status().as_u16();
+            let challenge = self.challenge(&response).await;
+            let token =
+                tokens(challenge.clone())
+                    .await
+                    .map_err(|detail| ClientError::Unauthorized {
+                        status,
+                        challenge: Box::new(challenge.clone()),
+                        detail: format!("the host's token source gave no token: {detail}"),
+                    })?;
+            if let Ok(mut kept) = self.token.lock() {
+                *kept = Some(token);
             }
-            if method == "tools/call" {
-                for (header, value) in self.param_headers(message) {
-                    request = request.header(header, value);
-                }
+            response = self.send(self.post_request(message, body)?).await?;
+            if wants_token(&response) {
+                let status = response.status().as_u16();
+                return Err(ClientError::Unauthorized {
+                    status,
+                    challenge: Box::new(self.challenge(&response).await),
+                    detail: "the endpoint refused the token the host's source gave".into(),
+                });
             }
         }
-        for (name, value) in &self.headers {
-            request = request.header(name.as_str(), value.as_str());
-        }
-        let request = request
-            .body(Full::new(Bytes::from(body)))
-            .map_err(|e| closed(format!("the request could not be built: {e}")))?;
-        let response = self.send(request).await?;
         let status = response.status();
         if let Some(session) = response
             .headers()
@@ -269,6 +272,112 @@ impl Endpoint {
 }
 
 impl Endpoint {
+    /// The POST of `message` with every header it takes.
+    fn post_request(
+        &self,
+        message: &Value,
+        body: Bytes,
+    ) -> Result<hyper::Request<Full<Bytes>>, ClientError> {
+        let mut request = hyper::Request::post(self.path.as_str())
+            .header("host", self.authority.as_str())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        let modern = message
+            .pointer(&format!(
+                "/params/_meta/{}",
+                META_PROTOCOL_VERSION.replace('/', "~1")
+            ))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let version = modern
+            .clone()
+            .or_else(|| self.legacy_version.lock().ok().and_then(|v| v.clone()));
+        if let Some(version) = &version {
+            request = request.header("mcp-protocol-version", version.as_str());
+        }
+        if let Some(session) = self.session.lock().ok().and_then(|s| s.clone()) {
+            request = request.header("mcp-session-id", session);
+        }
+        if modern.is_some()
+            && let Some(method) = message.get("method").and_then(Value::as_str)
+        {
+            request = request.header("mcp-method", method);
+            let name = match method {
+                "tools/call" | "prompts/get" => message.pointer("/params/name"),
+                "resources/read" => message.pointer("/params/uri"),
+                "tasks/get" | "tasks/update" | "tasks/cancel" => message.pointer("/params/taskId"),
+                _ => None,
+            };
+            if let Some(name) = name.and_then(Value::as_str) {
+                request = request.header("mcp-name", header_value(name));
+            }
+            if method == "tools/call" {
+                for (header, value) in self.param_headers(message) {
+                    request = request.header(header, value);
+                }
+            }
+        }
+        for (name, value) in self.added_headers() {
+            request = request.header(name, value);
+        }
+        request
+            .body(Full::new(body))
+            .map_err(|e| closed(format!("the request could not be built: {e}")))
+    }
+
+    /// What a refusal asks for: its `Bearer` challenge, with the RFC 9728 metadata it names
+    /// read (an `http://` document, within the message bound).
+    async fn challenge(&self, response: &hyper::Response<hyper::body::Incoming>) -> Challenge {
+        let parameters = response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(super::auth::bearer_parameters)
+            .unwrap_or_default();
+        let url = parameters
+            .iter()
+            .find(|(k, _)| k == "resource_metadata")
+            .map(|(_, v)| v.clone());
+        let metadata = match url {
+            Some(url) => metadata(&url).await,
+            None => None,
+        };
+        super::auth::challenge(&parameters, metadata)
+    }
+}
+
+/// A protected resource's metadata document, when it can be read.
+async fn metadata(url: &str) -> Option<Value> {
+    let endpoint = Endpoint::parse(url, Vec::new()).ok()?;
+    let request = hyper::Request::get(endpoint.path.as_str())
+        .header("host", endpoint.authority.as_str())
+        .header("accept", "application/json")
+        .body(Full::new(Bytes::new()))
+        .ok()?;
+    let response = endpoint.send(request).await.ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    let mut body = response.into_body();
+    let bytes = read_bounded(&mut body).await.ok()?;
+    read(&bytes).ok()
+}
+
+/// True when the endpoint refused for want of a token: `401`, or `403` with
+/// `insufficient_scope` (a step-up).
+fn wants_token(response: &hyper::Response<hyper::body::Incoming>) -> bool {
+    match response.status().as_u16() {
+        401 => true,
+        403 => response
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("insufficient_scope")),
+        _ => false,
+    }
+}
+
+impl Endpoint {
     /// Sends one request on a connection of its own.
     async fn send(
         &self,
@@ -316,8 +425,8 @@ impl Endpoint {
         if let Some(last) = last_id.as_deref() {
             request = request.header("last-event-id", last);
         }
-        for (name, value) in &self.headers {
-            request = request.header(name.as_str(), value.as_str());
+        for (name, value) in self.added_headers() {
+            request = request.header(name, value);
         }
         let Ok(request) = request.body(Full::new(Bytes::new())) else {
             tell(Err("the GET request could not be built".into()));
@@ -361,8 +470,8 @@ impl Endpoint {
         if let Some(version) = self.legacy_version.lock().ok().and_then(|v| v.clone()) {
             request = request.header("mcp-protocol-version", version);
         }
-        for (name, value) in &self.headers {
-            request = request.header(name.as_str(), value.as_str());
+        for (name, value) in self.added_headers() {
+            request = request.header(name, value);
         }
         if let Ok(request) = request.body(Full::new(Bytes::new())) {
             let _ = self.send(request).await;

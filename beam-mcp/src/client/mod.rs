@@ -40,6 +40,8 @@
 //! and a call's `Mcp-Param-*` headers. Not built yet (issue 26): `https://`, OAuth discovery,
 //! and the proxies that mount a remote server through this client.
 
+#[cfg(feature = "client-http")]
+mod auth;
 mod connection;
 mod error;
 mod handlers;
@@ -56,6 +58,8 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
+#[cfg(feature = "client-http")]
+pub use auth::Challenge;
 use connection::Connection;
 pub use error::ClientError;
 use handlers::Handlers;
@@ -94,6 +98,8 @@ pub struct ClientBuilder {
     handlers: Handlers,
     stderr: Option<Arc<dyn Fn(String) + Send + Sync>>,
     timeout: Duration,
+    #[cfg(feature = "client-http")]
+    tokens: Option<auth::TokenSource>,
 }
 
 impl Default for ClientBuilder {
@@ -105,6 +111,8 @@ impl Default for ClientBuilder {
             handlers: Handlers::default(),
             stderr: None,
             timeout: DEFAULT_REQUEST_TIMEOUT,
+            #[cfg(feature = "client-http")]
+            tokens: None,
         }
     }
 }
@@ -293,6 +301,36 @@ impl ClientBuilder {
         Ok(client)
     }
 
+    /// Answers a protected HTTP endpoint's refusal (feature `client-http`): when it refuses a
+    /// request (`401`, or `403` with `insufficient_scope`), the client reads the RFC 9728
+    /// metadata its `WWW-Authenticate` names and asks `source` for a bearer token for that
+    /// [`Challenge`] (the resource, its authorization servers, the scopes asked), then sends the
+    /// request again with it; the token is kept for the requests after. A source that gives
+    /// none, or a token the endpoint refuses, is [`ClientError::Unauthorized`].
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), beam_mcp::client::ClientError> {
+    /// let client = beam_mcp::client::Client::builder()
+    ///     .oauth(|challenge| async move {
+    ///         // Ask one of `challenge.authorization_servers` for a token for
+    ///         // `challenge.resource` with `challenge.scopes`, as the host's deployment does.
+    ///         Ok::<String, String>(std::env::var("MCP_TOKEN").map_err(|e| e.to_string())?)
+    ///     })
+    ///     .http("http://127.0.0.1:8080/mcp", Vec::new())
+    ///     .await?;
+    /// # let _ = client; Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "client-http")]
+    pub fn oauth<F, Fut>(mut self, source: F) -> Self
+    where
+        F: Fn(Challenge) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<String, String>> + Send + 'static,
+    {
+        self.tokens = Some(Arc::new(move |challenge| Box::pin(source(challenge))));
+        self
+    }
+
     /// Connects to a Streamable HTTP endpoint (`http://host:port/mcp`; feature
     /// `client-http`), each request a POST, adding `headers` to each (an `Authorization`, say).
     ///
@@ -311,7 +349,7 @@ impl ClientBuilder {
         url: &str,
         headers: Vec<(String, String)>,
     ) -> Result<Client, ClientError> {
-        let endpoint = http::Endpoint::parse(url, headers)?;
+        let endpoint = http::Endpoint::parse(url, headers)?.with_tokens(self.tokens.clone());
         let connection = Connection::open_http(endpoint, self.handlers.clone());
         self.negotiate(connection).await
     }
@@ -382,6 +420,15 @@ pub struct Client {
     handlers: Handlers,
     timeout: Duration,
     child: Option<tokio::process::Child>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("revision", &self.revision)
+            .field("server", &self.server)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Client {

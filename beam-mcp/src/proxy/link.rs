@@ -388,7 +388,10 @@ pub(crate) fn is_lost(error: &ClientError) -> bool {
 /// The remote's four lists, each only when its capabilities say it serves it.
 async fn list(client: &Client) -> Result<Listing, ClientError> {
     let serves = |kind: &str| client.capabilities().get(kind).is_some();
-    let mut listing = Listing::default();
+    let mut listing = Listing {
+        completes: serves("completions"),
+        ..Listing::default()
+    };
     if serves("tools") {
         listing.tools = every_page(client, "tools/list", "tools").await?;
     }

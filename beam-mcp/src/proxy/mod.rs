@@ -35,7 +35,11 @@
 //!   by `logging/setLevel` on a 2025-11-25 session). A log message names no call: with two in
 //!   flight it is not relayed.
 //!
-//! Not built yet (issue 26): relaying the remote's completions, resource
+//! - A remote that serves `completion/complete` completes each of its prompts' arguments and
+//!   templates' variables: the `ref` is relayed with the remote's own name or URI. A remote that
+//!   cannot answer gives no suggestions (and, when it is gone, is reconnected).
+//!
+//! Not built yet (issue 26): relaying the remote's resource
 //! subscriptions, icons, sampling and roots, and passing a schema this server cannot enforce
 //! through unenforced.
 //!
@@ -147,6 +151,7 @@ const RELAYS: view::Handlers = view::Handlers {
     tool: relay::call_tool,
     prompt: relay::get_prompt,
     read: relay::read_resource,
+    complete: relay::complete,
 };
 
 /// The remotes a server mounts, as host state its relays read.

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::Proxies;
 use super::link::{Asked, CALLER, Link, is_lost};
 use crate::client::{ClientError, Heard};
+use crate::completion::{Completion, CompletionRequest};
 use crate::prompt::{GetPromptResult, PromptFault, PromptRequest};
 use crate::resource::{ReadRequest, ResourceContents, ResourceError};
 use crate::tool::{BoxFuture, CallToolResult, ToolContext, ToolFault};
@@ -209,6 +210,64 @@ pub(crate) fn read_resource(
                 )))
             }
             Err(e) => Err(ResourceError::Internal(fault(&link, &client, &e))),
+        }
+    })
+}
+
+/// Relays a `completion/complete` of a remote prompt's argument or template's variable: the
+/// remote's own name or URI in the `ref`; a remote that cannot answer gives no suggestions.
+pub(crate) fn complete(request: CompletionRequest) -> BoxFuture<Completion> {
+    Box::pin(async move {
+        let proxies = request.states.get::<Proxies>();
+        let reference = &request.reference;
+        let kind = reference
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let found = match kind {
+            "ref/prompt" => {
+                let served = reference
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                route(proxies, served, "prompt")
+                    .ok()
+                    .map(|(link, own)| (link, json!({ "type": kind, "name": own })))
+            }
+            _ => {
+                let served = reference
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                proxies
+                    .into_iter()
+                    .flat_map(Proxies::links)
+                    .find_map(|link| {
+                        let own = beam_mcp_rules::original_uri(link.prefix, served)?;
+                        Some((link, json!({ "type": kind, "uri": own })))
+                    })
+            }
+        };
+        let Some((link, own)) = found else {
+            return Completion::default();
+        };
+        let Ok(client) = link.client() else {
+            return Completion::default();
+        };
+        match client
+            .complete(own, &request.argument, &request.value)
+            .await
+        {
+            Ok(done) => Completion {
+                values: done.values,
+                total: done.total,
+                has_more: done.has_more,
+            },
+            Err(e) => {
+                let words = fault(&link, &client, &e);
+                tracing::warn!(remote = link.prefix, error = %words, "a relayed completion failed");
+                Completion::default()
+            }
         }
     })
 }

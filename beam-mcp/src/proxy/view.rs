@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::annotations::Annotations;
 use crate::app::{AppView, ToolUi, Visibility};
 use crate::catalog::Definitions;
+use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::prompt::{PromptArgument, PromptDef};
 use crate::resource::ResourceDef;
 use crate::tool::{ToolAnnotations, ToolDef};
@@ -110,11 +111,15 @@ pub(crate) struct Handlers {
     pub(crate) tool: crate::tool::ToolHandler,
     pub(crate) prompt: crate::prompt::PromptHandler,
     pub(crate) read: crate::resource::ResourceReader,
+    pub(crate) complete: fn(CompletionRequest) -> crate::tool::BoxFuture<Completion>,
 }
 
 /// What the remote listed: the four lists as it wrote them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Listing {
+    /// The remote serves `completion/complete`: each prompt argument and template variable is
+    /// completed by relaying.
+    pub(crate) completes: bool,
     pub(crate) tools: Vec<Value>,
     pub(crate) prompts: Vec<Value>,
     pub(crate) resources: Vec<Value>,
@@ -197,6 +202,11 @@ pub(crate) fn definitions(
             handlers.prompt,
         );
         def.title = optional(item, "title")?;
+        def.completions = completions(
+            listing.completes,
+            arguments.iter().map(|a| a.name),
+            handlers,
+        )?;
         def.arguments = keep_slice(arguments)?;
         def.takes_context = true;
         def.location = at;
@@ -216,15 +226,27 @@ pub(crate) fn definitions(
             .variables()
             .map(keep)
             .collect::<Result<Vec<_>, _>>()?;
-        defs.resources.push(resource(
-            item,
-            source,
-            keep_slice(variables)?,
-            at,
-            handlers.read,
-        )?);
+        let mut def = resource(item, source, keep_slice(variables)?, at, handlers.read)?;
+        def.completions = completions(listing.completes, def.parameters.iter().copied(), handlers)?;
+        defs.resources.push(def);
     }
     Ok((defs, routes))
+}
+
+/// A relayed completer for each of `names`, when the remote completes at all.
+fn completions(
+    completes: bool,
+    names: impl Iterator<Item = &'static str>,
+    handlers: Handlers,
+) -> Result<&'static [CompletionDef], String> {
+    if !completes {
+        return Ok(&[]);
+    }
+    keep_slice(
+        names
+            .map(|name| CompletionDef::new(name, handlers.complete))
+            .collect(),
+    )
 }
 
 fn resource(

@@ -58,6 +58,13 @@ pub struct Args<T>(pub T);
 #[derive(Clone, Default)]
 pub(crate) struct StateMap(HashMap<TypeId, (Arc<dyn Any + Send + Sync>, &'static str)>);
 
+impl std::fmt::Debug for StateMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The values are the host's: only their types are shown.
+        f.debug_set().entries(self.0.values().map(|(_, name)| name)).finish()
+    }
+}
+
 impl StateMap {
     pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
         self.0.insert(

@@ -40,12 +40,16 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
     };
     // A completer sees the request context, but `logging` is not advertised for it: it gets
     // a notification queue only when this request asked for one.
+    let reference = request.params.get("ref").cloned().unwrap_or(Value::Null);
+    let states = Arc::clone(&server.inner.states);
     let begun = request.begin(server, false);
     let completion_request = move |request| CompletionRequest {
         argument: asked.0,
         value: asked.1,
         context: asked.2,
         request,
+        reference,
+        states,
     };
     let call = Call {
         kind: "completer",
