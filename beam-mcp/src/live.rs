@@ -306,6 +306,12 @@ impl Live {
 }
 
 impl Live {
+    /// Tells `uri`'s subscribers here, and the other replicas, that it changed.
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        self.updated(uri);
+        self.tell_others(Broadcast::ResourceUpdated { uri: uri.into() });
+    }
+
     /// Puts `definitions` in place of every item mounted under `prefix` (a remote's new view),
     /// in one rebuild, and tells the subscribers of each list in `changes`.
     #[cfg(feature = "client")]
@@ -436,9 +442,7 @@ impl LiveCatalog {
     /// With a fan-out configured ([`ServerBuilder::fanout`](crate::ServerBuilder::fanout)),
     /// the subscribers of every other replica are told too.
     pub fn resource_updated(&self, uri: &str) {
-        self.inner.updated(uri);
-        self.inner
-            .tell_others(Broadcast::ResourceUpdated { uri: uri.into() });
+        self.inner.resource_updated(uri);
     }
 
     /// How many subscribers are listening now (open listen streams and legacy sessions).

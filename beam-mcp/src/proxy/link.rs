@@ -73,7 +73,7 @@ impl Drop for Calling {
 struct State {
     client: Option<Arc<Client>>,
     /// The task that hears the client's list changes (its listen stream).
-    hearing: Option<tokio::task::JoinHandle<()>>,
+    hearing: Vec<tokio::task::JoinHandle<()>>,
     /// Why there is no client.
     down: String,
     reconnecting: bool,
@@ -82,7 +82,7 @@ struct State {
 
 impl Drop for Link {
     fn drop(&mut self) {
-        if let Some(hearing) = self.lock().hearing.take() {
+        for hearing in self.lock().hearing.drain(..) {
             hearing.abort();
         }
         // The watcher holds only a weak reference: woken, it finds the link gone and ends.
@@ -103,7 +103,7 @@ impl Link {
             handlers,
             state: Mutex::new(State {
                 client: None,
-                hearing: None,
+                hearing: Vec::new(),
                 down: String::new(),
                 reconnecting: false,
                 listing: Listing::default(),
@@ -191,7 +191,7 @@ impl Link {
     /// hears their changes (listening before listing, so no change falls between).
     async fn connect(
         self: &Arc<Self>,
-    ) -> Result<(Arc<Client>, Listing, Option<tokio::task::JoinHandle<()>>), ClientError> {
+    ) -> Result<(Arc<Client>, Listing, Vec<tokio::task::JoinHandle<()>>), ClientError> {
         let changed = Arc::downgrade(&self.changed);
         let asking = Arc::downgrade(self);
         let logging = Arc::downgrade(self);
@@ -231,9 +231,62 @@ impl Link {
                 tracing::warn!(remote = self.prefix, error = %e, "the remote's log messages are not asked for");
             }
         }
-        let hearing = self.hear(&client).await;
+        let mut hearing: Vec<_> = self.hear(&client).await.into_iter().collect();
         let listing = list(&client).await?;
+        hearing.extend(self.hear_updates(&client, &listing).await);
         Ok((client, listing, hearing))
+    }
+
+    /// Listens to updates of the remote's resources (when it takes subscriptions), each told
+    /// to this server's subscribers of the resource as it is served here. The URIs are those
+    /// listed when the remote was connected.
+    async fn hear_updates(
+        self: &Arc<Self>,
+        client: &Client,
+        listing: &Listing,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let subscribes = client
+            .capabilities()
+            .pointer("/resources/subscribe")
+            .and_then(Value::as_bool)
+            == Some(true);
+        let uris: Vec<&str> = listing
+            .resources
+            .iter()
+            .filter_map(|r| r.get("uri").and_then(Value::as_str))
+            .collect();
+        if !subscribes || uris.is_empty() {
+            return None;
+        }
+        let what = uris
+            .iter()
+            .fold(Listen::new(), |what, uri| what.resource(*uri));
+        let mut subscription = match client.listen(what).await {
+            Ok(subscription) => subscription,
+            Err(e) => {
+                tracing::warn!(remote = self.prefix, error = %e, "the remote's resource updates are not heard");
+                return None;
+            }
+        };
+        let link = Arc::downgrade(self);
+        Some(tokio::spawn(async move {
+            while let Some(heard) = subscription.next().await {
+                let Heard::Other(note) = heard else {
+                    continue;
+                };
+                let Some(link) = link.upgrade() else {
+                    return;
+                };
+                if let Some(uri) = note.pointer("/params/uri").and_then(Value::as_str)
+                    && let (Some(live), Some(served)) = (
+                        link.live.get(),
+                        beam_mcp_rules::namespaced_uri(link.prefix, uri),
+                    )
+                {
+                    live.resource_updated(&served);
+                }
+            }
+        }))
     }
 
     /// Listens to the lists the remote says change (`listChanged`): at 2026-07-28 they are told
@@ -289,7 +342,7 @@ impl Link {
         }
         tracing::warn!(remote = self.prefix, reason = %why, "remote lost; reconnecting");
         state.client = None;
-        if let Some(hearing) = state.hearing.take() {
+        for hearing in state.hearing.drain(..) {
             hearing.abort();
         }
         state.down = why;

@@ -39,9 +39,13 @@
 //!   templates' variables: the `ref` is relayed with the remote's own name or URI. A remote that
 //!   cannot answer gives no suggestions (and, when it is gone, is reconnected).
 //!
-//! Not built yet (issue 26): relaying the remote's resource
-//! subscriptions, icons, sampling and roots, and passing a schema this server cannot enforce
-//! through unenforced.
+//! - A remote that takes resource subscriptions is subscribed to each resource it listed when it
+//!   was connected; its `notifications/resources/updated` reach this server's subscribers of the
+//!   resource as it is served here.
+//!
+//! Not built yet (issue 26): relaying icons, sampling and roots; re-subscribing to resources a
+//! remote lists after it was connected; passing a schema this server cannot enforce through
+//! unenforced.
 //!
 //! ```no_run
 //! use beam_mcp::proxy::Remote;

@@ -61,7 +61,9 @@ pub(crate) struct StateMap(HashMap<TypeId, (Arc<dyn Any + Send + Sync>, &'static
 impl std::fmt::Debug for StateMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The values are the host's: only their types are shown.
-        f.debug_set().entries(self.0.values().map(|(_, name)| name)).finish()
+        f.debug_set()
+            .entries(self.0.values().map(|(_, name)| name))
+            .finish()
     }
 }
 
