@@ -252,13 +252,29 @@ async fn the_remotes_list_changes_reach_the_fronts_listeners() {
 async fn a_cancelled_call_is_cancelled_at_the_remote() {
     let fixture = fixture();
     let client = connect(front("fixture", &[fixture.to_str().unwrap()]), None).await;
-    let call = client.call_tool("fixture_sleepy", json!({ "ms": 5000 }));
-    // Dropped once it has started at the remote.
-    let _ = tokio::time::timeout(Duration::from_millis(700), call).await;
+    let counts = async || {
+        let counts = client.call_tool("fixture_counts", json!({})).await.unwrap();
+        counts.structured.expect("structured counts")
+    };
+    // Boxed, so that dropping it ends it here (a pinned local would live to the end).
+    let mut call = Box::pin(client.call_tool("fixture_sleepy", json!({ "ms": 20000 })));
+    // Dropped once it has started at the remote (seen through a second call meanwhile).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        tokio::select! {
+            done = &mut call => panic!("the call ended before it was dropped: {done:?}"),
+            started = counts() => if started["started"] == 1 { break },
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the call never started at the remote"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(call);
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let counts = client.call_tool("fixture_counts", json!({})).await.unwrap();
-        let counts = counts.structured.expect("structured counts");
+        let counts = counts().await;
         if counts["started"] == 1 && counts["dropped"] == 1 {
             assert_eq!(counts["finished"], 0);
             break;

@@ -97,8 +97,20 @@ async fn serve(options: Options) -> Result<(), String> {
             // The line `beam_mcp::transport::http::main` writes, which scripts wait for.
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("beam_mcp: listening on http://{addr}/mcp");
+            // SIGTERM (a supervisor) or SIGINT (ctrl-c): drained, then the remote's process ends.
             let stop = async {
-                let _ = tokio::signal::ctrl_c().await;
+                let mut term =
+                    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+                let terminated = async {
+                    match term.as_mut() {
+                        Some(term) => drop(term.recv().await),
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    () = terminated => {}
+                }
             };
             beam_mcp::transport::http::serve_until(listener, http, stop).await
         }
