@@ -24,6 +24,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab"))
 from lab import free_port, wait_port  # noqa: E402  (the lab's own helpers)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_instructions import total  # noqa: E402  (a callgrind file's total)
 
 N = 2000
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -43,13 +45,6 @@ def calls(port, n, tool, arguments, expect):
         if response.status != 200 or expect not in answer:
             raise SystemExit(f"proxy_instructions: {tool} call {i}: HTTP {response.status} {answer[:200]!r}")
     conn.close()
-
-
-def total(path):
-    for line in open(path):
-        if line.startswith("summary:") or line.startswith("totals:"):
-            return int(line.split()[1])
-    raise SystemExit(f"proxy_instructions: no total in {path}")
 
 
 def per_call(command, tool, arguments, expect):

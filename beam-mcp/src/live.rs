@@ -312,12 +312,14 @@ impl Live {
         self.tell_others(Broadcast::ResourceUpdated { uri: uri.into() });
     }
 
-    /// Puts `definitions` in place of every item mounted under `prefix` (a remote's new view),
-    /// in one rebuild, and tells the subscribers of each list in `changes`.
+    /// Puts `definitions` in place of the items mounted under `prefix` and declared at `source`
+    /// (a remote's old view: another mount under the same prefix keeps its own), in one rebuild,
+    /// and tells the subscribers of each list in `changes`.
     #[cfg(feature = "client")]
     pub(crate) fn replace_mount(
         &self,
         prefix: &'static str,
+        source: &'static str,
         definitions: Definitions,
         changes: &[Change],
     ) -> Result<(), LiveError> {
@@ -325,11 +327,12 @@ impl Live {
         {
             let mut current = bound.definitions.lock().unwrap_or_else(|e| e.into_inner());
             let mut next = current.clone();
-            let theirs =
-                |origin: Option<crate::origin::Origin>| origin.is_some_and(|o| o.prefix == prefix);
-            next.tools.retain(|t| !theirs(t.origin));
-            next.prompts.retain(|p| !theirs(p.origin));
-            next.resources.retain(|r| !theirs(r.origin));
+            let theirs = |origin: Option<crate::origin::Origin>, at: (&str, u32)| {
+                origin.is_some_and(|o| o.prefix == prefix) && at.0 == source
+            };
+            next.tools.retain(|t| !theirs(t.origin, t.location));
+            next.prompts.retain(|p| !theirs(p.origin, p.location));
+            next.resources.retain(|r| !theirs(r.origin, r.location));
             let mount = crate::mount::Mounted {
                 prefix: prefix.to_owned(),
                 keep_uris: false,

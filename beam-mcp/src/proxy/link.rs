@@ -390,7 +390,8 @@ impl Link {
                 Err(reason) => return refused(reason),
             };
         if let Some(live) = self.live.get()
-            && let Err(e) = live.replace_mount(self.prefix, definitions, &changes)
+            && let Err(e) =
+                live.replace_mount(self.prefix, remote_name(self.prefix), definitions, &changes)
         {
             return refused(e.to_string());
         }
