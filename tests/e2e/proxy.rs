@@ -307,7 +307,19 @@ async fn a_remote_killed_mid_call_is_named_and_remounted_when_it_returns() {
             .call_tool("fixture_sleepy", json!({ "ms": 10000 }))
             .await
     });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Killed once the call runs at the remote (its own count, through a second call).
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let counts = client.call_tool("fixture_counts", json!({})).await.unwrap();
+        if counts.structured.expect("structured counts")["started"] == 1 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the call never started at the remote"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let first = std::fs::read_to_string(&pids).unwrap();
     let pid = first.lines().next().unwrap().trim().to_owned();
     assert!(
