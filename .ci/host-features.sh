@@ -35,7 +35,8 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 configs=("" "--no-default-features" "--no-default-features --features stdio" \
   "--no-default-features --features http" "--no-default-features --features oauth" \
   "--no-default-features --features otel" "--no-default-features --features redis" \
-  "--no-default-features --features client" "--no-default-features --features client-http" "--all-features")
+  "--no-default-features --features client" "--no-default-features --features client-http" \
+  "--no-default-features --features client-https" "--all-features")
 for config in "${configs[@]}"; do
   read -ra flags <<<"$config"
   tree normal,build -p beam-mcp "${flags[@]}" >"$work/host"

@@ -20,7 +20,7 @@ fn weather() -> tokio::process::Command {
 }
 
 /// Accepts a booking for two at the window, and records each elicitation's message.
-fn booking(asked: Arc<Mutex<Vec<String>>>) -> ClientBuilder {
+pub(crate) fn booking(asked: Arc<Mutex<Vec<String>>>) -> ClientBuilder {
     Client::builder().on_elicitation(move |params: Value| {
         let asked = Arc::clone(&asked);
         async move {
@@ -62,7 +62,7 @@ pub(crate) async fn forecast_with_progress(client: &Client, tool: &str) {
     assert_eq!(progress, [(1.0, Some(2.0)), (2.0, Some(2.0))]);
 }
 
-async fn exercise(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
+pub(crate) async fn exercise(client: &Client, asked: &Arc<Mutex<Vec<String>>>) {
     assert_eq!(client.server_info()["name"], "weather");
     assert!(client.capabilities().get("tools").is_some());
 
@@ -313,13 +313,13 @@ async fn over_http_an_endpoint_that_is_not_there_is_a_clear_error() {
         panic!("{:?}", refused.err());
     };
     assert!(detail.contains("cannot connect"), "{detail}");
-    let https = Client::builder()
-        .http("https://example.com/mcp", Vec::new())
+    let ftp = Client::builder()
+        .http("ftp://example.com/mcp", Vec::new())
         .await;
     assert!(
-        matches!(https, Err(ClientError::Closed { .. })),
+        matches!(ftp, Err(ClientError::Closed { .. })),
         "{:?}",
-        https.err()
+        ftp.err()
     );
 }
 

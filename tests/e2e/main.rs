@@ -11,6 +11,7 @@ mod closed_world;
 mod connectome;
 mod conversation;
 mod display;
+mod https;
 mod logged;
 mod memory;
 mod middleware;

@@ -37,7 +37,7 @@ enum Outlet {
     Stream(tokio::sync::Mutex<Writer>),
     /// An HTTP endpoint: one POST a message.
     #[cfg(feature = "client-http")]
-    Http(super::http::Endpoint),
+    Http(Box<super::http::Endpoint>),
 }
 
 pub(crate) struct Connection {
@@ -74,7 +74,7 @@ impl Connection {
         endpoint: super::http::Endpoint,
         handlers: Handlers,
     ) -> Arc<Connection> {
-        Connection::new(Outlet::Http(endpoint), handlers)
+        Connection::new(Outlet::Http(Box::new(endpoint)), handlers)
     }
 
     fn new(outlet: Outlet, handlers: Handlers) -> Arc<Connection> {

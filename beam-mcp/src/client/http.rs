@@ -5,8 +5,9 @@
 //! `resources/read` (and the task's id for `tasks/*`), `Mcp-Name` (SEP-2243; the Base64
 //! sentinel where the value needs it), and for `tools/call` an `Mcp-Param-{H}` per argument the
 //! tool's listed input schema marks `x-mcp-header: H`; at 2025-11-25 the session's
-//! `Mcp-Session-Id` once `initialize` gave one, and the negotiated version. Plain `http://` only for now; every message read passes the same bounds as over
-//! stdio.
+//! `Mcp-Session-Id` once `initialize` gave one, and the negotiated version. `http://`, and
+//! `https://` with feature `client-https` (`tls.rs`); every message read passes the same bounds
+//! as over stdio.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -34,8 +35,18 @@ pub(crate) trait Inbox: Send + Sync + 'static {
 
 /// An MCP endpoint over HTTP/1.1.
 pub(crate) struct Endpoint {
-    /// `host:port`, for the connection and the `Host` header.
+    /// `host:port`, for the connection.
     authority: String,
+    /// The `Host` header: the URL's authority as written (no default port added).
+    host: String,
+    /// The host's name or address without the port: what a TLS certificate names.
+    #[cfg_attr(not(feature = "client-https"), allow(dead_code))]
+    name: String,
+    /// `https://`: TLS on the connection, with the host's configuration or the system's roots.
+    secure: bool,
+    /// The host's TLS configuration (`ClientBuilder::tls`); the system's roots when `None`.
+    #[cfg(feature = "client-https")]
+    tls: Option<Arc<rustls::ClientConfig>>,
     path: String,
     /// `Mcp-Session-Id`, once the server gave one (2025-11-25).
     session: Mutex<Option<String>>,
@@ -65,9 +76,16 @@ impl Endpoint {
         let refused = |why: &str| ClientError::Closed {
             reason: format!("{url:?} is not an endpoint this client reaches: {why}"),
         };
-        let rest = url
-            .strip_prefix("http://")
-            .ok_or_else(|| refused("only http:// is built yet"))?;
+        let (rest, secure) = if let Some(rest) = url.strip_prefix("http://") {
+            (rest, false)
+        } else if let Some(rest) = url.strip_prefix("https://") {
+            if !cfg!(feature = "client-https") {
+                return Err(refused("https:// needs beam-mcp's feature `client-https`"));
+            }
+            (rest, true)
+        } else {
+            return Err(refused("not an http:// or https:// URL"));
+        };
         let (authority, path) = match rest.find('/') {
             Some(at) => (&rest[..at], &rest[at..]),
             None => (rest, "/"),
@@ -75,17 +93,15 @@ impl Endpoint {
         if authority.is_empty() || authority.contains('@') {
             return Err(refused("no host, or user information in it"));
         }
-        let authority = if authority
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-            || authority.ends_with(']')
-        {
-            authority.to_owned()
-        } else {
-            format!("{authority}:80")
-        };
+        let (name, port) = split_port(authority);
+        let port = port.unwrap_or(if secure { 443 } else { 80 });
         Ok(Endpoint {
-            authority,
+            authority: format!("{name}:{port}"),
+            host: authority.to_owned(),
+            name: name.to_owned(),
+            secure,
+            #[cfg(feature = "client-https")]
+            tls: None,
             path: path.to_owned(),
             session: Mutex::new(None),
             legacy_version: Mutex::new(None),
@@ -94,6 +110,14 @@ impl Endpoint {
             tokens: None,
             token: Mutex::new(None),
         })
+    }
+
+    /// The endpoint, with the host's TLS configuration for `https://` (the system's roots when
+    /// `None`).
+    #[cfg(feature = "client-https")]
+    pub(crate) fn with_tls(mut self, tls: Option<Arc<rustls::ClientConfig>>) -> Endpoint {
+        self.tls = tls;
+        self
     }
 
     /// The endpoint, asking `tokens` for a bearer token when it refuses without one.
@@ -279,7 +303,7 @@ impl Endpoint {
         body: Bytes,
     ) -> Result<hyper::Request<Full<Bytes>>, ClientError> {
         let mut request = hyper::Request::post(self.path.as_str())
-            .header("host", self.authority.as_str())
+            .header("host", self.host.as_str())
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream");
         let modern = message
@@ -339,28 +363,31 @@ impl Endpoint {
             .find(|(k, _)| k == "resource_metadata")
             .map(|(_, v)| v.clone());
         let metadata = match url {
-            Some(url) => metadata(&url).await,
+            Some(url) => self.metadata(&url).await,
             None => None,
         };
         super::auth::challenge(&parameters, metadata)
     }
-}
 
-/// A protected resource's metadata document, when it can be read.
-async fn metadata(url: &str) -> Option<Value> {
-    let endpoint = Endpoint::parse(url, Vec::new()).ok()?;
-    let request = hyper::Request::get(endpoint.path.as_str())
-        .header("host", endpoint.authority.as_str())
-        .header("accept", "application/json")
-        .body(Full::new(Bytes::new()))
-        .ok()?;
-    let response = endpoint.send(request).await.ok()?;
-    if !response.status().is_success() {
-        return None;
+    /// A protected resource's metadata document, when it can be read (over this endpoint's TLS
+    /// configuration when it is `https://`).
+    async fn metadata(&self, url: &str) -> Option<Value> {
+        let endpoint = Endpoint::parse(url, Vec::new()).ok()?;
+        #[cfg(feature = "client-https")]
+        let endpoint = endpoint.with_tls(self.tls.clone());
+        let request = hyper::Request::get(endpoint.path.as_str())
+            .header("host", endpoint.host.as_str())
+            .header("accept", "application/json")
+            .body(Full::new(Bytes::new()))
+            .ok()?;
+        let response = endpoint.send(request).await.ok()?;
+        if !response.status().is_success() {
+            return None;
+        }
+        let mut body = response.into_body();
+        let bytes = read_bounded(&mut body).await.ok()?;
+        read(&bytes).ok()
     }
-    let mut body = response.into_body();
-    let bytes = read_bounded(&mut body).await.ok()?;
-    read(&bytes).ok()
 }
 
 /// True when the endpoint refused for want of a token: `401`, or `403` with
@@ -378,7 +405,7 @@ fn wants_token(response: &hyper::Response<hyper::body::Incoming>) -> bool {
 }
 
 impl Endpoint {
-    /// Sends one request on a connection of its own.
+    /// Sends one request on a connection of its own (TLS on it for `https://`).
     async fn send(
         &self,
         request: hyper::Request<Full<Bytes>>,
@@ -387,10 +414,35 @@ impl Endpoint {
             .await
             .map_err(|e| closed(format!("cannot connect to {}: {e}", self.authority)))?;
         let _ = stream.set_nodelay(true);
-        let io = hyper_util::rt::TokioIo::new(stream);
-        let (mut sender, driver) = hyper::client::conn::http1::handshake(io)
-            .await
-            .map_err(|e| closed(format!("HTTP handshake with {}: {e}", self.authority)))?;
+        if self.secure {
+            #[cfg(feature = "client-https")]
+            {
+                let config = match &self.tls {
+                    Some(config) => config.clone(),
+                    None => super::tls::system().map_err(closed)?,
+                };
+                let stream = super::tls::open(stream, &self.name, config)
+                    .await
+                    .map_err(closed)?;
+                return self.exchange(stream, request).await;
+            }
+        }
+        self.exchange(stream, request).await
+    }
+
+    /// One HTTP/1.1 request and its response on `io`.
+    async fn exchange<IO>(
+        &self,
+        io: IO,
+        request: hyper::Request<Full<Bytes>>,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, ClientError>
+    where
+        IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static,
+    {
+        let (mut sender, driver) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(io))
+                .await
+                .map_err(|e| closed(format!("HTTP handshake with {}: {e}", self.authority)))?;
         tokio::spawn(driver);
         sender
             .send_request(request)
@@ -414,7 +466,7 @@ impl Endpoint {
             }
         };
         let mut request = hyper::Request::get(self.path.as_str())
-            .header("host", self.authority.as_str())
+            .header("host", self.host.as_str())
             .header("accept", "text/event-stream");
         if let Some(session) = self.session() {
             request = request.header("mcp-session-id", session);
@@ -465,7 +517,7 @@ impl Endpoint {
             return;
         };
         let mut request = hyper::Request::delete(self.path.as_str())
-            .header("host", self.authority.as_str())
+            .header("host", self.host.as_str())
             .header("mcp-session-id", session);
         if let Some(version) = self.legacy_version.lock().ok().and_then(|v| v.clone()) {
             request = request.header("mcp-protocol-version", version);
@@ -508,6 +560,19 @@ fn header_value(value: &str) -> String {
     } else {
         let encoded = base64::engine::general_purpose::STANDARD.encode(value.as_bytes());
         format!("=?base64?{encoded}?=")
+    }
+}
+
+/// `host:port` split at the port when there is one (`[::1]:8080` → `[::1]`, 8080).
+fn split_port(authority: &str) -> (&str, Option<u16>) {
+    match authority.rsplit_once(':') {
+        Some((name, port)) if !name.starts_with('[') || name.ends_with(']') => {
+            match port.parse::<u16>() {
+                Ok(port) => (name, Some(port)),
+                Err(_) => (authority, None),
+            }
+        }
+        _ => (authority, None),
     }
 }
 
@@ -724,15 +789,41 @@ mod tests {
     }
 
     #[test]
-    fn only_plain_http_endpoints_are_taken() {
+    fn endpoints_are_read_with_their_default_ports() {
         let endpoint = Endpoint::parse("http://127.0.0.1:8080/mcp", Vec::new()).unwrap();
         assert_eq!(
             (endpoint.authority.as_str(), endpoint.path.as_str()),
             ("127.0.0.1:8080", "/mcp")
         );
         let endpoint = Endpoint::parse("http://localhost/mcp", Vec::new()).unwrap();
-        assert_eq!(endpoint.authority, "localhost:80");
-        assert!(Endpoint::parse("https://example.com/mcp", Vec::new()).is_err());
+        assert_eq!(
+            (endpoint.authority.as_str(), endpoint.host.as_str()),
+            ("localhost:80", "localhost"),
+            "the default port to connect to, the Host header as written"
+        );
+        let endpoint = Endpoint::parse("http://[::1]/mcp", Vec::new()).unwrap();
+        assert_eq!(endpoint.authority, "[::1]:80");
+        let endpoint = Endpoint::parse("http://[::1]:9/mcp", Vec::new()).unwrap();
+        assert_eq!(
+            (endpoint.authority.as_str(), endpoint.name.as_str()),
+            ("[::1]:9", "[::1]")
+        );
+        let https = Endpoint::parse("https://example.com/mcp", Vec::new());
+        #[cfg(feature = "client-https")]
+        {
+            let endpoint = https.unwrap();
+            assert_eq!(
+                (
+                    endpoint.authority.as_str(),
+                    endpoint.name.as_str(),
+                    endpoint.secure
+                ),
+                ("example.com:443", "example.com", true)
+            );
+        }
+        #[cfg(not(feature = "client-https"))]
+        assert!(https.err().unwrap().to_string().contains("client-https"));
+        assert!(Endpoint::parse("ftp://example.com/mcp", Vec::new()).is_err());
         assert!(Endpoint::parse("http://user@host/mcp", Vec::new()).is_err());
     }
 }

@@ -49,6 +49,8 @@ mod handlers;
 mod http;
 mod listen;
 mod tasks;
+#[cfg(feature = "client-https")]
+mod tls;
 
 use std::future::Future;
 use std::process::Stdio;
@@ -63,6 +65,9 @@ pub use auth::Challenge;
 use connection::Connection;
 pub use error::ClientError;
 use handlers::Handlers;
+/// The rustls the client speaks TLS with (feature `client-https`), for [`ClientBuilder::tls`].
+#[cfg(feature = "client-https")]
+pub use rustls;
 
 use crate::protocol::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, Revision,
@@ -100,6 +105,8 @@ pub struct ClientBuilder {
     timeout: Duration,
     #[cfg(feature = "client-http")]
     tokens: Option<auth::TokenSource>,
+    #[cfg(feature = "client-https")]
+    tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl Default for ClientBuilder {
@@ -113,6 +120,8 @@ impl Default for ClientBuilder {
             timeout: DEFAULT_REQUEST_TIMEOUT,
             #[cfg(feature = "client-http")]
             tokens: None,
+            #[cfg(feature = "client-https")]
+            tls: None,
         }
     }
 }
@@ -331,8 +340,32 @@ impl ClientBuilder {
         self
     }
 
-    /// Connects to a Streamable HTTP endpoint (`http://host:port/mcp`; feature
-    /// `client-http`), each request a POST, adding `headers` to each (an `Authorization`, say).
+    /// The TLS configuration of `https://` endpoints (feature `client-https`): the host's own
+    /// roots, a client certificate, a provider. Without it the client trusts the system's roots
+    /// on rustls's ring provider. Its ALPN list is left as given: the client speaks HTTP/1.1.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use beam_mcp::client::rustls;
+    /// # fn run(ca_der: rustls::pki_types::CertificateDer<'static>) {
+    /// let mut roots = rustls::RootCertStore::empty();
+    /// roots.add(ca_der).expect("a CA certificate");
+    /// let config = rustls::ClientConfig::builder()
+    ///     .with_root_certificates(roots)
+    ///     .with_no_client_auth();
+    /// let builder = beam_mcp::client::Client::builder().tls(Arc::new(config));
+    /// # let _ = builder;
+    /// # }
+    /// ```
+    #[cfg(feature = "client-https")]
+    pub fn tls(mut self, config: Arc<rustls::ClientConfig>) -> Self {
+        self.tls = Some(config);
+        self
+    }
+
+    /// Connects to a Streamable HTTP endpoint (`http://host:port/mcp`, or `https://` with
+    /// feature `client-https`; feature `client-http`), each request a POST, adding `headers` to
+    /// each (an `Authorization`, say).
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), beam_mcp::client::ClientError> {
@@ -350,6 +383,8 @@ impl ClientBuilder {
         headers: Vec<(String, String)>,
     ) -> Result<Client, ClientError> {
         let endpoint = http::Endpoint::parse(url, headers)?.with_tokens(self.tokens.clone());
+        #[cfg(feature = "client-https")]
+        let endpoint = endpoint.with_tls(self.tls.clone());
         let connection = Connection::open_http(endpoint, self.handlers.clone());
         self.negotiate(connection).await
     }
