@@ -553,3 +553,45 @@ async fn the_remotes_resource_updates_reach_the_fronts_subscribers() {
         client.close(Duration::from_secs(2)).await;
     }
 }
+
+#[tokio::test]
+async fn a_resource_the_remote_lists_after_connecting_has_its_updates_relayed() {
+    let fixture = fixture();
+    for revision in [None, Some(Revision::V2025_11_25)] {
+        let client = connect(front("fixture", &[fixture.to_str().unwrap()]), revision).await;
+        let served = "fixture://fixture/later";
+        let mut changes = client.listen(Listen::new().resources()).await.unwrap();
+        let added = client
+            .call_tool("fixture_toggle_later", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(added.text(), "added");
+        tokio::time::timeout(Duration::from_secs(10), changes.next())
+            .await
+            .expect("the remote's new resource heard as a change");
+        // The view is remounted before this server tells its listeners; the read proves it.
+        let read = client.read_resource(served).await.unwrap();
+        assert_eq!(read[0]["text"], "later");
+        let mut updates = client.listen(Listen::new().resource(served)).await.unwrap();
+        // The subscription at the remote is opened after the change is told here: touch until
+        // one update comes through (each touch is one notification at most).
+        let mut heard = None;
+        for _ in 0..50 {
+            client
+                .call_tool("fixture_touch", json!({ "uri": "fixture://later" }))
+                .await
+                .unwrap();
+            if let Ok(next) = tokio::time::timeout(Duration::from_millis(200), updates.next()).await
+            {
+                heard = next;
+                break;
+            }
+        }
+        let Some(Heard::Other(note)) = heard else {
+            panic!("no update of the resource listed after connecting: {heard:?}");
+        };
+        assert_eq!(note["method"], "notifications/resources/updated");
+        assert_eq!(note["params"]["uri"], served);
+        client.close(Duration::from_secs(2)).await;
+    }
+}

@@ -72,19 +72,39 @@ impl Drop for Calling {
 
 struct State {
     client: Option<Arc<Client>>,
-    /// The task that hears the client's list changes (its listen stream).
-    hearing: Vec<tokio::task::JoinHandle<()>>,
+    /// The tasks that hear the client's list changes and its resources' updates.
+    hearing: Hearing,
     /// Why there is no client.
     down: String,
     reconnecting: bool,
     listing: Listing,
 }
 
+/// The tasks reading a client's listen streams: what it says changed, and which of its
+/// resources were updated (subscribed again when its resources change).
+#[derive(Default)]
+struct Hearing {
+    changes: Option<tokio::task::JoinHandle<()>>,
+    updates: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Hearing {
+    fn stop(&mut self) {
+        for task in [self.changes.take(), self.updates.take()]
+            .into_iter()
+            .flatten()
+        {
+            task.abort();
+        }
+    }
+}
+
+/// A client connected, what it listed, and the tasks hearing it.
+type Connected = (Arc<Client>, Listing, Hearing);
+
 impl Drop for Link {
     fn drop(&mut self) {
-        for hearing in self.lock().hearing.drain(..) {
-            hearing.abort();
-        }
+        self.lock().hearing.stop();
         // The watcher holds only a weak reference: woken, it finds the link gone and ends.
         self.changed.notify_one();
     }
@@ -103,7 +123,7 @@ impl Link {
             handlers,
             state: Mutex::new(State {
                 client: None,
-                hearing: Vec::new(),
+                hearing: Hearing::default(),
                 down: String::new(),
                 reconnecting: false,
                 listing: Listing::default(),
@@ -189,9 +209,7 @@ impl Link {
 
     /// A client for the remote, with the proxy's hooks, its four lists, and the task that
     /// hears their changes (listening before listing, so no change falls between).
-    async fn connect(
-        self: &Arc<Self>,
-    ) -> Result<(Arc<Client>, Listing, Vec<tokio::task::JoinHandle<()>>), ClientError> {
+    async fn connect(self: &Arc<Self>) -> Result<Connected, ClientError> {
         let changed = Arc::downgrade(&self.changed);
         let asking = Arc::downgrade(self);
         let logging = Arc::downgrade(self);
@@ -231,15 +249,15 @@ impl Link {
                 tracing::warn!(remote = self.prefix, error = %e, "the remote's log messages are not asked for");
             }
         }
-        let mut hearing: Vec<_> = self.hear(&client).await.into_iter().collect();
+        let changes = self.hear(&client).await;
         let listing = list(&client).await?;
-        hearing.extend(self.hear_updates(&client, &listing).await);
-        Ok((client, listing, hearing))
+        let updates = self.hear_updates(&client, &listing).await;
+        Ok((client, listing, Hearing { changes, updates }))
     }
 
     /// Listens to updates of the remote's resources (when it takes subscriptions), each told
     /// to this server's subscribers of the resource as it is served here. The URIs are those
-    /// listed when the remote was connected.
+    /// `listing` has: the remote's when connected, and again each time its resources change.
     async fn hear_updates(
         self: &Arc<Self>,
         client: &Client,
@@ -342,9 +360,7 @@ impl Link {
         }
         tracing::warn!(remote = self.prefix, reason = %why, "remote lost; reconnecting");
         state.client = None;
-        for hearing in state.hearing.drain(..) {
-            hearing.abort();
-        }
+        state.hearing.stop();
         state.down = why;
         if !state.reconnecting {
             state.reconnecting = true;
@@ -358,16 +374,52 @@ impl Link {
             return;
         };
         match list(&client).await {
-            Ok(listing) => self.remount(listing),
+            Ok(listing) => {
+                if self.remount(listing) {
+                    self.subscribe_again(&client).await;
+                }
+            }
             Err(e) if is_lost(&e) => self.lost(&client, e.to_string()),
             Err(e) => tracing::warn!(remote = self.prefix, error = %e, "remote not listed again"),
         }
     }
 
+    /// Hears the updates of the resources the remote lists now (the new subscription open
+    /// before the old one ends, so no update falls between), when `client` is still the link's.
+    async fn subscribe_again(self: &Arc<Self>, client: &Arc<Client>) {
+        let listing = self.lock().listing.clone();
+        let updates = self.hear_updates(client, &listing).await;
+        let mut state = self.lock();
+        if !state
+            .client
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(c, client))
+        {
+            if let Some(task) = updates {
+                task.abort();
+            }
+            return;
+        }
+        if let Some(old) = std::mem::replace(&mut state.hearing.updates, updates) {
+            old.abort();
+        }
+    }
+
     /// Puts `listing` in place of the mounted view, when it differs; a view the catalog refuses
-    /// (a clash, a schema) is logged and the old one kept.
-    fn remount(&self, listing: Listing) {
+    /// (a clash, a schema) is logged and the old one kept. True when the resources' URIs
+    /// changed in the view served now (their updates are to be subscribed again).
+    fn remount(&self, listing: Listing) -> bool {
         let old = self.lock().listing.clone();
+        let uris = |listing: &Listing| -> Vec<String> {
+            let mut uris: Vec<String> = listing
+                .resources
+                .iter()
+                .filter_map(|r| r.get("uri").and_then(Value::as_str).map(str::to_owned))
+                .collect();
+            uris.sort_unstable();
+            uris
+        };
+        let resubscribe = uris(&old) != uris(&listing);
         let mut changes = Vec::new();
         if old.tools != listing.tools {
             changes.push(Change::Tools);
@@ -379,10 +431,11 @@ impl Link {
             changes.push(Change::Resources);
         }
         if changes.is_empty() {
-            return;
+            return false;
         }
         let refused = |reason: String| {
             tracing::warn!(remote = self.prefix, %reason, "the remote's new lists are not served; the old view stays");
+            false
         };
         let (definitions, routes) =
             match view::definitions(remote_name(self.prefix), &listing, self.handlers) {
@@ -397,6 +450,7 @@ impl Link {
         }
         *self.routes.write().unwrap_or_else(|e| e.into_inner()) = routes;
         self.lock().listing = listing;
+        resubscribe
     }
 }
 
@@ -492,6 +546,7 @@ async fn reconnect(link: Weak<Link>) {
                     state.reconnecting = false;
                 }
                 tracing::info!(remote = strong.prefix, "remote reconnected");
+                // Its updates are heard already: `connect` subscribed what it listed.
                 strong.remount(listing);
                 return;
             }
