@@ -113,13 +113,31 @@ impl Advertised {
             return Err(AdvertisedError::Revision(revision));
         }
         let client = Client::open(server, revision)?;
+        let mut lists = Vec::with_capacity(LISTS.len());
+        for (method, member) in LISTS {
+            lists.push(client.list_all(method, member)?);
+        }
+        let [tools, resources, templates, prompts] =
+            <[Vec<Value>; 4]>::try_from(lists).unwrap_or_else(|_| unreachable!("four lists"));
+        Ok(Advertised::from_lists(
+            revision, tools, resources, templates, prompts,
+        )?)
+    }
+
+    /// The export of four listings as a server answered them at `revision` (every page,
+    /// in order): what the client's `advertised` builds from a server it is connected to, byte
+    /// for byte what [`Advertised::of`] builds in process.
+    pub(crate) fn from_lists(
+        revision: Revision,
+        tools: Vec<Value>,
+        resources: Vec<Value>,
+        templates: Vec<Value>,
+        prompts: Vec<Value>,
+    ) -> Result<Advertised, beam_mcp_connectome::CanonicalError> {
         let mut export = Map::new();
         export.insert("revision".into(), Value::from(revision.as_str()));
-        for (method, member) in LISTS {
-            export.insert(
-                member.into(),
-                Value::Array(client.list_all(method, member)?),
-            );
+        for ((_, member), items) in LISTS.iter().zip([tools, resources, templates, prompts]) {
+            export.insert((*member).into(), Value::Array(items));
         }
         let bytes = canonical::encode_value_with_floats(&Value::Object(export))?;
         let digest_hex = canonical::hash_hex(&bytes, Algorithm::Sha256);

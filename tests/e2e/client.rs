@@ -901,3 +901,40 @@ async fn a_listen_the_server_does_not_serve_is_its_refusal() {
         .unwrap_err();
     assert_eq!(refused.code(), Some(-32601), "{refused}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_servers_export_is_the_pinned_one_byte_for_byte() {
+    let server = HttpServerProcess::spawn(&workspace_binary("weather", "weather"));
+    let url = format!("http://{}/mcp", server.addr);
+    for revision in [Revision::V2026_07_28, Revision::V2025_11_25] {
+        let pinned = std::fs::read(format!(
+            "{}/../examples/weather/advertised/{}.json",
+            env!("CARGO_MANIFEST_DIR"),
+            revision.as_str()
+        ))
+        .unwrap();
+        let over_stdio = Client::builder()
+            .revision(revision)
+            .stdio(weather())
+            .await
+            .unwrap()
+            .advertised()
+            .await
+            .unwrap();
+        assert_eq!(over_stdio.revision(), revision);
+        assert!(
+            over_stdio.bytes() == pinned.as_slice(),
+            "{revision}: {}",
+            String::from_utf8_lossy(over_stdio.bytes())
+        );
+        let over_http = Client::builder()
+            .revision(revision)
+            .http(&url, Vec::new())
+            .await
+            .unwrap()
+            .advertised()
+            .await
+            .unwrap();
+        assert_eq!(over_http.digest_hex(), over_stdio.digest_hex());
+    }
+}

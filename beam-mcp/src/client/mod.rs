@@ -552,6 +552,41 @@ impl Client {
         Ok(tools)
     }
 
+    /// Everything the server advertises at the agreed revision (its tools, resources,
+    /// templates and prompts, every page) as the canonical catalog export: byte for byte what
+    /// [`Advertised::of`](crate::Advertised::of) gives for the same server in process, so a
+    /// running server's surface can be pinned or compared like a built one. A list the server's
+    /// capabilities do not declare is empty, as in process.
+    ///
+    /// ```no_run
+    /// # async fn run(client: beam_mcp::client::Client) -> Result<(), beam_mcp::client::ClientError> {
+    /// let advertised = client.advertised().await?;
+    /// println!("{}", advertised.digest_hex());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn advertised(&self) -> Result<crate::Advertised, ClientError> {
+        let serves = |kind: &str| self.capabilities.get(kind).is_some();
+        let mut lists: [Vec<Value>; 4] = Default::default();
+        for (slot, (capability, method, member)) in lists.iter_mut().zip([
+            ("tools", "tools/list", "tools"),
+            ("resources", "resources/list", "resources"),
+            ("resources", "resources/templates/list", "resourceTemplates"),
+            ("prompts", "prompts/list", "prompts"),
+        ]) {
+            if serves(capability) {
+                *slot = self.list_all(method, member).await?;
+            }
+        }
+        let [tools, resources, templates, prompts] = lists;
+        crate::Advertised::from_lists(self.revision, tools, resources, templates, prompts).map_err(
+            |e| ClientError::Shape {
+                method: "tools/list".into(),
+                detail: format!("the listings have no canonical bytes: {e}"),
+            },
+        )
+    }
+
     /// Calls a tool. A tool's own failure is an `Ok` outcome with `is_error` set; a refused
     /// call (unknown tool, arguments the schema refuses) is [`ClientError::Protocol`].
     ///
