@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use beam_mcp_connectome::{Algorithm, canonical};
 use serde_json::{Map, Value, json};
 
+use crate::pin::Pinned;
 use crate::protocol::{Reply, Revision, Session};
 use crate::server::Server;
 
@@ -168,32 +169,23 @@ impl Advertised {
     /// difference names the entries added, removed and changed.
     pub fn check_pinned(&self, path: impl AsRef<Path>) -> Result<(), AdvertisedError> {
         let path = path.as_ref();
-        let io = |source| AdvertisedError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        if std::env::var(PIN_ENV).is_ok_and(|v| v == "overwrite") {
-            return self.write_pin(path);
+        match crate::pin::compare(path, &self.bytes) {
+            Ok(Pinned::Same) => Ok(()),
+            Ok(Pinned::Missing) => Err(AdvertisedError::NotPinned {
+                path: path.to_owned(),
+                digest: self.digest_hex.clone(),
+            }),
+            Ok(Pinned::Differs(pinned)) => Err(AdvertisedError::Changed {
+                path: path.to_owned(),
+                pinned: canonical::hash_hex(&pinned, Algorithm::Sha256),
+                digest: self.digest_hex.clone(),
+                summary: summarize(&pinned, &self.bytes),
+            }),
+            Err(source) => Err(AdvertisedError::Io {
+                path: path.to_owned(),
+                source,
+            }),
         }
-        let pinned = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(AdvertisedError::NotPinned {
-                    path: path.to_owned(),
-                    digest: self.digest_hex.clone(),
-                });
-            }
-            Err(e) => return Err(io(e)),
-        };
-        if pinned == self.bytes {
-            return Ok(());
-        }
-        Err(AdvertisedError::Changed {
-            path: path.to_owned(),
-            pinned: canonical::hash_hex(&pinned, Algorithm::Sha256),
-            digest: self.digest_hex.clone(),
-            summary: summarize(&pinned, &self.bytes),
-        })
     }
 
     /// Writes the bytes to `path` (creating its folder): the pin [`check_pinned`] compares
@@ -202,14 +194,10 @@ impl Advertised {
     /// [`check_pinned`]: Advertised::check_pinned
     pub fn write_pin(&self, path: impl AsRef<Path>) -> Result<(), AdvertisedError> {
         let path = path.as_ref();
-        let io = |source| AdvertisedError::Io {
+        crate::pin::write(path, &self.bytes).map_err(|source| AdvertisedError::Io {
             path: path.to_owned(),
             source,
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        std::fs::write(path, &self.bytes).map_err(io)
+        })
     }
 }
 

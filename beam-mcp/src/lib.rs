@@ -53,6 +53,7 @@ pub mod middleware;
 mod mount;
 mod origin;
 mod panic;
+mod pin;
 pub mod prompt;
 pub mod protocol;
 #[cfg(feature = "client")]
@@ -66,6 +67,7 @@ mod revision;
 pub mod schema;
 mod schemagen;
 mod server;
+mod server_card;
 pub mod skill;
 pub mod store;
 mod task;
@@ -90,6 +92,7 @@ pub use mount::MountError;
 pub use origin::Origin;
 pub use schemagen::{SchemaProfile, schema_for};
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
+pub use server_card::{SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SCHEMA, ServerCard, ServerCardError};
 pub use task::TaskSupport;
 pub use tool::{
     Args, CallToolResult, Content, Extract, IntoToolResult, Rejection, RequestParts, State,

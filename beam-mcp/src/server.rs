@@ -1429,6 +1429,11 @@ impl Server {
     pub fn revisions(&self) -> &[Revision] {
         &self.inner.revisions
     }
+
+    /// Its `serverInfo` in full (name, version, title, description, icons, website).
+    pub(crate) fn info(&self) -> &Value {
+        &self.inner.info
+    }
 }
 
 impl std::fmt::Debug for Server {

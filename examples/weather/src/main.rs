@@ -308,6 +308,10 @@ async fn book_trip(
 
 /// The server: this crate's items, its state, and the declared connectome its `build.rs`
 /// wrote (checked against the name at `build()`).
+/// The Server Card's name and the endpoint it names.
+const CARD_NAME: &str = "com.example/weather";
+const CARD_URL: &str = "https://weather.example.com/mcp";
+
 fn builder() -> beam_mcp::ServerBuilder {
     beam_mcp::Server::builder()
         .name(env!("CARGO_PKG_NAME"))
@@ -353,9 +357,19 @@ fn main() -> std::process::ExitCode {
                 },
             };
             beam_mcp::transport::http::main(&bind, configured, move |server| {
+                // The Server Card (SEP-2127 draft) at /mcp/server-card, naming where this
+                // example would be deployed; pinned in `server-card.json`.
+                let card = beam_mcp::ServerCard::of(&server, CARD_NAME, Some(CARD_URL));
                 let endpoint = beam_mcp::transport::http::Http::builder(server)
                     .authorize(|_| Ok(()))
                     .allowed_origins(beam_mcp::transport::http::Origins::Loopback);
+                let endpoint = match card {
+                    Ok(card) => endpoint.server_card(card),
+                    Err(e) => {
+                        eprintln!("weather: no server card: {e}");
+                        endpoint
+                    }
+                };
                 #[cfg(feature = "redis")]
                 if let Some(redis) = shared {
                     return endpoint
@@ -451,5 +465,17 @@ mod tests {
                 .check_pinned(path)
                 .unwrap();
         }
+    }
+
+    /// The Server Card (SEP-2127 draft) this server would publish at
+    /// `https://weather.example.com/mcp/server-card`, pinned like the export: it moves when
+    /// the server's name, version, description or catalog does.
+    #[test]
+    fn the_server_card_is_pinned() {
+        let server = super::builder().build().unwrap();
+        beam_mcp::ServerCard::of(&server, super::CARD_NAME, Some(super::CARD_URL))
+            .unwrap()
+            .check_pinned(concat!(env!("CARGO_MANIFEST_DIR"), "/server-card.json"))
+            .unwrap();
     }
 }

@@ -107,6 +107,7 @@ pub struct HttpBuilder {
     pub(super) shutdown_grace: Duration,
     pub(super) health_route: Option<String>,
     pub(super) health_probe: Option<Arc<dyn crate::store::Probe>>,
+    pub(super) server_card: Option<hyper::body::Bytes>,
     #[cfg(feature = "oauth")]
     pub(super) oauth: Option<OAuth>,
     #[cfg_attr(
@@ -526,6 +527,32 @@ impl HttpBuilder {
         self
     }
 
+    /// Serves `card` at `<endpoint>/server-card` (`/mcp/server-card` under [`serve`](super::serve);
+    /// `/server-card` within [`Http::router`], so nested at `/mcp` it is there too), where the
+    /// Server Card draft (SEP-2127) reserves it: `GET` answers it as
+    /// `application/mcp-server-card+json` with `Access-Control-Allow-Origin: *` and
+    /// `Cache-Control: public, max-age=3600`. None of the endpoint's checks run for it: it is
+    /// the public document a client reads before it connects.
+    ///
+    /// ```
+    /// use beam_mcp::transport::http::{Http, Origins};
+    /// use beam_mcp::{Server, ServerCard};
+    ///
+    /// let server = Server::builder().name("w").version("1.0.0").description("Weather.").build()?;
+    /// let card = ServerCard::of(&server, "com.example/w", Some("https://w.example.com/mcp"))?;
+    /// let endpoint = Http::builder(server)
+    ///     .authorize(|_| Ok(()))
+    ///     .allowed_origins(Origins::Loopback)
+    ///     .server_card(card)
+    ///     .build()?;
+    /// # let _ = endpoint;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn server_card(mut self, card: crate::ServerCard) -> Self {
+        self.server_card = Some(hyper::body::Bytes::copy_from_slice(card.bytes()));
+        self
+    }
+
     /// Serves a health route for load balancers at `path` (off unless set): `GET` (and
     /// `HEAD`) answers 200 `ok`, or 503 `shutting down` once the endpoint stops; other methods
     /// 405. Only for that exact path and method, none of the endpoint's checks run (`Origin`,
@@ -692,6 +719,7 @@ impl HttpBuilder {
                 max_connections: self.max_connections,
                 shutdown_grace: self.shutdown_grace,
                 health_route: self.health_route,
+                server_card: self.server_card,
                 health_probe: self.health_probe,
                 #[cfg(feature = "oauth")]
                 oauth: self.oauth,

@@ -33,6 +33,7 @@
 
 mod body;
 mod builder;
+mod card;
 mod events;
 mod guard;
 mod handler;
@@ -102,6 +103,8 @@ struct Endpoint {
     max_connections: usize,
     shutdown_grace: Duration,
     health_route: Option<String>,
+    /// The Server Card served at `<endpoint>/server-card`, as its bytes.
+    server_card: Option<hyper::body::Bytes>,
     /// A shared store the health route asks too.
     health_probe: Option<Arc<dyn crate::store::Probe>>,
     /// The resource server whose metadata `serve` serves.
@@ -155,13 +158,15 @@ impl Http {
             shutdown_grace: Duration::from_secs(10),
             health_route: None,
             health_probe: None,
+            server_card: None,
             #[cfg(feature = "oauth")]
             oauth: None,
             host_authorize: false,
         }
     }
 
-    /// The endpoint as a `Router` answering at its root: nest it where it belongs
+    /// The endpoint as a `Router` answering at its root (and its Server Card at `/server-card`,
+    /// when it has one): nest it where it belongs
     /// (`Router::new().nest("/mcp", http.router())`). It must not sit behind a body-reading
     /// layer: it reads the body itself, under its own bounds. On a server of your own, the
     /// connection bound and `TCP_NODELAY` are that server's to set, as [`serve`] sets them:
@@ -174,9 +179,13 @@ impl Http {
     /// The endpoint answering at `path` itself: no prefix to strip from each request's URI,
     /// as nesting at `path` would (what [`serve`] answers at `/mcp`).
     pub(crate) fn router_at(&self, path: &str) -> Router {
-        Router::new()
+        let router = Router::new()
             .route(path, axum::routing::any(endpoint))
-            .with_state(Arc::clone(&self.inner))
+            .with_state(Arc::clone(&self.inner));
+        match &self.inner.server_card {
+            Some(card) => router.merge(card::router(&card::path(path), card.clone())),
+            None => router,
+        }
     }
 
     /// The RFC 9728 metadata routes of the endpoint's [`OAuth`], if any, for a host serving
