@@ -540,6 +540,22 @@ if [ -z "$only_url" ]; then
     start "$work/composed-http.log" "$composed" --http 127.0.0.1:0 "${proxied[@]}"
     composed_clients ", http" --url "$listening"
 fi
+# The CLI (issue 27): `cargo beam-mcp inspect` and `call` against a server that is not ours, the
+# official Python SDK's (py_server.py), over stdio and Streamable HTTP at auto and 2025-11-25,
+# with exact text and exit statuses (cli_check.py); through liar.py's lies the check must fail.
+if [ -z "$only_url" ]; then
+    (cd "$here/../.." && cargo build --locked --quiet -p cargo-beam-mcp)
+    beam_cli="${CARGO_TARGET_DIR:-$here/../../target}/debug/cargo-beam-mcp"
+    py_target="$here/.venv/bin/python $here/py_server.py"
+    run "cargo beam-mcp, python sdk server, auto" timeout 300 .venv/bin/python cli_check.py "$beam_cli" "$py_target"
+    run "cargo beam-mcp, python sdk server, 2025-11-25" timeout 300 .venv/bin/python cli_check.py "$beam_cli" "$py_target" --revision 2025-11-25
+    # Its web server's access log goes to stdout: out of the run's way.
+    start "$work/py-cli-http.log" sh -c 'exec "$@" >/dev/null' _ "$here/.venv/bin/python" "$here/py_server.py" --http
+    run "cargo beam-mcp, python sdk server, auto, http" timeout 300 .venv/bin/python cli_check.py "$beam_cli" "$listening"
+    run "cargo beam-mcp, python sdk server, 2025-11-25, http" timeout 300 .venv/bin/python cli_check.py "$beam_cli" "$listening" --revision 2025-11-25
+    negative "cargo beam-mcp, python sdk server" "call stdout|tool error exit" \
+        timeout 300 .venv/bin/python cli_check.py "$beam_cli" "python3 $here/liar.py --lie tool-text --lie bad-call -- $py_target"
+fi
 # The counts the README states are pinned in ./counts: a run added or lost changes them.
 pinned_runs="$(awk '$1 == "runs" {print $2}' "$here/counts")"
 pinned_controls="$(awk '$1 == "controls" {print $2}' "$here/counts")"

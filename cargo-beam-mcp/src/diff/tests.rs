@@ -446,7 +446,7 @@ fn every_kind_of_change_is_classified() {
         ),
         ("nothing", base.clone(), base.clone(), vec![]),
     ];
-    assert!(rows.len() >= 30, "{} rows", rows.len());
+    assert_eq!(rows.len(), 50, "the README states the count");
     for (what, old, new, expected) in rows {
         let expected: Vec<(Class, String)> = expected
             .into_iter()
