@@ -575,7 +575,7 @@ async fn a_refused_token_is_an_unauthorized_error() {
     use beam_mcp::client::{Client, ClientError};
     let resource = protected_at_its_own_address().await;
     let audience = resource.clone();
-    // At 2026-07-28 alone: an auto client would name both revisions' refusals.
+    // At 2026-07-28, forced: the refusal is the same with auto (below).
     let modern = || Client::builder().revision(beam_mcp::protocol::Revision::V2026_07_28);
     let forged = modern()
         .oauth(move |_| {
@@ -614,4 +614,17 @@ async fn a_refused_token_is_an_unauthorized_error() {
         none.to_string(),
         "the endpoint refused the client's credentials (HTTP 401): the host's token source gave no token: no login in a test"
     );
+    // Without a token source, at the negotiated revision as at a forced one, the refusal is
+    // the same typed error, its challenge read (no fallback to the other revision).
+    for builder in [Client::builder(), modern()] {
+        let bare = builder.http(&resource, Vec::new()).await.unwrap_err();
+        let ClientError::Unauthorized {
+            status, challenge, ..
+        } = &bare
+        else {
+            panic!("{bare:?}");
+        };
+        assert_eq!(*status, 401);
+        assert_eq!(challenge.resource.as_deref(), Some(resource.as_str()));
+    }
 }

@@ -45,7 +45,8 @@ pub enum ClientError {
         data: Option<Value>,
     },
     /// A protected HTTP endpoint refused the client's credentials (`401`, or `403` with
-    /// `insufficient_scope`), and the host's token source gave no token it took.
+    /// `insufficient_scope`): the client had no token source, or the host's token source gave
+    /// no token it took.
     #[cfg(feature = "client-http")]
     #[error("the endpoint refused the client's credentials (HTTP {status}): {detail}")]
     Unauthorized {

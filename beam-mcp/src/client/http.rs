@@ -235,6 +235,14 @@ impl Endpoint {
                 });
             }
         }
+        if self.tokens.is_none() && wants_token(&response) {
+            let status = response.status().as_u16();
+            return Err(ClientError::Unauthorized {
+                status,
+                challenge: Box::new(self.challenge(&response).await),
+                detail: "no token given (a bearer header, or ClientBuilder::oauth)".into(),
+            });
+        }
         let status = response.status();
         if let Some(session) = response
             .headers()

@@ -419,7 +419,13 @@ impl ClientBuilder {
             Some(Revision::V2025_11_25) => client.initialize().await?,
             Some(_) => client.discover(self.timeout).await?,
             None => {
-                if let Err(modern) = client.discover(PROBE_TIMEOUT.min(self.timeout)).await
+                let modern = client.discover(PROBE_TIMEOUT.min(self.timeout)).await;
+                // Credentials refused are the answer at every revision: no fallback.
+                #[cfg(feature = "client-http")]
+                if let Err(refused @ ClientError::Unauthorized { .. }) = modern {
+                    return Err(refused);
+                }
+                if let Err(modern) = modern
                     && let Err(legacy) = client.initialize().await
                 {
                     return Err(ClientError::Negotiation {

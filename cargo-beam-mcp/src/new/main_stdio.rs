@@ -1,0 +1,2 @@
+
+beam_mcp::serve!(stdio);
