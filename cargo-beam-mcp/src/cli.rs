@@ -13,6 +13,8 @@ pub(crate) const USAGE: &str = "\
 usage: cargo beam-mcp <command> [options]
 
 commands:
+  new NAME [--http | --both] [--path DIR] [--beam-mcp PATH]
+                                             a crate that builds and answers (stdio by default)
   inspect [--json] [CONNECT] TARGET          what a server advertises (--json: its canonical export)
   call [CONNECT] TARGET TOOL [JSON]          call a tool; exits 1 when the call fails
   install HOST --name NAME [--env K=V].. [--scope user|project] [--project DIR] [--home DIR]
@@ -37,6 +39,7 @@ pub(crate) enum Usage {
 
 /// A subcommand and its options.
 pub(crate) enum Command {
+    New(New),
     Inspect(Inspect),
     Call(Call),
     Install(Install),
@@ -49,6 +52,15 @@ pub(crate) struct Connect {
     pub(crate) target: Target,
     pub(crate) revision: Option<Revision>,
     pub(crate) headers: Vec<(String, String)>,
+}
+
+pub(crate) struct New {
+    pub(crate) name: String,
+    pub(crate) flavor: crate::new::Flavor,
+    /// Where the new crate is made (`./NAME` by default).
+    pub(crate) path: Option<PathBuf>,
+    /// The path dependency on beam-mcp, as the new crate's `Cargo.toml` writes it.
+    pub(crate) beam_mcp: String,
 }
 
 pub(crate) struct Inspect {
@@ -220,6 +232,26 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
     };
     match name.as_str() {
         "--help" | "-h" | "help" => Err(Usage::Help(USAGE)),
+        "new" => {
+            let args = Args::split(args, &["path", "beam-mcp"], &["http", "both"])?;
+            let [name] = args.positionals.as_slice() else {
+                return Err(wrong("new takes one NAME".into()));
+            };
+            let flavor = match (args.has("http"), args.has("both")) {
+                (false, false) => crate::new::Flavor::Stdio,
+                (true, false) => crate::new::Flavor::Http,
+                (false, true) => crate::new::Flavor::Both,
+                (true, true) => return Err(wrong("--http or --both, not both".into())),
+            };
+            Ok(Command::New(New {
+                name: name.clone(),
+                flavor,
+                path: args.value("path")?.map(PathBuf::from),
+                beam_mcp: args
+                    .value("beam-mcp")?
+                    .unwrap_or_else(|| "../beam-mcp/beam-mcp".into()),
+            }))
+        }
         "inspect" => {
             let mut args = Args::split(args, &CONNECT, &["json"])?;
             let connect = args.connect()?;

@@ -1,5 +1,6 @@
 //! `cargo beam-mcp`: the command line of beam-mcp.
 //!
+//! - `new NAME` makes a crate that builds and answers;
 //! - `inspect TARGET` prints what a server advertises (or, with `--json`, its canonical export);
 //! - `call TARGET TOOL [JSON]` calls one tool and exits non-zero when it fails;
 //! - `install HOST` writes the server's entry into a host's configuration;
@@ -16,6 +17,7 @@ mod cli;
 mod diff;
 mod inspect;
 mod install;
+mod new;
 mod target;
 
 use std::process::ExitCode;
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
     // and `diff` holds two, more than a main thread's stack.
     let outcome = runtime.block_on(async {
         match command {
+            Command::New(options) => new::run(options),
             Command::Inspect(options) => Box::pin(inspect::run(options)).await,
             Command::Call(options) => Box::pin(call::run(options)).await,
             Command::Install(options) => install::run(options),

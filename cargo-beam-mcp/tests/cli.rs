@@ -552,3 +552,87 @@ fn the_weather_endpoint_serves_its_pinned_card_where_the_draft_reserves_it() {
         "{head}"
     );
 }
+
+/// The target folder this test's binaries are in, for the crates `new` makes to build into (the
+/// dependencies built once).
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .to_path_buf()
+}
+
+#[test]
+fn new_makes_a_crate_whose_tests_pass_and_that_answers() {
+    let dir = scratch("new");
+    let beam_mcp = root().join("beam-mcp").display().to_string();
+    for (name, flavor) in [
+        ("notes", None),
+        ("web-notes", Some("--http")),
+        ("both-ways", Some("--both")),
+    ] {
+        let mut args = vec!["new", name, "--beam-mcp", &beam_mcp];
+        args.extend(flavor);
+        let out = Command::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            format!("created {name} (6 files)\nnext: cd {name} && cargo test\n")
+        );
+        let krate = dir.join(name);
+        // The workspace's lock: the versions this checkout was tested with, no registry asked.
+        std::fs::copy(root().join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let tested = Command::new(&cargo)
+            .current_dir(&krate)
+            .env("CARGO_TARGET_DIR", target_dir())
+            .args(["test", "--offline", "--quiet"])
+            .output()
+            .unwrap();
+        assert!(
+            tested.status.success(),
+            "{name}: cargo test:\n{}\n{}",
+            text(&tested.stdout),
+            text(&tested.stderr)
+        );
+        let formatted = Command::new(&cargo)
+            .current_dir(&krate)
+            .args(["fmt", "--check"])
+            .output()
+            .unwrap();
+        assert!(
+            formatted.status.success(),
+            "{name}: {}",
+            text(&formatted.stdout)
+        );
+        if flavor != Some("--http") {
+            let binary = target_dir().join("debug").join(name).display().to_string();
+            let out = cli(&["call", &binary, "hello", r#"{"name":"Ada"}"#]);
+            assert_eq!(
+                text(&out.stdout),
+                "Hello, Ada!\n",
+                "{name}: {}",
+                text(&out.stderr)
+            );
+        }
+    }
+    let again = Command::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
+        .current_dir(&dir)
+        .args(["new", "notes"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(text(&again.stderr).contains("notes exists already"));
+    let out = cli(&["new", "2fast"]);
+    assert!(
+        text(&out.stderr).contains("is no crate name"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
