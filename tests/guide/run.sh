@@ -2,8 +2,8 @@
 # Follows docs/guide.md in a fresh crate outside the workspace, from `cargo new`: its
 # Cargo.toml blocks (the path to beam-mcp pointed at this checkout), then each marked main.rs in
 # turn. The first is asked for its tools and called by the Python `mcp` client (default
-# configuration); the one with tests runs `cargo test`; the HTTP one is called without its
-# token (401) and with it (200). Prints the time from `cargo new` to the first answer.
+# configuration); the `cargo beam-mcp` blocks run against it (cli_block.py); the one with tests
+# runs `cargo test`; the HTTP one is called without its token (401) and with it (200). Prints the time from `cargo new` to the first answer.
 # Every cargo command resolves against tests/guide/Cargo.lock: the versions a fresh crate would
 # get move with each upstream release, and the gate must not move with them. A package outside
 # that lock fails the run.
@@ -58,6 +58,8 @@ PY
 binary="$target/debug/notes"
 first_answer=""
 stage=0
+beam_cli=""
+cli_blocks=0
 for i in $(seq 0 $(( $(count) - 1 ))); do
     kind="$(field "$i" kind)"
     case "$kind" in
@@ -109,6 +111,17 @@ PY
             kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
         fi
         ;;
+    cli)
+        # The guide's `cargo beam-mcp` commands, the CLI built from this checkout, against the
+        # binary just built and a temporary home (install writes there, not in yours).
+        if [ -z "$beam_cli" ]; then
+            (cd "$repo" && cargo build --locked --quiet -p cargo-beam-mcp)
+            beam_cli="${CARGO_TARGET_DIR:-$repo/target}/debug/cargo-beam-mcp"
+            mkdir -p "$work/home"
+        fi
+        field "$i" text | python3 "$here/cli_block.py" "$beam_cli" "$binary" "$work/home"
+        cli_blocks=$((cli_blocks + 1))
+        ;;
     *)
         echo "guide: unknown check kind $kind" >&2; exit 1
         ;;
@@ -116,5 +129,6 @@ PY
 done
 [ "$stage" -ge 4 ] || { echo "guide: only $stage main.rs blocks were checked" >&2; exit 1; }
 [ -n "$first_answer" ] || { echo "guide: no server was asked for its tools" >&2; exit 1; }
+[ "$cli_blocks" -ge 2 ] || { echo "guide: only $cli_blocks cargo beam-mcp blocks were run" >&2; exit 1; }
 if [ "$update_lock" = 1 ]; then cp Cargo.lock "$lock"; echo "guide: wrote $lock"; fi
 echo "guide: $stage main.rs blocks built, the test passed, the first answer came ${first_answer} s after cargo new"
