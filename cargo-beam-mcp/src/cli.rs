@@ -13,6 +13,8 @@ pub(crate) const USAGE: &str = "\
 usage: cargo beam-mcp <command> [options]
 
 commands:
+  dev [--manifest-path PATH] [--bin NAME] [--target-dir DIR] [--watch PATH]..
+                                             serve the crate over stdio, rebuilt on each save
   new NAME [--http | --both] [--path DIR] [--beam-mcp PATH]
                                              a crate that builds and answers (stdio by default)
   inspect [--json] [CONNECT] TARGET          what a server advertises (--json: its canonical export)
@@ -39,6 +41,7 @@ pub(crate) enum Usage {
 
 /// A subcommand and its options.
 pub(crate) enum Command {
+    Dev(Dev),
     New(New),
     Inspect(Inspect),
     Call(Call),
@@ -52,6 +55,16 @@ pub(crate) struct Connect {
     pub(crate) target: Target,
     pub(crate) revision: Option<Revision>,
     pub(crate) headers: Vec<(String, String)>,
+}
+
+pub(crate) struct Dev {
+    /// The crate's `Cargo.toml`.
+    pub(crate) manifest: PathBuf,
+    pub(crate) bin: Option<String>,
+    /// Where it builds (`target/beam-mcp-dev` of the crate by default).
+    pub(crate) target_dir: Option<PathBuf>,
+    /// What else to watch besides `src/`, `Cargo.toml` and `build.rs`.
+    pub(crate) watch: Vec<PathBuf>,
 }
 
 pub(crate) struct New {
@@ -232,6 +245,19 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
     };
     match name.as_str() {
         "--help" | "-h" | "help" => Err(Usage::Help(USAGE)),
+        "dev" => {
+            let args = Args::split(args, &["manifest-path", "bin", "target-dir", "watch"], &[])?;
+            args.done()?;
+            Ok(Command::Dev(Dev {
+                manifest: PathBuf::from(
+                    args.value("manifest-path")?
+                        .unwrap_or_else(|| "Cargo.toml".into()),
+                ),
+                bin: args.value("bin")?,
+                target_dir: args.value("target-dir")?.map(PathBuf::from),
+                watch: args.values("watch").map(PathBuf::from).collect(),
+            }))
+        }
         "new" => {
             let args = Args::split(args, &["path", "beam-mcp"], &["http", "both"])?;
             let [name] = args.positionals.as_slice() else {

@@ -1,5 +1,6 @@
 //! `cargo beam-mcp`: the command line of beam-mcp.
 //!
+//! - `dev` serves the crate over stdio behind a front that rebuilds it on each save;
 //! - `new NAME` makes a crate that builds and answers;
 //! - `inspect TARGET` prints what a server advertises (or, with `--json`, its canonical export);
 //! - `call TARGET TOOL [JSON]` calls one tool and exits non-zero when it fails;
@@ -14,6 +15,7 @@
 mod call;
 mod card;
 mod cli;
+mod dev;
 mod diff;
 mod inspect;
 mod install;
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
     // and `diff` holds two, more than a main thread's stack.
     let outcome = runtime.block_on(async {
         match command {
+            Command::Dev(options) => Box::pin(dev::run(options)).await,
             Command::New(options) => new::run(options),
             Command::Inspect(options) => Box::pin(inspect::run(options)).await,
             Command::Call(options) => Box::pin(call::run(options)).await,
