@@ -543,6 +543,7 @@ fi
 # The CLI (issue 27): `cargo beam-mcp inspect` and `call` against a server that is not ours, the
 # official Python SDK's (py_server.py), over stdio and Streamable HTTP at auto and 2025-11-25,
 # with exact text and exit statuses (cli_check.py); through liar.py's lies the check must fail.
+# And `dev` kept by the Python SDK's clients while a crate's source changes.
 if [ -z "$only_url" ]; then
     (cd "$here/../.." && cargo build --locked --quiet -p cargo-beam-mcp)
     beam_cli="${CARGO_TARGET_DIR:-$here/../../target}/debug/cargo-beam-mcp"
@@ -553,6 +554,10 @@ if [ -z "$only_url" ]; then
     start "$work/py-cli-http.log" sh -c 'exec "$@" >/dev/null' _ "$here/.venv/bin/python" "$here/py_server.py" --http
     run "cargo beam-mcp, python sdk server, auto, http" timeout 300 .venv/bin/python cli_check.py "$beam_cli" "$listening"
     run "cargo beam-mcp, python sdk server, 2025-11-25, http" timeout 300 .venv/bin/python cli_check.py "$beam_cli" "$listening" --revision 2025-11-25
+    # `cargo beam-mcp dev` kept by the Python SDK's mcp.Client at 2025-11-25 and at 2026-07-28
+    # across three changes of a crate `new` made (dev_check.py).
+    run "cargo beam-mcp dev, python mcp 2025-11-25 and 2026-07-28" timeout 600 .venv/bin/python dev_check.py \
+        "$beam_cli" "$here/../../beam-mcp" "$here/../../Cargo.lock" "${CARGO_TARGET_DIR:-$here/../../target}"
     negative "cargo beam-mcp, python sdk server" "call stdout|tool error exit" \
         timeout 300 .venv/bin/python cli_check.py "$beam_cli" "python3 $here/liar.py --lie tool-text --lie bad-call -- $py_target"
 fi
