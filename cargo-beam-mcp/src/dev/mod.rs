@@ -94,6 +94,13 @@ pub(crate) async fn run(options: Dev) -> Result<ExitCode, String> {
     ];
     roots.extend(options.watch.iter().cloned());
     let runs = target.join("beam-mcp-dev-run");
+    // Copies left by a front that was killed: a running one's copy may go too (the process
+    // keeps its file open; where the system refuses, the copy stays).
+    if let Ok(stale) = std::fs::read_dir(&runs) {
+        for entry in stale.flatten() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
     std::fs::create_dir_all(&runs).map_err(|e| format!("{}: {e}", runs.display()))?;
 
     let (events, mut inbox) = mpsc::unbounded_channel();
