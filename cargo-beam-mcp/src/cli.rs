@@ -22,8 +22,10 @@ commands:
   install HOST --name NAME [--env K=V].. [--scope user|project] [--project DIR] [--home DIR]
           [--print] -- COMMAND ARGS..
                                              HOST: claude-desktop, vscode, cursor, claude-code
-  diff [--deny breaking] OLD NEW             classify the changes between two surfaces
-                                             (a canonical export file, REV:PATH of git, or a TARGET)
+  diff [--deny breaking] [--manifest-path PATH] [--bin NAME] [--target-dir DIR] OLD NEW
+                                             classify the changes between two surfaces: each a
+                                             canonical export (a file or a folder of them), REV:PATH
+                                             of one in git, a git REV of the crate (built), or a TARGET
   card [CONNECT] [--name NS/NAME] [--url URL] [--description TEXT] TARGET
                                              a Server Card (SEP-2127) for a running server
 
@@ -105,6 +107,11 @@ pub(crate) struct Diff {
     pub(crate) old: String,
     pub(crate) new: String,
     pub(crate) deny_breaking: bool,
+    /// The crate a bare git revision is built from (`Cargo.toml` here by default).
+    pub(crate) manifest: PathBuf,
+    pub(crate) bin: Option<String>,
+    /// Where a git revision is built (the crate's `target/beam-mcp-diff` by default).
+    pub(crate) target_dir: Option<PathBuf>,
 }
 
 pub(crate) struct Card {
@@ -360,7 +367,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
             }))
         }
         "diff" => {
-            let args = Args::split(args, &["deny"], &[])?;
+            let args = Args::split(args, &["deny", "manifest-path", "bin", "target-dir"], &[])?;
             let deny_breaking = match args.value("deny")?.as_deref() {
                 None => false,
                 Some("breaking") => true,
@@ -373,6 +380,12 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
                 old: old.clone(),
                 new: new.clone(),
                 deny_breaking,
+                manifest: PathBuf::from(
+                    args.value("manifest-path")?
+                        .unwrap_or_else(|| "Cargo.toml".into()),
+                ),
+                bin: args.value("bin")?,
+                target_dir: args.value("target-dir")?.map(PathBuf::from),
             }))
         }
         "card" => {

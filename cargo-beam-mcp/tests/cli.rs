@@ -2,7 +2,11 @@
 //! the weather example over stdio and HTTP and the conformance harness over HTTP: `inspect`,
 //! `call`, `card`, `diff` and `install` (golden files per host under `tests/golden/install`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::{root, target_dir};
 use std::process::{Command, Output};
 
 use beam_mcp::schema::CompiledSchema;
@@ -24,10 +28,6 @@ fn text(bytes: &[u8]) -> String {
 
 fn weather() -> String {
     workspace_binary("weather", "weather").display().to_string()
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// A fresh folder under the system's temporary one.
@@ -317,7 +317,8 @@ fn diff_reads_a_running_server_and_an_export() {
     let out = cli(&["diff", "/no/such/file.json", folder.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("neither a file, a folder, REV:PATH nor a server"),
+        text(&out.stderr)
+            .contains("neither a file, a folder, REV:PATH, a git revision nor a server"),
         "{}",
         text(&out.stderr)
     );
@@ -553,16 +554,6 @@ fn the_weather_endpoint_serves_its_pinned_card_where_the_draft_reserves_it() {
     );
 }
 
-/// The target folder this test's binaries are in, for the crates `new` makes to build into (the
-/// dependencies built once).
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
-        .ancestors()
-        .nth(2)
-        .unwrap()
-        .to_path_buf()
-}
-
 #[test]
 fn new_makes_a_crate_whose_tests_pass_and_that_answers() {
     let dir = scratch("new");
@@ -633,6 +624,81 @@ fn new_makes_a_crate_whose_tests_pass_and_that_answers() {
         text(&out.stderr).contains("is no crate name"),
         "{}",
         text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_builds_two_git_revisions_of_a_crate() {
+    let dir = scratch("gitdiff");
+    let made = Command::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
+        .current_dir(&dir)
+        .args(["new", "gitnotes", "--beam-mcp"])
+        .arg(root().join("beam-mcp"))
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let krate = dir.join("gitnotes");
+    std::fs::copy(root().join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .current_dir(&krate)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    };
+    git(&["init", "--quiet"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "first"]);
+    let main = krate.join("src/main.rs");
+    let source = std::fs::read_to_string(&main).unwrap();
+    let source = source
+        .replace(
+            "    name: String,\n) -> String {",
+            "    name: String,\n    /// How to greet.\n    greeting: String,\n) -> String {\n    let _ = greeting;",
+        )
+        .replace(
+            "beam_mcp::serve!",
+            "/// Waves.\n#[beam_mcp::tool]\nfn wave() -> String {\n    \"~\".into()\n}\n\nbeam_mcp::serve!",
+        );
+    std::fs::write(&main, source).unwrap();
+    git(&["commit", "--quiet", "-am", "second"]);
+    let target = target_dir().display().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
+        .current_dir(&krate)
+        .args([
+            "diff",
+            "--deny",
+            "breaking",
+            "--target-dir",
+            &target,
+            "HEAD~1",
+            "HEAD",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for revision in ["2025-11-25:", "2026-07-28:"] {
+        assert!(stdout.contains(revision), "{stdout}");
+    }
+    assert_eq!(
+        stdout
+            .matches("  breaking  tool hello: argument greeting: required now\n")
+            .count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("  additive  tool wave: added\n").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("suggested bump: major (0.x: minor)\n"),
+        "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,7 +4,11 @@
 //! Each client hears every list change, lists the current catalog after it, hears the broken
 //! build's errors as a log message while the last build answers, and keeps its connection.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::{root, target_dir};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,19 +16,6 @@ use std::time::Duration;
 use beam_mcp::client::{Client, Heard, Listen, Subscription};
 use beam_mcp::protocol::Revision;
 use serde_json::json;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The target folder of this test's binaries: the made crate's dependencies are built there.
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
-        .ancestors()
-        .nth(2)
-        .unwrap()
-        .to_path_buf()
-}
 
 /// What a client heard besides list changes: log messages, and the front's stderr lines.
 #[derive(Default)]

@@ -5,7 +5,7 @@
 //! changes nothing: the old build serves on, and the compiler's errors go to stderr and to the
 //! host as a log message. Each swap prints the time from the save to serving.
 
-mod build;
+pub(crate) mod build;
 mod relay;
 mod watch;
 

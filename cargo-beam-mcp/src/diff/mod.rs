@@ -3,8 +3,9 @@
 //! (what a person reads), with the semver bump it asks for.
 //!
 //! OLD and NEW are each a canonical export (a file `Advertised` wrote), a folder of them (one
-//! per revision, as `examples/weather/advertised/`), `REV:PATH` of either in git, or a running
-//! server (a TARGET: listed at each revision it speaks).
+//! per revision, as `examples/weather/advertised/`), `REV:PATH` of either in git, a git
+//! revision of the crate (checked out aside, built, and listed), or a running server (a TARGET:
+//! listed at each revision it speaks).
 
 pub(crate) mod schema;
 mod surface;
@@ -53,8 +54,13 @@ fn change(class: Class, item: &str, what: impl Into<String>) -> Change {
 }
 
 pub(crate) async fn run(options: Diff) -> Result<ExitCode, String> {
-    let old = surface::load(&options.old).await?;
-    let new = surface::load(&options.new).await?;
+    let crate_at = surface::Crate {
+        manifest: &options.manifest,
+        bin: options.bin.as_deref(),
+        target_dir: options.target_dir.as_deref(),
+    };
+    let old = surface::load(&options.old, &crate_at).await?;
+    let new = surface::load(&options.new, &crate_at).await?;
     let mut report = String::new();
     let mut counts = BTreeMap::new();
     for revision in old
@@ -178,15 +184,14 @@ fn tool(label: &str, old: &Value, new: &Value, changes: &mut Vec<Change>) {
         old.get("inputSchema").unwrap_or(&Value::Bool(true)),
         new.get("inputSchema").unwrap_or(&Value::Bool(true)),
     );
-    for what in input.narrowed {
-        changes.push(change(Class::Breaking, label, format!("argument {what}")));
-    }
-    for what in input.widened {
-        changes.push(change(Class::Additive, label, format!("argument {what}")));
-    }
-    for what in input.cosmetic {
-        changes.push(change(Class::Cosmetic, label, format!("argument {what}")));
-    }
+    findings(
+        changes,
+        label,
+        "argument",
+        input,
+        Class::Breaking,
+        Class::Additive,
+    );
     // Results: the reverse. A result the old schema did not allow breaks a reader; one the
     // new schema no longer produces is a stronger promise.
     match (old.get("outputSchema"), new.get("outputSchema")) {
@@ -195,15 +200,14 @@ fn tool(label: &str, old: &Value, new: &Value, changes: &mut Vec<Change>) {
         (None, Some(_)) => changes.push(change(Class::Additive, label, "output schema added")),
         (Some(a), Some(b)) => {
             let output = schema::compare(a, b);
-            for what in output.widened {
-                changes.push(change(Class::Breaking, label, format!("output {what}")));
-            }
-            for what in output.narrowed {
-                changes.push(change(Class::Additive, label, format!("output {what}")));
-            }
-            for what in output.cosmetic {
-                changes.push(change(Class::Cosmetic, label, format!("output {what}")));
-            }
+            findings(
+                changes,
+                label,
+                "output",
+                output,
+                Class::Additive,
+                Class::Breaking,
+            );
         }
     }
     annotations(
@@ -244,6 +248,29 @@ fn tool(label: &str, old: &Value, new: &Value, changes: &mut Vec<Change>) {
                 label,
                 format!("{key} changed (not compared)"),
             ));
+        }
+    }
+}
+
+/// Each finding of a schema comparison as a change of `label` (`side`: "argument" or
+/// "output"): a narrowing lands as `narrowed`, a widening as `widened`, an annotation as
+/// cosmetic.
+fn findings(
+    changes: &mut Vec<Change>,
+    label: &str,
+    side: &str,
+    found: schema::Findings,
+    narrowed: Class,
+    widened: Class,
+) {
+    let lists = [
+        (found.narrowed, narrowed),
+        (found.widened, widened),
+        (found.cosmetic, Class::Cosmetic),
+    ];
+    for (list, class) in lists {
+        for what in list {
+            changes.push(change(class, label, format!("{side} {what}")));
         }
     }
 }

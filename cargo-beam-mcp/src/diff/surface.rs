@@ -12,8 +12,16 @@ use crate::target::Target;
 /// Each revision's export.
 pub(crate) type Surface = BTreeMap<String, Value>;
 
-/// Reads `spec`: `REV:PATH` in git, a file or folder of exports, or a TARGET.
-pub(crate) async fn load(spec: &str) -> Result<Surface, String> {
+/// The crate a bare git revision is built from.
+pub(crate) struct Crate<'a> {
+    pub(crate) manifest: &'a Path,
+    pub(crate) bin: Option<&'a str>,
+    pub(crate) target_dir: Option<&'a Path>,
+}
+
+/// Reads `spec`: `REV:PATH` in git, a file or folder of exports, a git revision of the crate,
+/// or a TARGET.
+pub(crate) async fn load(spec: &str, krate: &Crate<'_>) -> Result<Surface, String> {
     if let Some((rev, path)) = spec.split_once(':')
         && !spec.starts_with("http://")
         && !spec.starts_with("https://")
@@ -52,7 +60,78 @@ pub(crate) async fn load(spec: &str) -> Result<Surface, String> {
         }
         return non_empty(spec, surface);
     }
+    if !spec.contains(['/', ' ', ':'])
+        && git(&[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{spec}^{{commit}}"),
+        ])
+        .is_ok()
+    {
+        return Box::pin(from_revision(spec, krate)).await;
+    }
     Box::pin(from_server(spec)).await
+}
+
+/// The crate as it was at git revision `rev`: checked out beside (a detached worktree), built
+/// into the crate's `target/beam-mcp-diff` (shared by every revision, so a second build is
+/// incremental), and listed at each revision it speaks.
+async fn from_revision(rev: &str, krate: &Crate<'_>) -> Result<Surface, String> {
+    let manifest = std::path::absolute(krate.manifest).map_err(|e| e.to_string())?;
+    let dir = manifest.parent().ok_or("a manifest without a folder")?;
+    let top = String::from_utf8_lossy(&git(&[
+        "-C",
+        &dir.display().to_string(),
+        "rev-parse",
+        "--show-toplevel",
+    ])?)
+    .trim()
+    .to_owned();
+    let inside = dir
+        .strip_prefix(&top)
+        .map_err(|_| format!("{} is outside the repository {top}", dir.display()))?;
+    let checkout =
+        std::env::temp_dir().join(format!("cargo-beam-mcp-diff-{}-{rev}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&checkout);
+    git(&[
+        "-C",
+        &top,
+        "worktree",
+        "add",
+        "--detach",
+        "--quiet",
+        &checkout.display().to_string(),
+        rev,
+    ])?;
+    let built = crate::dev::build::build(
+        &checkout.join(inside).join("Cargo.toml"),
+        &krate
+            .target_dir
+            .map_or_else(|| dir.join("target/beam-mcp-diff"), Path::to_path_buf),
+        krate.bin,
+    )
+    .await;
+    let _ = git(&[
+        "-C",
+        &top,
+        "worktree",
+        "remove",
+        "--force",
+        &checkout.display().to_string(),
+    ]);
+    let executable = match built {
+        crate::dev::build::Built::Binary(executable) => executable,
+        crate::dev::build::Built::Failed(errors) => {
+            return Err(format!("{rev}: the crate does not build there:\n{errors}"));
+        }
+    };
+    let connect = Connect {
+        target: Target::Command(vec![executable.display().to_string()]),
+        revision: None,
+        headers: Vec::new(),
+    };
+    surface_of(rev, &connect).await
 }
 
 /// One export's revision and listing.
@@ -123,8 +202,13 @@ async fn from_server(spec: &str) -> Result<Surface, String> {
         revision: None,
         headers: Vec::new(),
     };
-    let clients = crate::target::each_revision(&connect).await.map_err(|e| {
-        format!("{spec}: neither a file, a folder, REV:PATH nor a server that answers ({e})")
+    surface_of(spec, &connect).await
+}
+
+/// The export at each revision the server at `connect` speaks.
+async fn surface_of(spec: &str, connect: &Connect) -> Result<Surface, String> {
+    let clients = crate::target::each_revision(connect).await.map_err(|e| {
+        format!("{spec}: neither a file, a folder, REV:PATH, a git revision nor a server that answers ({e})")
     })?;
     let mut surface = Surface::new();
     for client in clients {
