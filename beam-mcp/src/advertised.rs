@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use beam_mcp_connectome::{Algorithm, canonical};
 use serde_json::{Map, Value, json};
 
-use crate::pin::Pinned;
+use crate::pin::{PIN_ENV, Pinned};
 use crate::protocol::{Reply, Revision, Session};
 use crate::server::Server;
 
@@ -19,10 +19,6 @@ const LISTS: [(&str, &str); 4] = [
     ("resources/templates/list", "resourceTemplates"),
     ("prompts/list", "prompts"),
 ];
-
-/// The environment variable that makes [`Advertised::check_pinned`] write the file instead of
-/// comparing: `BEAM_MCP_PIN=overwrite`.
-pub const PIN_ENV: &str = "BEAM_MCP_PIN";
 
 /// What a server advertises at one revision, as canonical bytes (the rules of
 /// `docs/connectome-canonical.md`, numbers as RFC 8785 writes them) and their SHA-256.

@@ -77,7 +77,7 @@ pub mod testing;
 pub mod tool;
 pub mod transport;
 
-pub use advertised::{Advertised, AdvertisedError, PIN_ENV};
+pub use advertised::{Advertised, AdvertisedError};
 pub use annotations::{Annotations, Priority, Role, Timestamp};
 pub use ask::{
     AskError, Elicit, ElicitChoice, ElicitField, Elicited, Root, Sampled, SamplingRequest,
@@ -90,6 +90,7 @@ pub use limit::{RateLimit, TokenBucket};
 pub use live::{LiveCatalog, LiveError};
 pub use mount::MountError;
 pub use origin::Origin;
+pub use pin::PIN_ENV;
 pub use schemagen::{SchemaProfile, schema_for};
 pub use server::{BuildError, CacheHint, CacheScope, Server, ServerBuilder};
 pub use server_card::{SERVER_CARD_MEDIA_TYPE, SERVER_CARD_SCHEMA, ServerCard, ServerCardError};

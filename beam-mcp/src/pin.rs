@@ -3,6 +3,11 @@
 
 use std::path::Path;
 
+/// The environment variable that makes [`Advertised::check_pinned`](crate::Advertised::check_pinned)
+/// (and [`ServerCard::check_pinned`](crate::ServerCard::check_pinned)) write the file instead of
+/// comparing: `BEAM_MCP_PIN=overwrite`.
+pub const PIN_ENV: &str = "BEAM_MCP_PIN";
+
 /// How the bytes at a pin's path compare with the bytes now.
 pub(crate) enum Pinned {
     /// The same bytes, or none to compare: `BEAM_MCP_PIN=overwrite` wrote them.
@@ -16,7 +21,7 @@ pub(crate) enum Pinned {
 /// Compares `bytes` with the file at `path`; with `BEAM_MCP_PIN=overwrite` in the environment,
 /// writes them there instead.
 pub(crate) fn compare(path: &Path, bytes: &[u8]) -> std::io::Result<Pinned> {
-    if std::env::var(crate::advertised::PIN_ENV).is_ok_and(|v| v == "overwrite") {
+    if std::env::var(PIN_ENV).is_ok_and(|v| v == "overwrite") {
         write(path, bytes)?;
         return Ok(Pinned::Same);
     }

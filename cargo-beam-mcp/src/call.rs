@@ -9,9 +9,16 @@ use std::process::ExitCode;
 use beam_mcp::client::{Client, ClientError, Heard};
 use serde_json::Value;
 
-use crate::cli::Call;
+use crate::target::Connect;
 
-pub(crate) async fn run(options: Call) -> Result<ExitCode, String> {
+/// What `call` was asked.
+pub(crate) struct Options {
+    pub(crate) connect: Connect,
+    pub(crate) tool: String,
+    pub(crate) arguments: Value,
+}
+
+pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
     let builder = Client::builder().on_heard(|heard| {
         if let Heard::Log { level, data, .. } = heard {
             eprintln!("log {level}: {}", text_of(&data));

@@ -8,10 +8,17 @@ use std::process::ExitCode;
 use beam_mcp::ServerCard;
 use serde_json::Value;
 
-use crate::cli::Card;
-use crate::target::Target;
+use crate::target::{Connect, Target};
 
-pub(crate) async fn run(options: Card) -> Result<ExitCode, String> {
+/// What `card` was asked.
+pub(crate) struct Options {
+    pub(crate) connect: Connect,
+    pub(crate) name: Option<String>,
+    pub(crate) url: Option<String>,
+    pub(crate) description: Option<String>,
+}
+
+pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
     let clients = crate::target::each_revision(&options.connect).await?;
     let mut info = clients[0].server_info().clone();
     if let Some(description) = &options.description

@@ -7,7 +7,7 @@ use beam_mcp::protocol::Revision;
 use serde_json::Value;
 
 use crate::install::{Host, Scope};
-use crate::target::Target;
+use crate::target::{Connect, Target};
 
 pub(crate) const USAGE: &str = "\
 usage: cargo beam-mcp <command> [options]
@@ -43,82 +43,13 @@ pub(crate) enum Usage {
 
 /// A subcommand and its options.
 pub(crate) enum Command {
-    Dev(Dev),
-    New(New),
-    Inspect(Inspect),
-    Call(Call),
-    Install(Install),
-    Diff(Diff),
-    Card(Card),
-}
-
-/// How to reach a server.
-pub(crate) struct Connect {
-    pub(crate) target: Target,
-    pub(crate) revision: Option<Revision>,
-    pub(crate) headers: Vec<(String, String)>,
-}
-
-pub(crate) struct Dev {
-    /// The crate's `Cargo.toml`.
-    pub(crate) manifest: PathBuf,
-    pub(crate) bin: Option<String>,
-    /// Where it builds (`target/beam-mcp-dev` of the crate by default).
-    pub(crate) target_dir: Option<PathBuf>,
-    /// What else to watch besides `src/`, `Cargo.toml` and `build.rs`.
-    pub(crate) watch: Vec<PathBuf>,
-}
-
-pub(crate) struct New {
-    pub(crate) name: String,
-    pub(crate) flavor: crate::new::Flavor,
-    /// Where the new crate is made (`./NAME` by default).
-    pub(crate) path: Option<PathBuf>,
-    /// The path dependency on beam-mcp, as the new crate's `Cargo.toml` writes it.
-    pub(crate) beam_mcp: String,
-}
-
-pub(crate) struct Inspect {
-    pub(crate) connect: Connect,
-    pub(crate) json: bool,
-}
-
-pub(crate) struct Call {
-    pub(crate) connect: Connect,
-    pub(crate) tool: String,
-    pub(crate) arguments: Value,
-}
-
-pub(crate) struct Install {
-    pub(crate) host: Host,
-    pub(crate) name: String,
-    pub(crate) command: Vec<String>,
-    pub(crate) env: Vec<(String, String)>,
-    pub(crate) scope: Scope,
-    /// Show the change without writing it.
-    pub(crate) print: bool,
-    /// The user's home when given (`--home`; `$HOME` otherwise), where user-scope files live.
-    pub(crate) home: Option<PathBuf>,
-    /// The project folder, where project-scope files live.
-    pub(crate) project: PathBuf,
-}
-
-pub(crate) struct Diff {
-    pub(crate) old: String,
-    pub(crate) new: String,
-    pub(crate) deny_breaking: bool,
-    /// The crate a bare git revision is built from (`Cargo.toml` here by default).
-    pub(crate) manifest: PathBuf,
-    pub(crate) bin: Option<String>,
-    /// Where a git revision is built (the crate's `target/beam-mcp-diff` by default).
-    pub(crate) target_dir: Option<PathBuf>,
-}
-
-pub(crate) struct Card {
-    pub(crate) connect: Connect,
-    pub(crate) name: Option<String>,
-    pub(crate) url: Option<String>,
-    pub(crate) description: Option<String>,
+    Dev(crate::dev::Options),
+    New(crate::new::Options),
+    Inspect(crate::inspect::Options),
+    Call(crate::call::Options),
+    Install(crate::install::Options),
+    Diff(crate::diff::Options),
+    Card(crate::card::Options),
 }
 
 /// The arguments of one subcommand: flags and their values, positionals, and what follows
@@ -255,7 +186,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
         "dev" => {
             let args = Args::split(args, &["manifest-path", "bin", "target-dir", "watch"], &[])?;
             args.done()?;
-            Ok(Command::Dev(Dev {
+            Ok(Command::Dev(crate::dev::Options {
                 manifest: PathBuf::from(
                     args.value("manifest-path")?
                         .unwrap_or_else(|| "Cargo.toml".into()),
@@ -276,7 +207,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
                 (false, true) => crate::new::Flavor::Both,
                 (true, true) => return Err(wrong("--http or --both, not both".into())),
             };
-            Ok(Command::New(New {
+            Ok(Command::New(crate::new::Options {
                 name: name.clone(),
                 flavor,
                 path: args.value("path")?.map(PathBuf::from),
@@ -289,7 +220,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
             let mut args = Args::split(args, &CONNECT, &["json"])?;
             let connect = args.connect()?;
             args.done()?;
-            Ok(Command::Inspect(Inspect {
+            Ok(Command::Inspect(crate::inspect::Options {
                 connect,
                 json: args.has("json"),
             }))
@@ -315,7 +246,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
                     args.positionals[1]
                 )));
             }
-            Ok(Command::Call(Call {
+            Ok(Command::Call(crate::call::Options {
                 connect,
                 tool,
                 arguments,
@@ -355,7 +286,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
                 None => std::env::current_dir()
                     .map_err(|e| wrong(format!("the current folder: {e}")))?,
             };
-            Ok(Command::Install(Install {
+            Ok(Command::Install(crate::install::Options {
                 host,
                 name,
                 command,
@@ -376,7 +307,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
             let [old, new] = args.positionals.as_slice() else {
                 return Err(wrong("diff takes OLD and NEW".into()));
             };
-            Ok(Command::Diff(Diff {
+            Ok(Command::Diff(crate::diff::Options {
                 old: old.clone(),
                 new: new.clone(),
                 deny_breaking,
@@ -396,7 +327,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Command, Usage> {
             )?;
             let connect = args.connect()?;
             args.done()?;
-            Ok(Command::Card(Card {
+            Ok(Command::Card(crate::card::Options {
                 connect,
                 name: args.value("name")?,
                 url: args.value("url")?,

@@ -9,9 +9,15 @@ use std::process::ExitCode;
 use beam_mcp::client::Client;
 use serde_json::Value;
 
-use crate::cli::Inspect;
+use crate::target::Connect;
 
-pub(crate) async fn run(options: Inspect) -> Result<ExitCode, String> {
+/// What `inspect` was asked.
+pub(crate) struct Options {
+    pub(crate) connect: Connect,
+    pub(crate) json: bool,
+}
+
+pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
     let client = crate::target::connect(&options.connect, Client::builder()).await?;
     let advertised = client
         .advertised()

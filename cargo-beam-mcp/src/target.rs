@@ -3,7 +3,12 @@
 use beam_mcp::client::{Client, ClientBuilder};
 use beam_mcp::protocol::Revision;
 
-use crate::cli::Connect;
+/// How to reach a server.
+pub(crate) struct Connect {
+    pub(crate) target: Target,
+    pub(crate) revision: Option<Revision>,
+    pub(crate) headers: Vec<(String, String)>,
+}
 
 /// Where a server is.
 #[derive(Debug, Clone, PartialEq, Eq)]

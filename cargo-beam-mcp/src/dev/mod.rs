@@ -21,10 +21,20 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin};
 use tokio::sync::mpsc;
 
-use crate::cli::Dev;
 use build::Built;
 use relay::{Action, Changes, Generation, Relay};
 use watch::Snapshot;
+
+/// What `dev` was asked.
+pub(crate) struct Options {
+    /// The crate's `Cargo.toml`.
+    pub(crate) manifest: PathBuf,
+    pub(crate) bin: Option<String>,
+    /// Where it builds (`target/beam-mcp-dev` of the crate by default).
+    pub(crate) target_dir: Option<PathBuf>,
+    /// What else to watch besides `src/`, `Cargo.toml` and `build.rs`.
+    pub(crate) watch: Vec<PathBuf>,
+}
 
 /// How often the sources are looked at.
 const POLL: Duration = Duration::from_millis(250);
@@ -72,7 +82,7 @@ struct Front {
     runs: PathBuf,
 }
 
-pub(crate) async fn run(options: Dev) -> Result<ExitCode, String> {
+pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
     let manifest = std::path::absolute(&options.manifest).map_err(|e| e.to_string())?;
     if !manifest.is_file() {
         return Err(format!(

@@ -12,11 +12,22 @@ mod surface;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::cli::Diff;
+/// What `diff` was asked.
+pub(crate) struct Options {
+    pub(crate) old: String,
+    pub(crate) new: String,
+    pub(crate) deny_breaking: bool,
+    /// The crate a bare git revision is built from (`Cargo.toml` here by default).
+    pub(crate) manifest: PathBuf,
+    pub(crate) bin: Option<String>,
+    /// Where a git revision is built (the crate's `target/beam-mcp-diff` by default).
+    pub(crate) target_dir: Option<PathBuf>,
+}
 
 /// How a change lands on a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,7 +64,7 @@ fn change(class: Class, item: &str, what: impl Into<String>) -> Change {
     }
 }
 
-pub(crate) async fn run(options: Diff) -> Result<ExitCode, String> {
+pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
     let crate_at = surface::Crate {
         manifest: &options.manifest,
         bin: options.bin.as_deref(),

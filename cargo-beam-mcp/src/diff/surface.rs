@@ -6,8 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cli::Connect;
-use crate::target::Target;
+use crate::target::{Connect, Target};
 
 /// Each revision's export.
 pub(crate) type Surface = BTreeMap<String, Value>;

@@ -13,7 +13,20 @@ use serde_json::{Value, json};
 
 use jsonc::Node;
 
-use crate::cli::Install;
+/// What `install` was asked.
+pub(crate) struct Options {
+    pub(crate) host: Host,
+    pub(crate) name: String,
+    pub(crate) command: Vec<String>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) scope: Scope,
+    /// Show the change without writing it.
+    pub(crate) print: bool,
+    /// The user's home when given (`--home`; `$HOME` otherwise), where user-scope files live.
+    pub(crate) home: Option<PathBuf>,
+    /// The project folder, where project-scope files live.
+    pub(crate) project: PathBuf,
+}
 
 /// The hosts whose configuration `install` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,7 +159,7 @@ fn absolute_command(command: &str) -> String {
     command.to_owned()
 }
 
-pub(crate) fn run(options: Install) -> Result<ExitCode, String> {
+pub(crate) fn run(options: Options) -> Result<ExitCode, String> {
     let explicit_home = options.home.is_some();
     let home = match options.home {
         Some(home) => home,

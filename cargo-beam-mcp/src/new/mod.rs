@@ -9,7 +9,15 @@ use std::process::ExitCode;
 use beam_mcp::protocol::Revision;
 use beam_mcp::{Advertised, Server};
 
-use crate::cli::New;
+/// What `new` was asked.
+pub(crate) struct Options {
+    pub(crate) name: String,
+    pub(crate) flavor: Flavor,
+    /// Where the new crate is made (`./NAME` by default).
+    pub(crate) path: Option<PathBuf>,
+    /// The path dependency on beam-mcp, as the new crate's `Cargo.toml` writes it.
+    pub(crate) beam_mcp: String,
+}
 
 // The tool the crate starts with: the same source compiled here, so the export pinned below is
 // the one the new crate's own test lists.
@@ -23,7 +31,7 @@ pub(crate) enum Flavor {
     Both,
 }
 
-pub(crate) fn run(options: New) -> Result<ExitCode, String> {
+pub(crate) fn run(options: Options) -> Result<ExitCode, String> {
     let name = options.name.as_str();
     if !valid_name(name) {
         return Err(format!(
