@@ -182,14 +182,11 @@ fn display(label: &str, old: &Value, new: &Value, keys: &[&str], changes: &mut V
     }
 }
 
+/// What a tool or a prompt shows a person, beside what a client relies on.
+const SHOWN: [&str; 4] = ["title", "description", "icons", "_meta"];
+
 fn tool(label: &str, old: &Value, new: &Value, changes: &mut Vec<Change>) {
-    display(
-        label,
-        old,
-        new,
-        &["title", "description", "icons", "_meta"],
-        changes,
-    );
+    display(label, old, new, &SHOWN, changes);
     // Arguments: a value refused now breaks a caller; one accepted now is new room.
     let input = schema::compare(
         old.get("inputSchema").unwrap_or(&Value::Bool(true)),
@@ -321,13 +318,7 @@ fn annotations(label: &str, old: Option<&Value>, new: Option<&Value>, changes: &
 }
 
 fn prompt(label: &str, old: &Value, new: &Value, changes: &mut Vec<Change>) {
-    display(
-        label,
-        old,
-        new,
-        &["title", "description", "icons", "_meta"],
-        changes,
-    );
+    display(label, old, new, &SHOWN, changes);
     let arguments = |v: &Value| -> BTreeMap<String, Value> {
         v.get("arguments")
             .and_then(Value::as_array)
