@@ -225,3 +225,56 @@ async fn two_clients_keep_their_sessions_across_three_changes() {
     modern.client.close(Duration::from_secs(5)).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_whose_process_ends_is_started_again_and_the_session_goes_on() {
+    let dir = std::env::temp_dir().join(format!("cargo-beam-mcp-dev-crash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let made = Command::new(env!("CARGO_BIN_EXE_cargo-beam-mcp"))
+        .current_dir(&dir)
+        .args(["new", "crashy", "--beam-mcp"])
+        .arg(root().join("beam-mcp"))
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let krate = dir.join("crashy");
+    std::fs::copy(root().join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    // A tool that ends the process (as an abort or a stack overflow would): no tool error
+    // can answer it, the front must.
+    edit(
+        &krate.join("src/main.rs"),
+        &[(
+            "beam_mcp::serve!",
+            "/// Ends the process.\n#[beam_mcp::tool]\nfn crash() -> String {\n    std::process::abort()\n}\n\nbeam_mcp::serve!",
+        )],
+    );
+    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+        let kept = keep(&krate, revision).await;
+        for round in 0..2 {
+            let ended = kept.client.call_tool("crash", json!({})).await.unwrap_err();
+            assert!(
+                ended.to_string().contains("the server's process ended"),
+                "{revision} {round}: {ended}"
+            );
+            let answer = kept
+                .client
+                .call_tool("hello", json!({ "name": "Ada" }))
+                .await
+                .unwrap();
+            assert_eq!(
+                answer.text(),
+                "Hello, Ada!",
+                "{revision} {round}: started again"
+            );
+        }
+        let logs = kept.heard.lock().unwrap().logs.clone();
+        let restarted = logs
+            .iter()
+            .filter(|l| l.contains("started again as build"))
+            .count();
+        assert_eq!(restarted, 2, "{revision}: {logs:?}");
+        kept.client.close(Duration::from_secs(5)).await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

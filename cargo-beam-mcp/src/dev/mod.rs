@@ -42,6 +42,9 @@ const POLL: Duration = Duration::from_millis(250);
 const SETTLE: Duration = Duration::from_millis(150);
 /// How long a new build may take to answer the replayed `initialize`.
 const REPLAY_LIMIT: Duration = Duration::from_secs(10);
+/// How many times a build whose process ends on its own is started again before the front
+/// waits for the next save.
+const RESTARTS: u32 = 3;
 /// The most of the compiler's text sent to the host in one log message.
 const MAX_LOGGED: usize = 64 * 1024;
 
@@ -80,6 +83,10 @@ struct Front {
     events: mpsc::UnboundedSender<Event>,
     stdout: tokio::io::Stdout,
     runs: PathBuf,
+    /// The executable of the build serving, to start again if its process ends.
+    serving: Option<PathBuf>,
+    /// How many times the serving build was started again (at most [`RESTARTS`]).
+    restarts: u32,
 }
 
 pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
@@ -122,6 +129,8 @@ pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
         events: events.clone(),
         stdout: tokio::io::stdout(),
         runs,
+        serving: None,
+        restarts: 0,
     };
     let start_build = |saved: SystemTime| {
         let events = events.clone();
@@ -176,8 +185,12 @@ pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
                     }
                     Event::Backend(generation, None) => {
                         front.backends.remove(&generation);
+                        let serving = front.relay.current() == Some(generation);
                         let actions = front.relay.ended(generation, "the server's process ended");
                         front.apply(actions).await;
+                        if serving {
+                            front.restart(generation).await;
+                        }
                     }
                     Event::Built { built, saved, took } => {
                         building = false;
@@ -310,6 +323,8 @@ impl Front {
             }
         }
         self.export = Some(export);
+        self.serving = Some(executable);
+        self.restarts = 0;
         let actions = self.relay.serve(generation, changes);
         self.apply(actions).await;
         let since_save = saved.map(|saved| {
@@ -338,6 +353,58 @@ impl Front {
                 format!("; changed: {}", changed.join(", "))
             }
         );
+    }
+}
+
+impl Front {
+    /// The serving build's process (`ended`) ended on its own: the same build is started again,
+    /// the session replayed to it, and the host told, up to [`RESTARTS`] times a build.
+    async fn restart(&mut self, ended: Generation) {
+        let Some(executable) = self.serving.clone() else {
+            return;
+        };
+        let warn = |text: String| {
+            eprintln!("cargo beam-mcp dev: {text}");
+            let log = json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                "params": { "level": "warning", "logger": "cargo beam-mcp dev", "data": text } });
+            vec![Action::ToHost(log.to_string())]
+        };
+        if self.restarts >= RESTARTS {
+            let told = warn(format!(
+                "the server's process ended {} times; save a change to build and start it again",
+                RESTARTS + 1
+            ));
+            self.apply(told).await;
+            return;
+        }
+        self.restarts += 1;
+        self.generation += 1;
+        let generation = self.generation;
+        let copy = self
+            .runs
+            .join(format!("server-{}-{generation}", std::process::id()));
+        if let Err(e) = std::fs::copy(&executable, &copy) {
+            eprintln!("cargo beam-mcp dev: {}: {e}", copy.display());
+            return;
+        }
+        let replay = self.relay.replay();
+        match start(&copy, generation, replay, self.events.clone()).await {
+            Ok(backend) => {
+                self.backends.insert(generation, backend);
+                let mut actions = self.relay.serve(generation, Changes::default());
+                actions.extend(warn(format!(
+                    "the server's process ended (build {ended}); started again as build {generation}"
+                )));
+                self.apply(actions).await;
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&copy);
+                let told = warn(format!(
+                    "the server's process ended and did not start again: {e}"
+                ));
+                self.apply(told).await;
+            }
+        }
     }
 }
 

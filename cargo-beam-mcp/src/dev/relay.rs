@@ -171,7 +171,7 @@ impl Relay {
             return vec![Action::ToHost(error(
                 &id,
                 -32603,
-                "cargo beam-mcp dev: the server has not built yet; fix the errors on stderr and save",
+                "cargo beam-mcp dev: no build of the server serves (its errors are on stderr); save a change to build it",
             ))];
         };
         self.pending.insert(key, generation);
