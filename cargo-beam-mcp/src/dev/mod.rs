@@ -15,7 +15,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use beam_mcp::client::Client;
-use beam_mcp::protocol::Revision;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin};
@@ -410,8 +409,8 @@ impl Front {
 
 /// What the build at `executable` advertises, read through a client of its own.
 async fn export_of(executable: &Path) -> Result<Value, String> {
+    // Negotiated as any client does: a server built for one revision alone is listed too.
     let client = Client::builder()
-        .revision(Revision::V2026_07_28)
         .client_info("cargo-beam-mcp-dev", env!("CARGO_PKG_VERSION"))
         .stdio(tokio::process::Command::new(executable))
         .await
