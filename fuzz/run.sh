@@ -6,7 +6,7 @@
 # input under artifacts/<target>/, and the script exits 1 after the rest have run.
 #
 #   fuzz/run.sh            # 10 minutes each
-#   fuzz/run.sh 20         # the gate's smoke
+#   fuzz/run.sh 10         # the gate's smoke
 #   fuzz/run.sh 3600 core  # one target, an hour
 set -uo pipefail
 cd "$(dirname "$0")"
