@@ -480,6 +480,76 @@ async fn hostile_http_endpoints_are_bounded() {
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
+/// A POST answered with JSON that does not answer its request fails that request at once, not
+/// at its time limit: an error tied to no id (`"id": null`, as the TypeScript SDK's 2025-11-25
+/// server refuses a request without a session, with 400) is its answer, with the server's code
+/// and message; an answer to another id, or a body that is no JSON-RPC, is a clear error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_answered_without_its_answer_fails_at_once() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    async fn answering(status: &'static str, body: &'static str) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut request = vec![0u8; 65536];
+                    let _ = socket.read(&mut request).await;
+                    let head = format!(
+                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = socket.write_all(head.as_bytes()).await;
+                    let _ = socket.write_all(body.as_bytes()).await;
+                });
+            }
+        });
+        url
+    }
+    let connect = |url: String| async move {
+        let started = std::time::Instant::now();
+        let outcome = Client::builder()
+            .revision(Revision::V2026_07_28)
+            .request_timeout(Duration::from_secs(30))
+            .http(&url, Vec::new())
+            .await;
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "waited {:?}",
+            started.elapsed()
+        );
+        outcome.expect_err("the endpoint answers nothing a client can use")
+    };
+    let unbound = answering(
+        "400 Bad Request",
+        r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}"#,
+    )
+    .await;
+    match connect(unbound).await {
+        ClientError::Protocol { code, message, .. } => {
+            assert_eq!(code, -32000);
+            assert_eq!(message, "Bad Request: Server not initialized");
+        }
+        other => panic!("{other:?}"),
+    }
+    let other_id = answering("200 OK", r#"{"jsonrpc":"2.0","id":"1","result":{}}"#).await;
+    match connect(other_id).await {
+        ClientError::Closed { reason } => assert_eq!(
+            reason,
+            "the POST was answered HTTP 200 OK without an answer to it"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let no_answer = answering("200 OK", r#"{"ok":true}"#).await;
+    match connect(no_answer).await {
+        ClientError::Closed { reason } => assert_eq!(
+            reason,
+            "the POST was answered HTTP 200 OK with no JSON-RPC answer"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// The conformance harness over HTTP (its task tools), and a client that declares the tasks
 /// extension and answers each elicitation by its message.
 async fn tasks_client() -> (HttpServerProcess, Client) {

@@ -284,13 +284,40 @@ impl Endpoint {
             return Ok(());
         }
         let bytes = read_bounded(&mut body).await?;
+        let asked = message.get("id").and_then(Value::as_u64);
         match read(&bytes) {
             // A JSON-RPC answer, an error one included (4xx with -32020 and the like).
-            Ok(answer) if answer.get("jsonrpc").is_some() => {
+            Ok(mut answer) if answer.get("jsonrpc").is_some() => {
+                // An error tied to no id (`"id": null`: the server refused the POST before it
+                // read the message, as a 2025-11-25 server does a request without a session)
+                // is the answer to the one request this POST carried.
+                if let Some(id) = asked
+                    && answer.get("id").is_none_or(Value::is_null)
+                    && answer.get("error").is_some()
+                    && let Some(fields) = answer.as_object_mut()
+                {
+                    fields.insert("id".into(), Value::from(id));
+                }
                 connection.route(answer);
+                // A JSON body is the whole answer to the POST: a request it did not answer
+                // fails now, not at its time limit (a no-op for one it answered).
+                if let Some(id) = asked {
+                    connection.fail(
+                        id,
+                        format!("the POST was answered HTTP {status} without an answer to it"),
+                    );
+                }
                 Ok(())
             }
-            _ if status.is_success() => Ok(()),
+            _ if status.is_success() => {
+                if let Some(id) = asked {
+                    connection.fail(
+                        id,
+                        format!("the POST was answered HTTP {status} with no JSON-RPC answer"),
+                    );
+                }
+                Ok(())
+            }
             _ => Err(ClientError::Protocol {
                 code: -32000 - i64::from(status.as_u16()),
                 message: format!(
