@@ -49,7 +49,13 @@ pub(crate) async fn run(options: Options) -> Result<ExitCode, String> {
         )?,
     };
     let card =
-        ServerCard::from_info(&name, &info, url.as_deref(), &exports).map_err(|e| e.to_string())?;
+        ServerCard::from_info(&name, &info, url.as_deref(), &exports).map_err(|e| match e {
+            // A server this command reads may be anyone's: the description can be given here.
+            beam_mcp::ServerCardError::Description(_) => {
+                format!("{e}, or give one here: --description TEXT")
+            }
+            e => e.to_string(),
+        })?;
     let mut out = std::io::stdout().lock();
     out.write_all(card.bytes())
         .and_then(|()| out.write_all(b"\n"))

@@ -136,6 +136,27 @@ fn inspect_and_call_reach_the_conformance_harness_over_http() {
         "{}",
         text(&out.stderr)
     );
+    // The harness gives no description, which a card requires: the command says where to give
+    // one, and takes it.
+    let out = cli(&["card", "--name", "com.example/harness", &url]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("or give one here: --description TEXT"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = cli(&[
+        "card",
+        "--name",
+        "com.example/harness",
+        "--description",
+        "The conformance suite's server",
+        &url,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let card: Value = serde_json::from_slice(&out.stdout).unwrap();
+    card_schema().validate(&card).unwrap();
+    assert_eq!(card["description"], "The conformance suite's server");
 }
 
 #[test]
