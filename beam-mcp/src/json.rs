@@ -43,36 +43,54 @@ pub enum JsonError {
 /// ```
 pub fn read(bytes: &[u8]) -> Result<Value, JsonError> {
     let fault = RefCell::new(None);
+    read_seeded(bytes, &fault, ValueSeed::at(0, &fault))
+}
+
+/// Where a rule's refusal is kept while serde unwinds (it reaches serde as a custom error).
+pub(crate) type Fault = RefCell<Option<JsonError>>;
+
+/// Reads one JSON text from `bytes` with `seed`, whose rules leave their refusal in `fault`.
+pub(crate) fn read_seeded<'a, S: DeserializeSeed<'a>>(
+    bytes: &'a [u8],
+    fault: &Fault,
+    seed: S,
+) -> Result<S::Value, JsonError> {
     // UTF-8 checked once for the whole message, not string by string as the parser would.
     let text = std::str::from_utf8(bytes).map_err(|_| JsonError::Syntax)?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = ValueSeed {
-        depth: 0,
-        fault: &fault,
-    }
-    .deserialize(&mut de);
-    match value {
+    match seed.deserialize(&mut de) {
         Ok(value) => {
             de.end().map_err(|_| JsonError::Syntax)?;
             Ok(value)
         }
         // A rule's refusal reaches serde as a custom error; the rule itself is kept here.
-        Err(_) => Err(fault.into_inner().unwrap_or(JsonError::Syntax)),
+        Err(_) => Err(fault.take().unwrap_or(JsonError::Syntax)),
     }
 }
 
 /// Builds a [`Value`] at nesting `depth` while refusing containers past [`MAX_DEPTH`] and
 /// repeated keys; the fault found is left in `fault`.
 #[derive(Clone, Copy)]
-struct ValueSeed<'a> {
+pub(crate) struct ValueSeed<'a> {
     depth: usize,
-    fault: &'a RefCell<Option<JsonError>>,
+    fault: &'a Fault,
 }
 
 impl<'a> ValueSeed<'a> {
+    /// The seed for a value at nesting `depth` (0: the message itself).
+    pub(crate) fn at(depth: usize, fault: &'a Fault) -> ValueSeed<'a> {
+        ValueSeed { depth, fault }
+    }
+
+    /// Refuses the key `key`, seen twice in one object.
+    pub(crate) fn repeated<E: de::Error>(&self, key: String) -> E {
+        *self.fault.borrow_mut() = Some(JsonError::DuplicateKey(key));
+        de::Error::custom("duplicate key")
+    }
+
     /// The seed for the items of a container opened at this seed's depth, or the refusal when
     /// that container is one level too deep.
-    fn inside<E: de::Error>(&self) -> Result<ValueSeed<'a>, E> {
+    pub(crate) fn inside<E: de::Error>(&self) -> Result<ValueSeed<'a>, E> {
         if self.depth >= MAX_DEPTH {
             *self.fault.borrow_mut() = Some(JsonError::TooDeep);
             return Err(E::custom("nested too deep"));
@@ -143,8 +161,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
             // One lookup: the vacant entry is where the value goes.
             match map.entry(key) {
                 serde_json::map::Entry::Occupied(taken) => {
-                    *self.fault.borrow_mut() = Some(JsonError::DuplicateKey(taken.key().clone()));
-                    return Err(de::Error::custom("duplicate key"));
+                    return Err(self.repeated(taken.key().clone()));
                 }
                 serde_json::map::Entry::Vacant(place) => {
                     place.insert(access.next_value_seed(inside)?);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 /// The most requests one session may have waiting on the client at once.
@@ -82,12 +82,12 @@ impl ClientRequests {
 
     /// Delivers a response from the client (`result` or `error` of the message); a response
     /// nobody waits for (unknown id, or given up) is ignored. True when someone waited.
-    pub(crate) fn answer(&self, id: &Value, message: &Map<String, Value>) -> bool {
+    pub(crate) fn answer(&self, id: &Value, result: Option<&Value>, error: Option<&Value>) -> bool {
         let Some(id) = id.as_u64() else { return false };
         let Some(waiter) = self.lock().remove(&id) else {
             return false;
         };
-        let answer = match (message.get("result"), message.get("error")) {
+        let answer = match (result, error) {
             (Some(result), None) => Ok(result.clone()),
             (None, Some(error)) => Err((
                 error.get("code").and_then(Value::as_i64).unwrap_or(0),
@@ -141,22 +141,22 @@ mod tests {
         let mut b = requests.open().unwrap();
         assert_ne!(a.id, b.id);
         let ok = json!({ "result": { "roots": [] } });
-        assert!(requests.answer(&json!(b.id), ok.as_object().unwrap()));
+        assert!(requests.answer(&json!(b.id), ok.get("result"), ok.get("error")));
         assert_eq!((&mut b.answer).await.unwrap(), Ok(json!({ "roots": [] })));
         let id = a.id;
         drop(a);
         assert!(
-            !requests.answer(&json!(id), ok.as_object().unwrap()),
+            !requests.answer(&json!(id), ok.get("result"), ok.get("error")),
             "forgotten"
         );
         let mut c = requests.open().unwrap();
         let refused = json!({ "error": { "code": -1, "message": "User rejected" } });
-        assert!(requests.answer(&json!(c.id), refused.as_object().unwrap()));
+        assert!(requests.answer(&json!(c.id), refused.get("result"), refused.get("error")));
         assert_eq!(
             (&mut c.answer).await.unwrap(),
             Err((-1, "User rejected".to_owned()))
         );
-        assert!(!requests.answer(&json!("x"), ok.as_object().unwrap()));
+        assert!(!requests.answer(&json!("x"), ok.get("result"), ok.get("error")));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
 use super::request::{Era, Meta, Request};
+use super::top::{Members, Top};
 use super::{
     Logged, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
     ProtocolError, Reply, Response, Revision, Session,
@@ -55,7 +56,10 @@ impl Server {
         envelope: Envelope,
         door: &dyn Door,
     ) -> Reply {
-        self.handle_value_through(session, envelope.into_value(), door)
+        match envelope.into_top() {
+            Top::Object(members) => self.handle_members(session, members, door),
+            Top::Other(other) => refuse_not_an_object(&other),
+        }
     }
 
     /// Handles one decoded message. Notifications are never answered; a request is answered
@@ -64,65 +68,70 @@ impl Server {
         self.handle_value_through(session, message, &Bare)
     }
 
+    /// [`handle_value`](Self::handle_value) with a transport's rules.
     pub(crate) fn handle_value_through(
         &self,
         session: &Session,
         message: Value,
         door: &dyn Door,
     ) -> Reply {
-        let mut message = match message {
-            Value::Object(map) => map,
-            Value::Array(_) => return ready_error(None, ProtocolError::Batch, None),
-            other => return ready_error(None, ProtocolError::NotAnObject(kind_name(&other)), None),
-        };
+        match message {
+            Value::Object(map) => self.handle_members(session, Members::of(map), door),
+            other => refuse_not_an_object(&other),
+        }
+    }
+
+    /// The envelope's checks, in their order, on a message's top-level members.
+    fn handle_members(&self, session: &Session, message: Members, door: &dyn Door) -> Reply {
+        let Members {
+            jsonrpc: jsonrpc_ok,
+            id,
+            method,
+            params,
+            result,
+            error,
+            meta: top_meta,
+        } = message;
         // A request id is a string or an integer; anything else cannot be echoed validly.
-        if message
-            .get("id")
+        if id
+            .as_ref()
             .is_some_and(|id| !(id.is_string() || id.is_i64() || id.is_u64()))
         {
             return ready_error(None, ProtocolError::InvalidRequest, None);
         }
-        let jsonrpc_ok = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
         // A response from the client to a request the server sent (2025-11-25 asks): delivered
         // to whoever waits for it, never answered.
         if jsonrpc_ok
             && door.accepts_responses()
-            && !message.contains_key("method")
-            && (message.contains_key("result") || message.contains_key("error"))
-            && let Some(id) = message.remove("id")
+            && method.is_none()
+            && (result.is_some() || error.is_some())
+            && let Some(id) = &id
         {
-            if !session.client_requests().answer(&id, &message) {
+            if !session
+                .client_requests()
+                .answer(id, result.as_ref(), error.as_ref())
+            {
                 tracing::debug!(id = %Logged(&id.to_string()), "a response nobody waits for");
             }
             return Reply::Silent;
         }
-        let method_ok = message.get("method").is_some_and(Value::is_string);
-        if !jsonrpc_ok || !method_ok {
-            let id = message.get("id");
-            if let Some(method) = message.get("method").and_then(Value::as_str) {
-                let params = message.get("params").and_then(Value::as_object);
-                let error = ProtocolError::InvalidRequest;
-                self.refused_before_seam(session, door, method, id, params, &error);
-            }
-            return match id {
-                Some(id) => ready_error(Some(id.clone()), ProtocolError::InvalidRequest, None),
-                None if door.refuses_non_messages() => {
-                    ready_error(None, ProtocolError::InvalidRequest, None)
+        let method = match method {
+            Some(Value::String(method)) if jsonrpc_ok => method,
+            method => {
+                if let Some(Value::String(method)) = &method {
+                    let params = params.as_ref().and_then(Value::as_object);
+                    let error = ProtocolError::InvalidRequest;
+                    self.refused_before_seam(session, door, method, id.as_ref(), params, &error);
                 }
-                None => Reply::Silent,
-            };
-        }
-        // Checked in place above; now taken apart in one pass rather than key by key.
-        let (mut id, mut method, mut params, mut top_meta) = (None, String::new(), None, false);
-        for (key, value) in message {
-            match (key.as_str(), value) {
-                ("id", id_value) => id = Some(id_value),
-                ("method", Value::String(name)) => method = name,
-                ("params", params_value) => params = Some(params_value),
-                ("_meta", _) => top_meta = true,
-                _ => {}
+                return match id {
+                    Some(id) => ready_error(Some(id), ProtocolError::InvalidRequest, None),
+                    None if door.refuses_non_messages() => {
+                        ready_error(None, ProtocolError::InvalidRequest, None)
+                    }
+                    None => Reply::Silent,
+                };
             }
-        }
+        };
         let refuse = |error: ProtocolError, params: Option<&Map<String, Value>>| {
             self.refused_before_seam(session, door, &method, id.as_ref(), params, &error);
             match &id {
@@ -137,7 +146,7 @@ impl Server {
                 params.as_ref().and_then(Value::as_object),
             );
         }
-        let params = match params.take() {
+        let params = match params {
             None => None,
             Some(Value::Object(params)) => Some(params),
             Some(_) => return refuse(ProtocolError::ParamsNotObject, None),
@@ -465,6 +474,14 @@ impl Server {
 
     pub(crate) fn decorate(&self, result: &mut Value) {
         self.inner.result_stamp.apply(result);
+    }
+}
+
+/// A message that is no object: a batch (refused as such), or a scalar.
+fn refuse_not_an_object(message: &Value) -> Reply {
+    match message {
+        Value::Array(_) => ready_error(None, ProtocolError::Batch, None),
+        other => ready_error(None, ProtocolError::NotAnObject(kind_name(other)), None),
     }
 }
 

@@ -4,25 +4,34 @@
 
 use serde_json::{Map, Value};
 
+use super::top::{self, Members, Top};
 use super::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::error::ProtocolError;
-use crate::json::{self, JsonError};
+use crate::json::JsonError;
 
-/// One message read by the core's bounded reader.
+/// One message read by the core's bounded reader: its top level's members apart (no map is
+/// built for them), or, for a message that is no object, its value.
 #[derive(Debug)]
 pub(crate) struct Envelope {
-    message: Value,
+    top: Top,
 }
 
 impl Envelope {
     /// Reads one message (a transport has bounded its size).
     pub(crate) fn read(bytes: &[u8]) -> Result<Envelope, JsonError> {
-        json::read(bytes).map(|message| Envelope { message })
+        top::read(bytes).map(|top| Envelope { top })
     }
 
-    /// The message, for the core's reading of it.
-    pub(crate) fn into_value(self) -> Value {
-        self.message
+    /// The message as the core reads it.
+    pub(crate) fn into_top(self) -> Top {
+        self.top
+    }
+
+    fn members(&self) -> Option<&Members> {
+        match &self.top {
+            Top::Object(members) => Some(members),
+            Top::Other(_) => None,
+        }
     }
 }
 
@@ -33,12 +42,12 @@ impl Envelope {
 impl Envelope {
     /// The method, if the message names one as a string.
     pub(crate) fn method(&self) -> Option<&str> {
-        self.message.get("method").and_then(Value::as_str)
+        self.members().and_then(Members::method)
     }
 
     /// The id, if any (not checked: the core refuses a bad one when it answers).
     pub(crate) fn id(&self) -> Option<&Value> {
-        self.message.get("id")
+        self.members().and_then(|m| m.id.as_ref())
     }
 
     /// A request: a method and an id.
@@ -48,35 +57,37 @@ impl Envelope {
 
     /// A response (to a request the server sent): no method, and a result or an error.
     pub(crate) fn is_response(&self) -> bool {
-        self.method().is_none()
-            && self
-                .message
-                .as_object()
-                .is_some_and(|m| m.contains_key("result") || m.contains_key("error"))
+        self.members().is_some_and(Members::is_response)
     }
 
-    /// The message as an object, if it is one.
-    pub(crate) fn as_object(&self) -> Option<&Map<String, Value>> {
-        self.message.as_object()
+    /// A response as an object of its `jsonrpc`, `id`, `result` or `error`.
+    pub(crate) fn response_object(&self) -> Option<Map<String, Value>> {
+        self.members()
+            .filter(|m| m.is_response())
+            .map(Members::response_object)
+    }
+
+    /// The params, if the message has them.
+    pub(crate) fn params(&self) -> Option<&Value> {
+        self.members().and_then(|m| m.params.as_ref())
     }
 
     /// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
     pub(crate) fn is_well_formed(&self) -> bool {
-        self.message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-            && self
-                .id()
-                .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64())
+        self.members().is_some_and(|m| {
+            m.jsonrpc
+                && m.id
+                    .as_ref()
+                    .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64())
+        })
     }
 
     /// Whether `params._meta` names a protocol version or client capabilities: the mark of a
     /// 2026-07-28 message (DIGEST §0), whatever its method.
     pub(crate) fn names_modern_era(&self) -> bool {
-        self.message
-            .get("params")
-            .and_then(|p| p.get("_meta"))
-            .is_some_and(|m| {
-                m.get(META_PROTOCOL_VERSION).is_some() || m.get(META_CLIENT_CAPABILITIES).is_some()
-            })
+        self.params().and_then(|p| p.get("_meta")).is_some_and(|m| {
+            m.get(META_PROTOCOL_VERSION).is_some() || m.get(META_CLIENT_CAPABILITIES).is_some()
+        })
     }
 }
 

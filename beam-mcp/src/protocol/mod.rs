@@ -13,6 +13,7 @@ mod reply;
 mod request;
 mod response;
 pub(crate) mod session;
+pub(crate) mod top;
 
 pub use crate::caller_text::CALLER_TEXT_BYTES;
 pub(crate) use crate::caller_text::Logged;

@@ -254,12 +254,11 @@ impl Relay {
             if requests.numbers(id) || id.as_u64().is_none() {
                 return None;
             }
-            return message.as_object().cloned().map(Relay::Response);
+            return message.response_object().map(Relay::Response);
         }
         match message.method()? {
             "notifications/cancelled" => message
-                .as_object()
-                .and_then(|m| m.get("params"))
+                .params()
                 .and_then(Value::as_object)
                 .cloned()
                 .map(Relay::Cancelled),

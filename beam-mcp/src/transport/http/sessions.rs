@@ -627,7 +627,8 @@ impl SessionRelayed for Sessions {
         match relay {
             SessionRelay::Response(mut message) => {
                 if let Some(request) = message.remove("id") {
-                    session.client_requests().answer(&request, &message);
+                    let (result, error) = (message.get("result"), message.get("error"));
+                    session.client_requests().answer(&request, result, error);
                 }
             }
             SessionRelay::Cancelled(params) => {
