@@ -280,15 +280,9 @@ impl Front {
                 return;
             }
         };
-        self.generation += 1;
-        let generation = self.generation;
-        let copy = self
-            .runs
-            .join(format!("server-{}-{generation}", std::process::id()));
-        if let Err(e) = std::fs::copy(&executable, &copy) {
-            eprintln!("cargo beam-mcp dev: {}: {e}", copy.display());
+        let Some((generation, copy)) = self.next_copy(&executable) else {
             return;
-        }
+        };
         let export = match export_of(&copy).await {
             Ok(export) => export,
             Err(e) => {
@@ -358,6 +352,21 @@ impl Front {
 impl Front {
     /// The serving build's process (`ended`) ended on its own: the same build is started again,
     /// the session replayed to it, and the host told, up to [`RESTARTS`] times a build.
+    /// The next generation and its own copy of `executable` (a later build overwrites the
+    /// original while this one runs), or `None`, said on stderr, when it cannot be copied.
+    fn next_copy(&mut self, executable: &Path) -> Option<(Generation, PathBuf)> {
+        self.generation += 1;
+        let generation = self.generation;
+        let copy = self
+            .runs
+            .join(format!("server-{}-{generation}", std::process::id()));
+        if let Err(e) = std::fs::copy(executable, &copy) {
+            eprintln!("cargo beam-mcp dev: {}: {e}", copy.display());
+            return None;
+        }
+        Some((generation, copy))
+    }
+
     async fn restart(&mut self, ended: Generation) {
         let Some(executable) = self.serving.clone() else {
             return;
@@ -377,15 +386,9 @@ impl Front {
             return;
         }
         self.restarts += 1;
-        self.generation += 1;
-        let generation = self.generation;
-        let copy = self
-            .runs
-            .join(format!("server-{}-{generation}", std::process::id()));
-        if let Err(e) = std::fs::copy(&executable, &copy) {
-            eprintln!("cargo beam-mcp dev: {}: {e}", copy.display());
+        let Some((generation, copy)) = self.next_copy(&executable) else {
             return;
-        }
+        };
         let replay = self.relay.replay();
         match start(&copy, generation, replay, self.events.clone()).await {
             Ok(backend) => {
