@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::answer::Answer;
+use super::answer::{Answer, Body};
 use super::door::Bare;
 use super::request::{Begun, Era, Request};
 use super::session::Session;
@@ -92,7 +92,7 @@ impl Server {
             index: 0,
             end,
         };
-        Answer::Run(begun, Box::pin(next.run(call)))
+        Answer::run(begun, next.run(call))
     }
 }
 
@@ -190,8 +190,9 @@ impl Endpoint for Method {
         match server.route(&session, request) {
             Answer::Silent => Box::pin(std::future::ready(Ok(Value::Object(Map::new())))),
             Answer::Now(outcome) => Box::pin(std::future::ready(outcome)),
-            // The context is the one begun before the chain, which the exchange holds.
-            Answer::Run(_, work) => work,
+            // The context is the one begun before the chain, which the exchange holds. A
+            // middleware sees the result as a value.
+            Answer::Run(_, work) => Box::pin(async move { work.await.map(Body::into_value) }),
         }
     }
 }

@@ -4,16 +4,16 @@
 
 use serde_json::{Map, Value};
 
-use super::answer::Answer;
+use super::answer::{Answer, Body, Ended};
 use super::door::{Bare, Door};
 use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
 use super::request::{Era, Meta, Request};
-use super::top::{Members, Top};
+use super::top::{Members, MetaMember, MetaParts, Top};
 use super::{
-    Logged, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
-    ProtocolError, Reply, Response, Revision, Session,
+    Logged, META_LOG_LEVEL, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
+    Session,
 };
 use crate::context::LogLevel;
 use crate::json::{self, kind_name};
@@ -88,10 +88,14 @@ impl Server {
             id,
             method,
             params,
+            params_meta,
             result,
             error,
             meta: top_meta,
         } = message;
+        // What the telemetry of a refused message reads (its `_meta`, as sent but for the
+        // members the core takes apart).
+        let meta_rest = params_meta.as_ref().and_then(MetaMember::rest);
         // A request id is a string or an integer; anything else cannot be echoed validly.
         if id
             .as_ref()
@@ -119,9 +123,8 @@ impl Server {
             Some(Value::String(method)) if jsonrpc_ok => method,
             method => {
                 if let Some(Value::String(method)) = &method {
-                    let params = params.as_ref().and_then(Value::as_object);
                     let error = ProtocolError::InvalidRequest;
-                    self.refused_before_seam(session, door, method, id.as_ref(), params, &error);
+                    self.refused_before_seam(session, door, method, id.as_ref(), meta_rest, &error);
                 }
                 return match id {
                     Some(id) => ready_error(Some(id), ProtocolError::InvalidRequest, None),
@@ -132,8 +135,8 @@ impl Server {
                 };
             }
         };
-        let refuse = |error: ProtocolError, params: Option<&Map<String, Value>>| {
-            self.refused_before_seam(session, door, &method, id.as_ref(), params, &error);
+        let refuse = |error: ProtocolError| {
+            self.refused_before_seam(session, door, &method, id.as_ref(), meta_rest, &error);
             match &id {
                 Some(id) => ready_error(Some(id.clone()), error, None),
                 None if door.refuses_non_messages() => ready_error(None, error, None),
@@ -141,42 +144,39 @@ impl Server {
             }
         };
         if top_meta {
-            return refuse(
-                ProtocolError::TopLevelMeta,
-                params.as_ref().and_then(Value::as_object),
-            );
+            return refuse(ProtocolError::TopLevelMeta);
         }
         let params = match params {
             None => None,
             Some(Value::Object(params)) => Some(params),
-            Some(_) => return refuse(ProtocolError::ParamsNotObject, None),
+            Some(_) => return refuse(ProtocolError::ParamsNotObject),
         };
         if matches!(method.as_str(), "shutdown" | "exit") && !door.has_session_control() {
             let error = ProtocolError::MethodNotFound(method.clone());
-            self.refused_before_seam(session, door, &method, id.as_ref(), None, &error);
+            self.refused_before_seam(session, door, &method, id.as_ref(), meta_rest, &error);
             return match id {
                 Some(id) => ready_error(Some(id), error, None),
                 None => Reply::Silent,
             };
         }
-        if let Err(error) = door.check_message(Said::of(id.is_some(), &method, params.as_ref())) {
-            return refuse(error, params.as_ref());
+        let said = Said::of(id.is_some(), &method, params.as_ref(), params_meta.as_ref());
+        if let Err(error) = door.check_message(said) {
+            return refuse(error);
         }
         let Some(id) = id else {
             // Its span ends once the core has acted on it.
             #[cfg(feature = "otel")]
             let _span = self.inner.telemetry.as_ref().map(|telemetry| {
                 let agreed = session.hello().and_then(|h| h.version);
-                telemetry.notification(&method, params.as_ref(), door.via(), agreed)
+                telemetry.notification(&method, meta_rest, door.via(), agreed)
             });
-            return self.notification(session, &method, params.as_ref());
+            return self.notification(session, &method, params.as_ref(), meta_rest);
         };
-        let mut params = params.unwrap_or_default();
-        let meta = match self.meta(&mut params, session) {
+        let params = params.unwrap_or_default();
+        let meta = match self.meta(params_meta, session) {
             Ok(meta) => meta,
-            Err(error) => {
-                // `params` as sent: `meta` takes `_meta` out only once it is found sound.
-                self.refused_before_seam(session, door, &method, Some(&id), Some(&params), &error);
+            Err((error, rest)) => {
+                self.refused_before_seam(session, door, &method, Some(&id), rest.as_ref(), &error);
                 return ready_error(Some(id), error, None);
             }
         };
@@ -195,7 +195,7 @@ impl Server {
     fn reply(&self, id: Value, era: Era, answer: Answer) -> Reply {
         match answer {
             Answer::Silent => Reply::Silent,
-            Answer::Now(outcome) => Reply::Ready(self.respond(id, era, outcome)),
+            Answer::Now(outcome) => Reply::Ready(self.respond(id, era, outcome.map(Body::Value))),
             Answer::Run(begun, work) => {
                 let answerer = Answerer {
                     server: self.clone(),
@@ -212,37 +212,44 @@ impl Server {
         }
     }
 
-    /// Reads and removes `params._meta`, deciding the request's revision (DIGEST §0): it is
+    /// Reads `params._meta` (read apart), deciding the request's revision (DIGEST §0): it is
     /// 2026-07-28 exactly when `_meta` names a protocol version or client capabilities; a
-    /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy, and kept.
-    /// Checked in place first: the params of a refused request stay as sent.
+    /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy. A refusal
+    /// gives back the members kept as sent, for the refusal's telemetry.
     fn meta(
         &self,
-        params: &mut Map<String, Value>,
+        meta: Option<MetaMember>,
         session: &Session,
-    ) -> Result<Meta, ProtocolError> {
-        let (era, log_level) = match params.get("_meta") {
-            None => (Era::Bare, Some(session.log_level())),
-            Some(Value::Object(meta)) => self.check_meta(meta, session)?,
-            Some(_) => return Err(ProtocolError::MetaNotObject),
+    ) -> Result<Meta, (ProtocolError, Option<Map<String, Value>>)> {
+        let parts = match meta {
+            None => MetaParts::default(),
+            Some(MetaMember::Object(parts)) => parts,
+            Some(MetaMember::Other(_)) => return Err((ProtocolError::MetaNotObject, None)),
         };
-        let mut meta = match params.remove("_meta") {
-            Some(Value::Object(meta)) => meta,
-            _ => Map::new(),
+        let (era, log_level) = match self.check_meta(&parts, session) {
+            Ok(checked) => checked,
+            Err(error) => return Err((error, Some(parts.rest))),
         };
-        let client_capabilities = match meta.remove(META_CLIENT_CAPABILITIES) {
-            Some(Value::Object(capabilities)) => Some(capabilities),
-            _ => None,
-        };
-        let client_info = meta.remove(META_CLIENT_INFO);
-        let progress_token = meta.remove("progressToken");
-        if era.is_stateless() {
-            meta.remove(META_LOG_LEVEL);
+        let MetaParts {
+            capabilities,
+            client_info,
+            progress_token,
+            log_level: level_sent,
+            mut rest,
+        } = parts;
+        // A legacy request's `_meta` keeps a level it names (it means nothing there).
+        if !era.is_stateless()
+            && let Some(level) = level_sent
+        {
+            rest.insert(META_LOG_LEVEL.into(), level);
         }
         Ok(Meta {
             era,
-            rest: meta,
-            client_capabilities,
+            rest,
+            client_capabilities: match capabilities {
+                Some(Value::Object(capabilities)) => Some(capabilities),
+                _ => None,
+            },
             client_info,
             progress_token,
             log_level,
@@ -252,13 +259,12 @@ impl Server {
     /// The era `_meta` names and the level its request logs at, or why it is refused.
     fn check_meta(
         &self,
-        meta: &Map<String, Value>,
+        meta: &MetaParts,
         session: &Session,
     ) -> Result<(Era, Option<LogLevel>), ProtocolError> {
-        let era = if meta.contains_key(META_PROTOCOL_VERSION)
-            || meta.contains_key(META_CLIENT_CAPABILITIES)
-        {
-            let Some(Value::String(requested)) = meta.get(META_PROTOCOL_VERSION) else {
+        let version = meta.rest.get(META_PROTOCOL_VERSION);
+        let era = if version.is_some() || meta.capabilities.is_some() {
+            let Some(Value::String(requested)) = version else {
                 return Err(ProtocolError::MetaLacksVersion);
             };
             let revision = Revision::parse(requested)
@@ -268,14 +274,10 @@ impl Server {
         } else {
             Era::Bare
         };
-        if era.is_stateless()
-            && !meta
-                .get(META_CLIENT_CAPABILITIES)
-                .is_some_and(Value::is_object)
-        {
+        if era.is_stateless() && !meta.capabilities.as_ref().is_some_and(Value::is_object) {
             return Err(ProtocolError::MetaLacksCapabilities);
         }
-        if let Some(token) = meta.get("progressToken")
+        if let Some(token) = &meta.progress_token
             && !(token.is_string() || token.is_i64() || token.is_u64())
         {
             return Err(ProtocolError::ProgressToken);
@@ -283,7 +285,7 @@ impl Server {
         // 2026-07-28: logs only when this request names a level. A legacy session: every level
         // until `logging/setLevel` says otherwise.
         let log_level = if era.is_stateless() {
-            match meta.get(META_LOG_LEVEL) {
+            match &meta.log_level {
                 None => None,
                 Some(Value::String(level)) => Some(
                     level
@@ -314,16 +316,16 @@ impl Server {
         door: &dyn Door,
         method: &str,
         id: Option<&Value>,
-        params: Option<&Map<String, Value>>,
+        meta: Option<&Map<String, Value>>,
         error: &ProtocolError,
     ) {
         #[cfg(feature = "otel")]
         if let Some(telemetry) = &self.inner.telemetry {
             let agreed = session.hello().and_then(|h| h.version);
-            telemetry.refused(method, id, params, door.via(), agreed, error);
+            telemetry.refused(method, id, meta, door.via(), agreed, error);
         }
         #[cfg(not(feature = "otel"))]
-        let _ = (session, door, method, id, params, error);
+        let _ = (session, door, method, id, meta, error);
     }
 
     fn notification(
@@ -331,12 +333,12 @@ impl Server {
         session: &Session,
         method: &str,
         params: Option<&Map<String, Value>>,
+        meta: Option<&Map<String, Value>>,
     ) -> Reply {
         match method {
             "notifications/initialized" => {
                 // Only a session (no modern `_meta`) tracks the handshake.
-                let modern = params
-                    .and_then(|p| p.get("_meta"))
+                let modern = meta
                     .and_then(|m| m.get(META_PROTOCOL_VERSION))
                     .and_then(Value::as_str)
                     .and_then(Revision::parse)
@@ -457,17 +459,12 @@ impl Server {
     }
 
     /// The response, with a stateless result stamped with `resultType` and serverInfo `_meta`.
-    pub(crate) fn respond(
-        &self,
-        id: Value,
-        era: Era,
-        outcome: Result<Value, ProtocolError>,
-    ) -> Response {
+    pub(crate) fn respond(&self, id: Value, era: Era, outcome: Ended) -> Response {
         match outcome {
             Ok(result) if era.is_stateless() => {
                 Response::stamped(id, result, &self.inner.result_stamp)
             }
-            Ok(result) => Response::result(Some(id), result),
+            Ok(result) => Response::of(Some(id), result),
             Err(error) => Response::error(Some(id), error, era.revision()),
         }
     }

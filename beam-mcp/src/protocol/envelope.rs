@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::top::{self, Members, Top};
-use super::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use super::META_PROTOCOL_VERSION;
+use super::top::{self, Members, MetaMember, Top};
 use crate::error::ProtocolError;
 use crate::json::JsonError;
 
@@ -85,9 +85,12 @@ impl Envelope {
     /// Whether `params._meta` names a protocol version or client capabilities: the mark of a
     /// 2026-07-28 message (DIGEST §0), whatever its method.
     pub(crate) fn names_modern_era(&self) -> bool {
-        self.params().and_then(|p| p.get("_meta")).is_some_and(|m| {
-            m.get(META_PROTOCOL_VERSION).is_some() || m.get(META_CLIENT_CAPABILITIES).is_some()
-        })
+        match self.members().and_then(|m| m.params_meta.as_ref()) {
+            Some(MetaMember::Object(parts)) => {
+                parts.rest.contains_key(META_PROTOCOL_VERSION) || parts.capabilities.is_some()
+            }
+            _ => false,
+        }
     }
 }
 
@@ -104,6 +107,7 @@ pub(crate) struct Said<'m> {
     pub(crate) is_request: bool,
     pub(crate) method: &'m str,
     params: Option<&'m Map<String, Value>>,
+    meta: Option<&'m MetaMember>,
 }
 
 #[cfg_attr(
@@ -111,44 +115,45 @@ pub(crate) struct Said<'m> {
     allow(dead_code, reason = "the HTTP transport routes on them")
 )]
 impl<'m> Said<'m> {
-    /// What `params` say of a message of `method`.
+    /// What `params` (without their `_meta`) and `params._meta` say of a message of `method`.
     pub(crate) fn of(
         is_request: bool,
         method: &'m str,
         params: Option<&'m Map<String, Value>>,
+        meta: Option<&'m MetaMember>,
     ) -> Said<'m> {
         Said {
             is_request,
             method,
             params,
+            meta,
         }
     }
 
     /// `params._meta`: `Err` when it is there but not an object.
-    pub(crate) fn meta(&self) -> Result<Option<&'m Map<String, Value>>, ProtocolError> {
-        match self.params.and_then(|p| p.get("_meta")) {
-            None => Ok(None),
-            Some(Value::Object(meta)) => Ok(Some(meta)),
-            Some(_) => Err(ProtocolError::MetaNotObject),
+    pub(crate) fn meta(&self) -> Result<(), ProtocolError> {
+        match self.meta {
+            Some(MetaMember::Other(_)) => Err(ProtocolError::MetaNotObject),
+            _ => Ok(()),
         }
     }
 
     /// `params._meta`'s protocol version, if it names one as a string.
     pub(crate) fn version(&self) -> Option<&'m str> {
-        self.meta()
-            .ok()
-            .flatten()
+        self.meta
+            .and_then(MetaMember::rest)
             .and_then(|m| m.get(META_PROTOCOL_VERSION))
             .and_then(Value::as_str)
     }
 
     /// Whether `params._meta` carries client capabilities (an object).
     pub(crate) fn capabilities(&self) -> bool {
-        self.meta()
-            .ok()
-            .flatten()
-            .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
-            .is_some_and(Value::is_object)
+        match self.meta {
+            Some(MetaMember::Object(parts)) => {
+                parts.capabilities.as_ref().is_some_and(Value::is_object)
+            }
+            _ => false,
+        }
     }
 
     /// What the method's params name: a tool's or prompt's `name`, a resource's `uri`, a

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::answer::{HostWork, Outcome};
+use super::answer::{Ended, HostWork};
 use super::request::Era;
 use super::response::Response;
 use crate::context::Context;
@@ -212,7 +212,7 @@ impl Exchange {
 
 enum Woke {
     Cancelled,
-    Answered(Outcome),
+    Answered(Ended),
     Pushed,
 }
 
@@ -225,7 +225,7 @@ pub(crate) struct Answerer {
 
 impl Answerer {
     /// Called once: the work ends once.
-    fn respond(&mut self, outcome: Outcome) -> Response {
+    fn respond(&mut self, outcome: Ended) -> Response {
         self.server
             .respond(std::mem::take(&mut self.id), self.era, outcome)
     }

@@ -1,7 +1,10 @@
 //! A JSON-RPC response, as the core answers it; written straight into the output buffer.
 
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 
+use super::answer::Body;
 use crate::error::ProtocolError;
 use crate::revision::Revision;
 use crate::server::Stamp;
@@ -16,37 +19,58 @@ use crate::server::Stamp;
 ///     r#"{"error":{"code":-32600,"message":"Batch requests are not supported at any supported protocol version"},"jsonrpc":"2.0"}"#
 /// );
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Response {
     id: Option<Value>,
-    body: Result<Value, ProtocolError>,
+    body: Result<Body, ProtocolError>,
     revision: Option<Revision>,
     /// What a 2026-07-28 result carries besides its own fields: added when it is written.
     stamp: Option<Stamp>,
+    /// A tool's result as a value, made the first time [`body`](Self::body) is asked.
+    shown: OnceLock<Value>,
+}
+
+// `shown` is a cache of `body`: two responses are equal whether or not it was asked.
+impl PartialEq for Response {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.body == other.body
+            && self.revision == other.revision
+            && self.stamp == other.stamp
+    }
 }
 
 impl Response {
     /// A successful response carrying `result`.
     pub fn result(id: Option<Value>, result: Value) -> Self {
+        Self::of(id, Body::Value(result))
+    }
+
+    /// A result as the core holds it (a tool's written as the host gave it).
+    pub(crate) fn of(id: Option<Value>, body: Body) -> Self {
         Self {
             id,
-            body: Ok(result),
+            body: Ok(body),
             revision: None,
             stamp: None,
+            shown: OnceLock::new(),
         }
     }
 
     /// A 2026-07-28 result: stamped when written, without a copy of the stamp in each result.
-    pub(crate) fn stamped(id: Value, result: Value, stamp: &Stamp) -> Self {
+    pub(crate) fn stamped(id: Value, result: Body, stamp: &Stamp) -> Self {
         match result {
             // A result with a `_meta` of its own is merged now (rare: a listen stream's).
-            Value::Object(ref map) if !map.contains_key("_meta") => Self {
-                id: Some(id),
-                body: Ok(result),
-                revision: None,
+            Body::Value(Value::Object(ref map)) if map.contains_key("_meta") => {
+                let mut result = result.into_value();
+                stamp.apply(&mut result);
+                Self::result(Some(id), result)
+            }
+            Body::Value(Value::Object(_)) | Body::Tool(_) => Self {
                 stamp: Some(stamp.clone()),
+                ..Self::of(Some(id), result)
             },
-            mut result => {
+            Body::Value(mut result) => {
                 stamp.apply(&mut result);
                 Self::result(Some(id), result)
             }
@@ -60,6 +84,7 @@ impl Response {
             body: Err(error),
             revision,
             stamp: None,
+            shown: OnceLock::new(),
         }
     }
 
@@ -72,7 +97,11 @@ impl Response {
     /// the `resultType` and server `_meta` every such result carries are added by
     /// [`to_value`](Self::to_value) and [`write_to`](Self::write_to).
     pub fn body(&self) -> Result<&Value, &ProtocolError> {
-        self.body.as_ref()
+        match &self.body {
+            Ok(Body::Value(value)) => Ok(value),
+            Ok(Body::Tool(result)) => Ok(self.shown.get_or_init(|| result.to_value())),
+            Err(error) => Err(error),
+        }
     }
 
     /// The response as a JSON value (keys sorted).
@@ -84,7 +113,10 @@ impl Response {
         }
         match &self.body {
             Ok(result) => {
-                let mut result = result.clone();
+                let mut result = match result {
+                    Body::Value(value) => value.clone(),
+                    Body::Tool(result) => result.to_value(),
+                };
                 if let Some(stamp) = &self.stamp {
                     stamp.apply(&mut result);
                 }
@@ -109,8 +141,13 @@ impl Response {
                 self.write_id(out);
                 out.extend_from_slice(b"\"jsonrpc\":\"2.0\",\"result\":");
                 match (&self.stamp, result) {
-                    (Some(stamp), Value::Object(map)) => write_stamped(out, map, stamp),
-                    _ => write_value(out, result),
+                    (Some(stamp), Body::Value(Value::Object(map))) => {
+                        write_stamped(out, map, stamp);
+                    }
+                    (stamp, Body::Tool(result)) => {
+                        result.write_to(out, stamp.as_ref().map(Stamp::meta_json));
+                    }
+                    (_, Body::Value(value)) => write_value(out, value),
                 }
             }
             Err(error) => {

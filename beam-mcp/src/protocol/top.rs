@@ -11,6 +11,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL};
 use crate::json::{self, Fault, JsonError, ValueSeed};
 
 /// A message's top level.
@@ -30,7 +31,10 @@ pub(crate) struct Members {
     pub(crate) jsonrpc: bool,
     pub(crate) id: Option<Value>,
     pub(crate) method: Option<Value>,
+    /// The params, without their `_meta` when they are an object.
     pub(crate) params: Option<Value>,
+    /// `params._meta`, when the params are an object that has one.
+    pub(crate) params_meta: Option<MetaMember>,
     pub(crate) result: Option<Value>,
     pub(crate) error: Option<Value>,
     /// A top-level `_meta` was there (refused: it belongs in `params`).
@@ -40,11 +44,17 @@ pub(crate) struct Members {
 impl Members {
     /// The members of a decoded object (hosts that call the core with a `Value`).
     pub(crate) fn of(mut map: Map<String, Value>) -> Members {
+        let mut params = map.remove("params");
+        let params_meta = match &mut params {
+            Some(Value::Object(params)) => params.remove("_meta").map(MetaMember::of),
+            _ => None,
+        };
         Members {
             jsonrpc: map.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
             id: map.remove("id"),
             method: map.remove("method"),
-            params: map.remove("params"),
+            params,
+            params_meta,
             result: map.remove("result"),
             error: map.remove("error"),
             meta: map.contains_key("_meta"),
@@ -81,6 +91,51 @@ impl Members {
         object
     }
 }
+
+/// `params._meta` as the core reads it: the members it acts on apart (their keys never copied),
+/// every other one kept as sent (`protocolVersion` and a trace context among them: a host and
+/// the telemetry read them there).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct MetaParts {
+    pub(crate) capabilities: Option<Value>,
+    pub(crate) client_info: Option<Value>,
+    pub(crate) progress_token: Option<Value>,
+    pub(crate) log_level: Option<Value>,
+    pub(crate) rest: Map<String, Value>,
+}
+
+/// `params._meta`: an object, read apart, or anything else (which the core refuses).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum MetaMember {
+    Object(MetaParts),
+    Other(Value),
+}
+
+impl MetaMember {
+    /// The member taken apart from its decoded value.
+    fn of(value: Value) -> MetaMember {
+        let Value::Object(mut rest) = value else {
+            return MetaMember::Other(value);
+        };
+        MetaMember::Object(MetaParts {
+            capabilities: rest.remove(META_CLIENT_CAPABILITIES),
+            client_info: rest.remove(META_CLIENT_INFO),
+            progress_token: rest.remove(PROGRESS_TOKEN),
+            log_level: rest.remove(META_LOG_LEVEL),
+            rest,
+        })
+    }
+
+    /// The members kept as sent, when `_meta` is an object.
+    pub(crate) fn rest(&self) -> Option<&Map<String, Value>> {
+        match self {
+            MetaMember::Object(parts) => Some(&parts.rest),
+            MetaMember::Other(_) => None,
+        }
+    }
+}
+
+const PROGRESS_TOKEN: &str = "progressToken";
 
 /// Reads one message's top level (a transport has bounded its size).
 pub(crate) fn read(bytes: &[u8]) -> Result<Top, JsonError> {
@@ -259,9 +314,16 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                     access.next_value_seed(inside)?;
                     continue;
                 }
+                Key::Params => {
+                    if members.params.is_some() {
+                        return Err(inside.repeated("params".into()));
+                    }
+                    let params = ParamsSeed(inside, &mut members.params_meta);
+                    members.params = Some(access.next_value_seed(params)?);
+                    continue;
+                }
                 Key::Id => (&mut members.id, "id"),
                 Key::Method => (&mut members.method, "method"),
-                Key::Params => (&mut members.params, "params"),
                 Key::Result => (&mut members.result, "result"),
                 Key::Error => (&mut members.error, "error"),
             };
@@ -275,12 +337,237 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
     }
 }
 
+/// `params`: an object's `_meta` read apart ([`MetaSeed`], into `.1`, where it is built in
+/// place rather than moved out through serde's layers), its other members into a map as the
+/// value reader builds one; anything else read whole.
+struct ParamsSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>);
+
+impl<'de> DeserializeSeed<'de> for ParamsSeed<'_, '_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        self.0.visit_f64(v)
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        self.0.visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let inside = self.0.inside()?;
+        let meta = self.1;
+        let mut map = Map::new();
+        while let Some(key) = access.next_key_seed(ParamsKeySeed)? {
+            let Some(key) = key else {
+                if meta.is_some() {
+                    return Err(inside.repeated("_meta".into()));
+                }
+                access.next_value_seed(MetaSeed(inside, meta))?;
+                continue;
+            };
+            match map.entry(key) {
+                serde_json::map::Entry::Occupied(taken) => {
+                    return Err(inside.repeated(taken.key().clone()));
+                }
+                serde_json::map::Entry::Vacant(place) => {
+                    place.insert(access.next_value_seed(inside)?);
+                }
+            }
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+/// A key of `params`: `None` for `_meta` (never copied), any other as a string.
+struct ParamsKeySeed;
+
+impl<'de> DeserializeSeed<'de> for ParamsKeySeed {
+    type Value = Option<String>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for ParamsKeySeed {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Option<String>, E> {
+        Ok((key != "_meta").then(|| key.to_owned()))
+    }
+}
+
+/// `params._meta`, into `.1`: an object's members the core acts on kept apart, keys compared
+/// where they are read and never copied; anything else read whole.
+struct MetaSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>);
+
+/// The keys of `_meta` the core takes apart.
+enum MetaKey {
+    Capabilities,
+    ClientInfo,
+    ProgressToken,
+    LogLevel,
+    Other(String),
+}
+
+struct MetaKeySeed;
+
+impl<'de> DeserializeSeed<'de> for MetaKeySeed {
+    type Value = MetaKey;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<MetaKey, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for MetaKeySeed {
+    type Value = MetaKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<MetaKey, E> {
+        Ok(match key {
+            META_CLIENT_CAPABILITIES => MetaKey::Capabilities,
+            META_CLIENT_INFO => MetaKey::ClientInfo,
+            PROGRESS_TOKEN => MetaKey::ProgressToken,
+            META_LOG_LEVEL => MetaKey::LogLevel,
+            other => MetaKey::Other(other.to_owned()),
+        })
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for MetaSeed<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl MetaSeed<'_, '_> {
+    fn other<E>(self, value: Value) -> Result<(), E> {
+        *self.1 = Some(MetaMember::Other(value));
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.other(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.other(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.other(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        let value = self.0.visit_f64(v)?;
+        self.other(value)
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.other(Value::String(v.to_owned()))
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.other(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        let value = self.0.visit_seq(seq)?;
+        self.other(value)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
+        let inside = self.0.inside()?;
+        let mut parts = MetaParts::default();
+        while let Some(key) = access.next_key_seed(MetaKeySeed)? {
+            // A repeat is refused when its key is read, as the map reader does.
+            let (slot, name) = match key {
+                MetaKey::Capabilities => (&mut parts.capabilities, META_CLIENT_CAPABILITIES),
+                MetaKey::ClientInfo => (&mut parts.client_info, META_CLIENT_INFO),
+                MetaKey::ProgressToken => (&mut parts.progress_token, PROGRESS_TOKEN),
+                MetaKey::LogLevel => (&mut parts.log_level, META_LOG_LEVEL),
+                MetaKey::Other(key) => {
+                    match parts.rest.entry(key) {
+                        serde_json::map::Entry::Occupied(taken) => {
+                            return Err(inside.repeated(taken.key().clone()));
+                        }
+                        serde_json::map::Entry::Vacant(place) => {
+                            place.insert(access.next_value_seed(inside)?);
+                        }
+                    }
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                return Err(inside.repeated(name.into()));
+            }
+            *slot = Some(access.next_value_seed(inside)?);
+        }
+        *self.1 = Some(MetaMember::Object(parts));
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// What the core reads of a top level: `jsonrpc`, the five members, `_meta`.
-    type Seen = (bool, Vec<Option<Value>>, bool);
+    /// What the core reads of a top level: `jsonrpc`, the five members, `_meta`, and
+    /// `params._meta` apart.
+    type Seen = (bool, Vec<Option<Value>>, bool, Option<MetaMember>);
 
     /// What `json::read` makes of the same bytes, as the top level the core reads.
     fn through_value(bytes: &[u8]) -> Result<Option<Seen>, JsonError> {
@@ -295,6 +582,7 @@ mod tests {
             m.jsonrpc,
             vec![m.id, m.method, m.params, m.result, m.error],
             m.meta,
+            m.params_meta,
         )
     }
 
@@ -324,6 +612,18 @@ mod tests {
             br#"{"_meta":1,"_meta":2}"#,
             br#"{"x":1,"y":2,"x":3}"#,
             br#"{"params":{"a":1,"a":2}}"#,
+            br#"{"params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c"},"progressToken":7,"io.modelcontextprotocol/logLevel":"info","traceparent":"00-x","k":[1]}}}"#,
+            br#"{"params":{"_meta":{"progressToken":1,"progressToken":2}}}"#,
+            br#"{"params":{"_meta":{"progress\u0054oken":1,"progressToken":2}}}"#,
+            br#"{"params":{"_meta":{"k":1,"k":2}}}"#,
+            br#"{"params":{"_meta":{},"_meta":{}}}"#,
+            br#"{"params":{"\u005fmeta":{},"_meta":{}}}"#,
+            br#"{"params":{"_meta":[1,2]}}"#,
+            br#"{"params":{"_meta":"x","a":{"b":1}}}"#,
+            br#"{"params":{"_meta":null}}"#,
+            br#"{"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"x":{"x":1,"x":2}}}}}"#,
+            br#"{"params":{"a":1,"_meta":{"p":[1,{"q":1,"q":1}]},"a":2}}"#,
+            br#"{"params":[{"_meta":{}}]}"#,
             br#"{"x":{"k":1,"k":2},"x":1}"#,
             br#"{"id":1,"id":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]"#,
             br#"{"jsonrpc":"2.0""#,
@@ -352,6 +652,16 @@ mod tests {
         let deeper = format!(r#"{{"params":{}1{}}}"#, "[".repeat(64), "]".repeat(64));
         assert_eq!(direct(deeper.as_bytes()), Err(JsonError::TooDeep));
         assert_eq!(through_value(deeper.as_bytes()), Err(JsonError::TooDeep));
+        // `_meta` is level 3: 61 arrays inside one of its members reach 64.
+        for (open, refused) in [(61, false), (62, true)] {
+            let meta = format!(
+                r#"{{"params":{{"_meta":{{"progressToken":{}1{}}}}}}}"#,
+                "[".repeat(open),
+                "]".repeat(open)
+            );
+            assert_eq!(direct(meta.as_bytes()), through_value(meta.as_bytes()));
+            assert_eq!(direct(meta.as_bytes()) == Err(JsonError::TooDeep), refused);
+        }
         let version = format!(r#"{{"jsonrpc":{}1{}}}"#, "[".repeat(64), "]".repeat(64));
         assert_eq!(direct(version.as_bytes()), Err(JsonError::TooDeep));
         let batch = format!("[{}]", "[".repeat(64).to_string() + &"]".repeat(64));

@@ -218,12 +218,12 @@ impl Telemetry {
     pub(crate) fn notification(
         &self,
         method: &str,
-        params: Option<&Map<String, Value>>,
+        meta: Option<&Map<String, Value>>,
         via: Via,
         session_revision: Option<Revision>,
     ) -> NotificationSpan {
         let started = Instant::now();
-        let (operation, meta) = Operation::unread(method, None, params, via, session_revision);
+        let operation = Operation::unread(method, None, meta, via, session_revision);
         let cx = self.start(&operation, meta);
         NotificationSpan {
             telemetry: self.clone(),
@@ -239,13 +239,13 @@ impl Telemetry {
         &self,
         method: &str,
         id: Option<&Value>,
-        params: Option<&Map<String, Value>>,
+        meta: Option<&Map<String, Value>>,
         via: Via,
         session_revision: Option<Revision>,
         error: &ProtocolError,
     ) {
         let started = Instant::now();
-        let (operation, meta) = Operation::unread(method, id, params, via, session_revision);
+        let operation = Operation::unread(method, id, meta, via, session_revision);
         let cx = self.start(&operation, meta);
         let ending = Ending::Error {
             code: error.code_at(operation.protocol.filter(|r| r.is_stateless())),
@@ -337,30 +337,27 @@ struct Operation {
 
 impl Operation {
     /// A message that did not reach the seam (a notification, a refused request): what its
-    /// envelope says, with its `_meta` if that is an object. The revision is the one `_meta`
-    /// names, else the session's.
-    fn unread<'p>(
+    /// envelope says, and its `_meta` if that is an object (the members the core takes apart
+    /// aside: the telemetry reads a version and a trace context). The revision is the one
+    /// `_meta` names, else the session's.
+    fn unread(
         method: &str,
         id: Option<&Value>,
-        params: Option<&'p Map<String, Value>>,
+        meta: Option<&Map<String, Value>>,
         via: Via,
         session_revision: Option<Revision>,
-    ) -> (Operation, Option<&'p Map<String, Value>>) {
-        let meta = params
-            .and_then(|p| p.get("_meta"))
-            .and_then(Value::as_object);
+    ) -> Operation {
         let named = meta
             .and_then(|m| m.get(META_PROTOCOL_VERSION))
             .and_then(Value::as_str)
             .and_then(Revision::parse);
-        let operation = Operation {
+        Operation {
             method: method.to_owned(),
             target: None,
             id: id.and_then(id_text),
             protocol: named.or(session_revision),
             via,
-        };
-        (operation, meta)
+        }
     }
 
     fn of(call: &Call) -> Operation {

@@ -246,6 +246,22 @@ impl Content {
         }
     }
 
+    /// Appends the block as [`to_value`](Self::to_value) would be written (a text block
+    /// without annotations, the common one, with no value built).
+    fn write_to(&self, out: &mut Vec<u8>) {
+        match self {
+            Content::Text {
+                text,
+                annotations: None,
+            } => {
+                out.extend_from_slice(b"{\"text\":");
+                write_json(out, text);
+                out.extend_from_slice(b",\"type\":\"text\"}");
+            }
+            other => write_json(out, &other.to_value()),
+        }
+    }
+
     /// The block as the wire spells it (same at both revisions).
     pub fn to_value(&self) -> Value {
         let mut block = self.to_bare_value();
@@ -374,6 +390,35 @@ impl CallToolResult {
     /// The structured content, if any.
     pub fn structured(&self) -> Option<&Value> {
         self.structured.as_ref()
+    }
+
+    /// Appends the result object as the wire spells it, its keys in the order its value's are
+    /// written (sorted), with no value built; a 2026-07-28 result first carries the server's
+    /// `_meta` (`stamp_meta`, JSON) and `resultType`.
+    pub(crate) fn write_to(&self, out: &mut Vec<u8>, stamp_meta: Option<&str>) {
+        out.push(b'{');
+        if let Some(meta) = stamp_meta {
+            out.extend_from_slice(b"\"_meta\":");
+            out.extend_from_slice(meta.as_bytes());
+            out.extend_from_slice(b",\"resultType\":\"complete\",");
+        }
+        out.extend_from_slice(b"\"content\":[");
+        for (i, block) in self.content.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            block.write_to(out);
+        }
+        out.extend_from_slice(if self.is_error {
+            b"],\"isError\":true"
+        } else {
+            b"],\"isError\":false"
+        });
+        if let Some(structured) = &self.structured {
+            out.extend_from_slice(b",\"structuredContent\":");
+            write_json(out, structured);
+        }
+        out.push(b'}');
     }
 
     /// The result object as the wire spells it, moved rather than copied (the core's answer).
@@ -538,5 +583,13 @@ impl Display for ToolError {
 impl<E: std::error::Error> From<E> for ToolError {
     fn from(error: E) -> Self {
         ToolError(error.to_string())
+    }
+}
+
+/// Appends `value`'s compact JSON (a string or a `Value`: writing either into a `Vec` cannot
+/// fail, every key being a string and every number finite).
+fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    if serde_json::to_writer(&mut *out, value).is_err() {
+        out.extend_from_slice(b"null");
     }
 }

@@ -30,11 +30,11 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
             // Nothing to run, but the verdict is still awaited before the (empty) answer.
             verdict @ Some(_) => {
                 let begun = request.begin(server, false);
-                let work = Box::pin(async move {
+                let work = async move {
                     admitted(verdict).await?;
                     Ok(Completion::default().to_value())
-                });
-                Answer::Run(begun, work)
+                };
+                Answer::run(begun, work)
             }
         };
     };
@@ -60,7 +60,7 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
     };
     let complete = def.complete;
     let context = begun.context.clone();
-    let work = Box::pin(async move {
+    let work = async move {
         admitted(verdict).await?;
         match dispatch::run(&call, context, |context| {
             complete(completion_request(context))
@@ -79,8 +79,8 @@ pub(crate) fn complete(server: &Server, mut request: Request<'_>) -> Answer {
             // A completer has no round to ask in: its asks return `AskError::Unavailable`.
             Ran::InputRequired => Err(ProtocolError::Internal),
         }
-    });
-    Answer::Run(begun, work)
+    };
+    Answer::run(begun, work)
 }
 
 /// What a completion asks: the item's key, its completer (if it declares one for the

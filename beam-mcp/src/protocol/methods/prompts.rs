@@ -94,7 +94,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
     };
     let responder = server.clone();
     let context = begun.context.clone();
-    let work = Box::pin(async move {
+    let work = async move {
         admitted(verdict).await?;
         let asking = context.clone();
         match dispatch::run(&call, context, |context| handler(render(context))).await {
@@ -116,6 +116,6 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
             }
             Ran::InputRequired => input_required(&responder, &asking),
         }
-    });
-    Answer::Run(begun, work)
+    };
+    Answer::run(begun, work)
 }

@@ -110,7 +110,7 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
     let responder = server.clone();
     let context = begun.context.clone();
     let stateless = era.is_stateless();
-    let work = Box::pin(async move {
+    let work = async move {
         admitted(verdict).await?;
         let asking = context.clone();
         match dispatch::run(&call, context, |context| reader(read(context))).await {
@@ -155,6 +155,6 @@ pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer
             }
             Ran::InputRequired => input_required(&responder, &asking),
         }
-    });
-    Answer::Run(begun, work)
+    };
+    Answer::run(begun, work)
 }

@@ -83,7 +83,7 @@ pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Answer {
     let subscription = live.subscribe(Listener::new(wanted, outbox, Some(id.clone())));
     let live = Arc::clone(live);
     let connection_ends = request.session.ending();
-    let work = Box::pin(async move {
+    let work = async move {
         let _subscription = subscription;
         tokio::select! {
             () = live.closing().cancelled() => {}
@@ -94,8 +94,8 @@ pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Answer {
             "resultType": "complete",
             "_meta": { META_SUBSCRIPTION_ID: id },
         }))
-    });
-    Answer::Run(begun, work)
+    };
+    Answer::run(begun, work)
 }
 
 /// `resources/subscribe` and `resources/unsubscribe` on a 2025-11-25 session.

@@ -84,11 +84,11 @@ pub(crate) fn get(server: &Server, mut request: Request<'_>) -> Answer {
         Ok(Named::Here(task)) => Answer::Now(Ok(Value::Object(task.detailed()))),
         Ok(Named::Shared { share, id, owner }) => {
             let begun = request.begin(server, false);
-            let work = Box::pin(async move {
+            let work = async move {
                 let task = loaded(share.as_ref(), &id, owner).await?;
                 Ok(Value::Object(task.detailed))
-            });
-            Answer::Run(begun, work)
+            };
+            Answer::run(begun, work)
         }
         Err(error) => Answer::Now(Err(error)),
     }
@@ -114,14 +114,14 @@ pub(crate) fn update(server: &Server, mut request: Request<'_>) -> Answer {
         }
         Named::Shared { share, id, owner } => {
             let begun = request.begin(server, false);
-            let work = Box::pin(async move {
+            let work = async move {
                 loaded(share.as_ref(), &id, owner).await?;
                 if let Some(responses) = responses {
                     share.relay(&id, TaskRelay::Answer(responses)).await?;
                 }
                 Ok(Value::Object(Map::new()))
-            });
-            Answer::Run(begun, work)
+            };
+            Answer::run(begun, work)
         }
     }
 }
@@ -137,15 +137,15 @@ pub(crate) fn cancel(server: &Server, mut request: Request<'_>) -> Answer {
         }
         Ok(Named::Shared { share, id, owner }) => {
             let begun = request.begin(server, false);
-            let work = Box::pin(async move {
+            let work = async move {
                 let task = loaded(share.as_ref(), &id, owner).await?;
                 if !task.terminal {
                     share.save(cancelled(task)).await?;
                     share.relay(&id, TaskRelay::Cancel).await?;
                 }
                 Ok(Value::Object(Map::new()))
-            });
-            Answer::Run(begun, work)
+            };
+            Answer::run(begun, work)
         }
         Err(error) => Answer::Now(Err(error)),
     }

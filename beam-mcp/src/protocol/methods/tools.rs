@@ -13,7 +13,7 @@ use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::Limited;
 use crate::protocol::Revision;
-use crate::protocol::answer::Answer;
+use crate::protocol::answer::{Answer, Body, Ended};
 use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError};
 use crate::schema::CompiledSchema;
@@ -168,14 +168,14 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
                         running,
                     );
                     // Boxed: a call that never becomes a task (most) keeps a small future.
-                    return Box::pin(outcome).await;
+                    return Box::pin(outcome).await.map(Body::Value);
                 }
             }
         } else {
             dispatch::run(&call, context, start).await
         };
         match ran {
-            Ran::InputRequired => input_required(&responder, &asking),
+            Ran::InputRequired => input_required(&responder, &asking).map(Body::Value),
             ran => outcome(&tool_name, output.as_ref(), ran),
         }
     });
@@ -186,30 +186,29 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
 type Rest = Pin<Box<dyn Future<Output = Ran<Result<CallToolResult, ToolFault>>> + Send>>;
 
 /// A call's answer once its host code ran; structured content is checked against `output`,
-/// when given.
+/// when given. The result is kept as the tool gave it: written as it is, no `Value` built.
 fn outcome(
     tool_name: &str,
     output: Option<&CompiledSchema>,
     ran: Ran<Result<CallToolResult, ToolFault>>,
-) -> Result<Value, ProtocolError> {
+) -> Ended {
     match ran {
-        Ran::Done(Ok(result)) => Ok(match output {
-            None => result.into_value(),
+        Ran::Done(Ok(result)) => Ok(Body::Tool(match output {
+            None => result,
             Some(schema) => checked(tool_name, schema, result),
-        }),
+        })),
         Ran::Done(Err(ToolFault::InvalidArguments(reason))) => {
-            Ok(invalid_arguments(tool_name, &reason).into_value())
+            Ok(Body::Tool(invalid_arguments(tool_name, &reason)))
         }
         Ran::Done(Err(ToolFault::Internal(reason))) => {
             tracing::error!(tool = %tool_name, reason = %Logged(&reason), "tool fault");
             Err(ProtocolError::Internal)
         }
-        Ran::Panicked(panic) => Ok(panicked(tool_name, &panic)),
-        Ran::TimedOut(limit) => Ok(CallToolResult::error(format!(
+        Ran::Panicked(panic) => Ok(Body::Tool(panicked(tool_name, &panic))),
+        Ran::TimedOut(limit) => Ok(Body::Tool(CallToolResult::error(format!(
             "{tool_name}: the call exceeded its time limit of {} ms",
             limit.as_millis()
-        ))
-        .into_value()),
+        )))),
         // A call past its first round no longer asks by rounds.
         Ran::InputRequired => Err(ProtocolError::Internal),
     }
@@ -218,7 +217,7 @@ fn outcome(
 /// A result whose structured content is checked against the tool's `outputSchema`: a mismatch
 /// is answered as an `isError` result naming it (and logged), never sent.
 #[inline(never)]
-fn checked(tool_name: &str, schema: &CompiledSchema, result: CallToolResult) -> Value {
+fn checked(tool_name: &str, schema: &CompiledSchema, result: CallToolResult) -> CallToolResult {
     if !result.is_error()
         && let Some(structured) = result.structured()
         && let Err(mismatch) = schema.validate(structured)
@@ -227,10 +226,9 @@ fn checked(tool_name: &str, schema: &CompiledSchema, result: CallToolResult) -> 
         return CallToolResult::error(format!(
             "{tool_name}: the tool's structured content does not match its outputSchema: {}",
             mismatch.message().replacen("arguments", "the content", 1)
-        ))
-        .into_value();
+        ));
     }
-    result.into_value()
+    result
 }
 
 /// The call waits: it becomes a task, answered now with the `CreateTaskResult`, and the rest
@@ -292,7 +290,7 @@ async fn detach(
                 Status::Failed(ProtocolError::Internal.to_error_object(Some(Revision::V2026_07_28)))
             }
             ran => match outcome(&tool_name, output.as_ref(), ran) {
-                Ok(result) => Status::Completed(result),
+                Ok(result) => Status::Completed(result.into_value()),
                 Err(error) => Status::Failed(error.to_error_object(Some(Revision::V2026_07_28))),
             },
         };
@@ -302,9 +300,9 @@ async fn detach(
 }
 
 /// A panicking tool is a tool error that says nothing of the panic (which is logged).
-fn panicked(tool: &str, panic: &str) -> Value {
+fn panicked(tool: &str, panic: &str) -> CallToolResult {
     tracing::error!(%tool, panic = %Logged(panic), "tool panicked");
-    CallToolResult::error(format!("{tool}: the tool failed with an internal error")).into_value()
+    CallToolResult::error(format!("{tool}: the tool failed with an internal error"))
 }
 
 fn invalid_arguments(tool: &str, reason: &str) -> CallToolResult {
