@@ -104,6 +104,11 @@ impl Response {
         }
     }
 
+    /// The error, if it is one (no value made of a result, as [`body`](Self::body) may).
+    pub(crate) fn failure(&self) -> Option<&ProtocolError> {
+        self.body.as_ref().err()
+    }
+
     /// The response as a JSON value (keys sorted).
     pub fn to_value(&self) -> Value {
         let mut out = Map::new();

@@ -39,14 +39,15 @@ struct SessionState {
     /// What the first `initialize` said of the client (a session negotiates once).
     client: OnceLock<Arc<Hello>>,
     in_flight: Option<InFlight>,
-    /// Set when the connection ends: its listen streams end with their result.
-    ending: Arc<CancelFlag>,
+    /// Set when the connection ends: its listen streams end with their result. This and the
+    /// two queues below are made on first use: a stateless request's session never uses them.
+    ending: OnceLock<Arc<CancelFlag>>,
     /// Unsolicited notifications of a 2025-11-25 session (list changes, resource updates),
     /// for the transport to write; and the session's place in the broadcaster.
     follower: Mutex<Option<Subscription>>,
-    unsolicited: Arc<Outbox>,
+    unsolicited: OnceLock<Arc<Outbox>>,
     /// Requests to the client waiting for its responses (2025-11-25 asks).
-    client_requests: Arc<ClientRequests>,
+    client_requests: OnceLock<Arc<ClientRequests>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -95,7 +96,7 @@ impl Session {
         Session {
             state: Arc::new(SessionState {
                 in_flight: Some(InFlight::default()),
-                client_requests: Arc::new(ClientRequests::numbered_after(base)),
+                client_requests: OnceLock::from(Arc::new(ClientRequests::numbered_after(base))),
                 ..SessionState::default()
             }),
             principal: None,
@@ -104,11 +105,19 @@ impl Session {
 
     /// The connection ends: its `subscriptions/listen` streams end with their result.
     pub fn end(&self) {
-        self.state.ending.cancel();
+        self.ending_flag().cancel();
     }
 
     pub(crate) fn ending(&self) -> Arc<CancelFlag> {
-        Arc::clone(&self.state.ending)
+        Arc::clone(self.ending_flag())
+    }
+
+    fn ending_flag(&self) -> &Arc<CancelFlag> {
+        self.state.ending.get_or_init(Arc::default)
+    }
+
+    fn unsolicited_queue(&self) -> &Arc<Outbox> {
+        self.state.unsolicited.get_or_init(Arc::default)
     }
 
     /// The queue of unsolicited notifications (a 2025-11-25 session of a live server), which
@@ -118,7 +127,7 @@ impl Session {
         allow(dead_code, reason = "used by the stdio transport")
     )]
     pub(crate) fn unsolicited(&self) -> Arc<Outbox> {
-        Arc::clone(&self.state.unsolicited)
+        Arc::clone(self.unsolicited_queue())
     }
 
     /// After `initialize` on a live server: list changes and subscribed resource updates are
@@ -130,7 +139,7 @@ impl Session {
             resources: true,
             uris: Vec::new(),
         };
-        let listener = Listener::new(filter, Arc::clone(&self.state.unsolicited), None);
+        let listener = Listener::new(filter, Arc::clone(self.unsolicited_queue()), None);
         *lock(&self.state.follower) = Some(live.subscribe(listener));
     }
 
@@ -244,7 +253,7 @@ impl Session {
     }
 
     pub(crate) fn client_requests(&self) -> &Arc<ClientRequests> {
-        &self.state.client_requests
+        self.state.client_requests.get_or_init(Arc::default)
     }
 
     pub(crate) fn principal(&self) -> Option<Principal> {

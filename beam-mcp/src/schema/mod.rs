@@ -146,20 +146,46 @@ impl CompiledSchema {
 /// assert!(arguments["count"].is_u64());
 /// ```
 pub fn whole_numbers_as_integers(value: &mut Value) {
+    whole_within(value, 0);
+}
+
+/// Recursion to the reader's depth bound (no work list to allocate for arguments as they come);
+/// deeper (a value a host built), a work list.
+fn whole_within(value: &mut Value, depth: usize) {
+    match value {
+        Value::Number(number) => whole_number(number),
+        Value::Array(items) if depth < crate::json::MAX_DEPTH => {
+            items
+                .iter_mut()
+                .for_each(|item| whole_within(item, depth + 1));
+        }
+        Value::Object(map) if depth < crate::json::MAX_DEPTH => {
+            map.values_mut()
+                .for_each(|item| whole_within(item, depth + 1));
+        }
+        Value::Array(_) | Value::Object(_) => whole_everywhere(value),
+        _ => {}
+    }
+}
+
+fn whole_everywhere(value: &mut Value) {
     let mut work = vec![value];
     while let Some(value) = work.pop() {
         match value {
-            Value::Number(number) => {
-                if let Some(whole) = number.as_f64().filter(|_| number.is_f64())
-                    && let Some(integer) = node::whole_in_range(whole)
-                {
-                    *number = integer;
-                }
-            }
+            Value::Number(number) => whole_number(number),
             Value::Array(items) => work.extend(items.iter_mut()),
             Value::Object(map) => work.extend(map.values_mut()),
             _ => {}
         }
+    }
+}
+
+/// A float whose value is whole, within the 64-bit range, as that integer.
+fn whole_number(number: &mut serde_json::Number) {
+    if let Some(whole) = number.as_f64().filter(|_| number.is_f64())
+        && let Some(integer) = node::whole_in_range(whole)
+    {
+        *number = integer;
     }
 }
 

@@ -26,7 +26,7 @@ pub(super) enum Wire {
 /// failure (rust-mcp-sdk does) would otherwise lose the error. A host's refusal
 /// ([`Refusal`](crate::middleware::Refusal)) travels with the status it chose, at both eras.
 pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
-    let Err(error) = response.body() else {
+    let Some(error) = response.failure() else {
         return 200;
     };
     if let ProtocolError::Refused(refusal) = error {
@@ -73,18 +73,18 @@ pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
 /// that could not answer, and a host refusal's `WWW-Authenticate` challenge.
 pub(super) fn respond(response: &Response, wire: Wire) -> HttpResponse {
     let mut out = json_response(status_of(response, wire), response, false);
-    if let Err(ProtocolError::Refused(refusal)) = response.body()
+    if let Some(ProtocolError::Refused(refusal)) = response.failure()
         && let Some(challenge) = refusal.challenge()
         && let Ok(value) = HeaderValue::from_str(challenge)
     {
         out.headers_mut().insert(header::WWW_AUTHENTICATE, value);
     }
-    if let Err(ProtocolError::StoreUnavailable) = response.body() {
+    if let Some(ProtocolError::StoreUnavailable) = response.failure() {
         out.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(1u32));
     }
     if wire == Wire::Stateless
-        && let Err(error) = response.body()
+        && let Some(error) = response.failure()
     {
         let wait = error
             .data()
