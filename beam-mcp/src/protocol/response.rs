@@ -105,6 +105,10 @@ impl Response {
     }
 
     /// The error, if it is one (no value made of a result, as [`body`](Self::body) may).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP transport's status reads it")
+    )]
     pub(crate) fn failure(&self) -> Option<&ProtocolError> {
         self.body.as_ref().err()
     }

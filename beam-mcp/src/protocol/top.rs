@@ -16,6 +16,10 @@ use crate::json::{self, Fault, JsonError, ValueSeed};
 
 /// A message's top level.
 #[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "an object is nearly every message: boxing it would cost an allocation a message to shrink the rare other"
+)]
 pub(crate) enum Top {
     /// An object, its members apart.
     Object(Members),
