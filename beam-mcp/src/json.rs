@@ -184,7 +184,7 @@ pub(crate) fn kind_name(value: &Value) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn nested(depth: usize) -> String {
@@ -224,22 +224,22 @@ mod tests {
     /// A seeded xorshift: the property cases below are random but the same on every run. (A
     /// generator of our own rather than proptest, whose regex strategies turn on regex-syntax's
     /// Perl classes and case tables in the tested build, which beam-mcp's `pattern` leaves out.)
-    struct Cases(u64);
+    pub(crate) struct Cases(pub(crate) u64);
 
     impl Cases {
-        fn next(&mut self) -> u64 {
+        pub(crate) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0
         }
 
-        fn below(&mut self, n: u64) -> u64 {
+        pub(crate) fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
 
         /// A scalar; strings are full of brackets, quotes and backslashes.
-        fn leaf(&mut self) -> Value {
+        pub(crate) fn leaf(&mut self) -> Value {
             match self.below(5) {
                 0 => Value::Null,
                 1 => Value::Bool(self.below(2) == 1),
@@ -258,7 +258,7 @@ mod tests {
 
         /// A leaf wrapped in 0 to 70 levels, each one array or object with an optional sibling
         /// beside the inner value; and its depth.
-        fn wrapped(&mut self) -> (Value, usize) {
+        pub(crate) fn wrapped(&mut self) -> (Value, usize) {
             let depth = self.below(71) as usize;
             let mut value = self.leaf();
             for _ in 0..depth {

@@ -672,6 +672,81 @@ mod tests {
         assert_eq!(direct(batch.as_bytes()), Err(JsonError::TooDeep));
     }
 
+    /// A random member of `_meta` as text: a key the core takes apart or another (spelled
+    /// plainly or escaped), and any value, nested up to 70 levels.
+    fn meta_member(cases: &mut crate::json::tests::Cases) -> String {
+        const KEYS: &[&str] = &[
+            "io.modelcontextprotocol/clientCapabilities",
+            "io.modelcontextprotocol/clientInfo",
+            "progressToken",
+            "progress\\u0054oken",
+            "io.modelcontextprotocol/logLevel",
+            "io.modelcontextprotocol/protocolVersion",
+            "traceparent",
+            "k",
+        ];
+        let key = KEYS[cases.below(KEYS.len() as u64) as usize];
+        let (value, _) = cases.wrapped();
+        format!(r#""{key}":{value}"#)
+    }
+
+    /// A random member of `params` as text: `_meta` (an object of random members, or any
+    /// value), or another key with any value.
+    fn params_member(cases: &mut crate::json::tests::Cases) -> String {
+        const KEYS: &[&str] = &["name", "arguments", "\\u005fmeta", "x"];
+        if cases.below(2) == 0 {
+            let value = if cases.below(5) == 0 {
+                cases.wrapped().0.to_string()
+            } else {
+                let members: Vec<String> =
+                    (0..cases.below(6)).map(|_| meta_member(cases)).collect();
+                format!("{{{}}}", members.join(","))
+            };
+            return format!(r#""_meta":{value}"#);
+        }
+        let key = KEYS[cases.below(KEYS.len() as u64) as usize];
+        format!(r#""{key}":{}"#, cases.wrapped().0)
+    }
+
+    #[test]
+    fn random_params_and_meta_read_as_the_value_reader_reads_them() {
+        let mut cases = crate::json::tests::Cases(0x2545_F491_4F6C_DD1D);
+        let (mut read_whole, mut repeated, mut too_deep, mut syntax) = (0, 0, 0, 0);
+        for case in 0..3_000 {
+            let params = if cases.below(10) == 0 {
+                cases.wrapped().0.to_string()
+            } else {
+                let members: Vec<String> = (0..cases.below(5))
+                    .map(|_| params_member(&mut cases))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            };
+            let mut message =
+                format!(r#"{{"jsonrpc":"2.0","id":{case},"method":"m","params":{params}}}"#);
+            // Now and then a message cut short.
+            if cases.below(20) == 0 {
+                message.truncate(cases.below(message.len() as u64) as usize);
+            }
+            let direct = direct(message.as_bytes());
+            assert_eq!(
+                direct,
+                through_value(message.as_bytes()),
+                "case {case}: {message}"
+            );
+            match direct {
+                Ok(_) => read_whole += 1,
+                Err(JsonError::DuplicateKey(_)) => repeated += 1,
+                Err(JsonError::TooDeep) => too_deep += 1,
+                Err(_) => syntax += 1,
+            }
+        }
+        // Every outcome was reached.
+        assert!(
+            read_whole > 100 && repeated > 100 && too_deep > 100 && syntax > 50,
+            "{read_whole} read, {repeated} repeats, {too_deep} too deep, {syntax} syntax"
+        );
+    }
+
     #[test]
     fn many_unknown_keys_are_read_and_a_late_repeat_found() {
         let mut message = String::from("{");
