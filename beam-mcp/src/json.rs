@@ -46,6 +46,15 @@ pub fn read(bytes: &[u8]) -> Result<Value, JsonError> {
     read_seeded(bytes, &fault, ValueSeed::at(0, &fault))
 }
 
+/// Appends `value`'s compact JSON to `out`: a `Value`, a string, or anything whose
+/// serialization cannot fail into a `Vec` (every key a string, every number finite); `null`
+/// should it fail all the same.
+pub(crate) fn write<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    if serde_json::to_writer(&mut *out, value).is_err() {
+        out.extend_from_slice(b"null");
+    }
+}
+
 /// Where a rule's refusal is kept while serde unwinds (it reaches serde as a custom error).
 pub(crate) type Fault = RefCell<Option<JsonError>>;
 

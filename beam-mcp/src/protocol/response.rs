@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::answer::Body;
 use crate::error::ProtocolError;
+use crate::json;
 use crate::revision::Revision;
 use crate::server::Stamp;
 
@@ -156,12 +157,12 @@ impl Response {
                     (stamp, Body::Tool(result)) => {
                         result.write_to(out, stamp.as_ref().map(Stamp::meta_json));
                     }
-                    (_, Body::Value(value)) => write_value(out, value),
+                    (_, Body::Value(value)) => json::write(out, value),
                 }
             }
             Err(error) => {
                 out.extend_from_slice(b"\"error\":");
-                write_value(out, &error.to_error_object(self.revision));
+                json::write(out, &error.to_error_object(self.revision));
                 out.extend_from_slice(b",");
                 self.write_id(out);
                 out.extend_from_slice(b"\"jsonrpc\":\"2.0\"");
@@ -173,7 +174,7 @@ impl Response {
     fn write_id(&self, out: &mut Vec<u8>) {
         if let Some(id) = &self.id {
             out.extend_from_slice(b"\"id\":");
-            write_value(out, id);
+            json::write(out, id);
             out.extend_from_slice(b",");
         }
     }
@@ -192,14 +193,73 @@ fn write_stamped(out: &mut Vec<u8>, map: &Map<String, Value>, stamp: &Stamp) {
         // A key is a string: writing it cannot fail.
         let _ = serde_json::to_writer(&mut *out, key);
         out.push(b':');
-        write_value(out, value);
+        json::write(out, value);
     }
     out.push(b'}');
 }
 
-fn write_value(out: &mut Vec<u8>, value: &Value) {
-    // Writing a `Value` into a Vec cannot fail: every key is a string, every number finite.
-    if serde_json::to_writer(&mut *out, value).is_err() {
-        out.extend_from_slice(b"null");
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, json};
+
+    use super::*;
+    use crate::annotations::{Annotations, Role};
+    use crate::tool::{CallToolResult, Content};
+
+    /// Tool results of every shape the wire carries.
+    fn results() -> Vec<CallToolResult> {
+        vec![
+            CallToolResult::new(vec![Content::text("plain \"quoted\" \u{1F600} \\ text")]),
+            CallToolResult::new(vec![]),
+            CallToolResult::error("it failed"),
+            CallToolResult::new(vec![
+                Content::text("a"),
+                Content::text("b").with_annotations(Annotations::NONE.with_audience(&[Role::User])),
+                Content::image(&[1, 2, 3], "image/png"),
+            ]),
+            CallToolResult::new(vec![Content::text("{\"result\":42}")]).with_structured(
+                json!({ "result": 42, "nested": { "b": [1, 2.5, null], "a": true } }),
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_tool_result_is_written_as_its_value_would_be() {
+        let mut meta = Map::new();
+        meta.insert(
+            "io.modelcontextprotocol/serverInfo".into(),
+            json!({ "name": "s", "version": "1" }),
+        );
+        let stamp = Stamp::new(meta);
+        for result in results() {
+            let as_value = result.to_value();
+            for stamped in [false, true] {
+                let (kept, built) = if stamped {
+                    (
+                        Response::stamped(json!(7), Body::Tool(result.clone()), &stamp),
+                        Response::stamped(json!(7), Body::Value(as_value.clone()), &stamp),
+                    )
+                } else {
+                    (
+                        Response::of(Some(json!(7)), Body::Tool(result.clone())),
+                        Response::result(Some(json!(7)), as_value.clone()),
+                    )
+                };
+                let (mut written, mut expected) = (Vec::new(), Vec::new());
+                kept.write_to(&mut written);
+                built.write_to(&mut expected);
+                assert_eq!(
+                    String::from_utf8(written).unwrap(),
+                    String::from_utf8(expected).unwrap(),
+                    "stamped: {stamped}"
+                );
+                assert_eq!(kept.to_value(), built.to_value());
+                assert_eq!(kept.body(), built.body());
+                assert_eq!(kept.failure(), None);
+            }
+        }
+        let refused = Response::error(Some(json!(1)), ProtocolError::Internal, None);
+        assert_eq!(refused.failure(), Some(&ProtocolError::Internal));
+        assert!(matches!(refused.body(), Err(ProtocolError::Internal)));
     }
 }

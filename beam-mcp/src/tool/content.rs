@@ -255,10 +255,10 @@ impl Content {
                 annotations: None,
             } => {
                 out.extend_from_slice(b"{\"text\":");
-                write_json(out, text);
+                crate::json::write(out, text);
                 out.extend_from_slice(b",\"type\":\"text\"}");
             }
-            other => write_json(out, &other.to_value()),
+            other => crate::json::write(out, &other.to_value()),
         }
     }
 
@@ -416,7 +416,7 @@ impl CallToolResult {
         });
         if let Some(structured) = &self.structured {
             out.extend_from_slice(b",\"structuredContent\":");
-            write_json(out, structured);
+            crate::json::write(out, structured);
         }
         out.push(b'}');
     }
@@ -583,13 +583,5 @@ impl Display for ToolError {
 impl<E: std::error::Error> From<E> for ToolError {
     fn from(error: E) -> Self {
         ToolError(error.to_string())
-    }
-}
-
-/// Appends `value`'s compact JSON (a string or a `Value`: writing either into a `Vec` cannot
-/// fail, every key being a string and every number finite).
-fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-    if serde_json::to_writer(&mut *out, value).is_err() {
-        out.extend_from_slice(b"null");
     }
 }
