@@ -99,10 +99,61 @@ impl<'a> Seen<'a> {
     }
 }
 
+/// The steps from the arguments down to the value evaluated: the first [`INLINE_STEPS`] kept in
+/// place, so that validating arguments of ordinary depth allocates nothing for them.
+#[derive(Clone)]
+struct Path<'a> {
+    inline: [Step<'a>; INLINE_STEPS],
+    deeper: Vec<Step<'a>>,
+    len: usize,
+}
+
+/// Steps a [`Path`] keeps without allocating.
+const INLINE_STEPS: usize = 8;
+
+impl Default for Path<'_> {
+    fn default() -> Self {
+        Path {
+            inline: [Step::Index(0); INLINE_STEPS],
+            deeper: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<'a> Path<'a> {
+    fn push(&mut self, step: Step<'a>) {
+        match self.inline.get_mut(self.len) {
+            Some(place) => *place = step,
+            None => self.deeper.push(step),
+        }
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+        if self.len >= INLINE_STEPS {
+            self.deeper.pop();
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The steps in order, for a failure's message.
+    fn steps(&self) -> Vec<Step<'a>> {
+        let kept = self.len.min(INLINE_STEPS);
+        let mut steps = self.inline[..kept].to_vec();
+        steps.extend_from_slice(&self.deeper);
+        steps
+    }
+}
+
 /// One validation: where it is, how deep, and the first failure found.
 struct Eval<'a> {
     nodes: &'a [Node],
-    path: Vec<Step<'a>>,
+    path: Path<'a>,
     depth: usize,
     /// Above zero while alternatives are tried: failures there are not reported.
     quiet: usize,
@@ -127,7 +178,7 @@ impl<'a> Eval<'a> {
     fn new(nodes: &'a [Node]) -> Self {
         Eval {
             nodes,
-            path: Vec::new(),
+            path: Path::default(),
             depth: 0,
             quiet: 0,
             error: None,
@@ -143,7 +194,7 @@ impl<'a> Eval<'a> {
         if self.quiet == 0 && self.error.is_none() {
             let missed_constant = matches!(failure, Failure::Const(_) | Failure::Enum(_));
             self.error = Some((
-                failure.message(&self.path),
+                failure.message(&self.path.steps()),
                 self.path.len(),
                 missed_constant,
             ));
@@ -178,18 +229,24 @@ impl<'a> Eval<'a> {
             return known;
         }
         self.depth += 1;
-        let gathers = node.gathers || seen.is_some();
-        let mut own = Seen::default();
-        let ok = self.eval_node(node, value, gathers.then_some(&mut own));
+        // What was evaluated is gathered only where a keyword reads it: most nodes never make
+        // (nor drop) a `Seen`.
+        let ok = if node.gathers || seen.is_some() {
+            let mut own = Seen::default();
+            let ok = self.eval_node(node, value, Some(&mut own));
+            if ok && let Some(seen) = seen {
+                seen.merge(own);
+            }
+            ok
+        } else {
+            self.eval_node(node, value, None)
+        };
         self.depth -= 1;
         if remembers && !self.too_deep {
             self.memo.get_or_insert_default().insert(key, ok);
         }
         if ok {
             self.passed += 1;
-            if let Some(seen) = seen {
-                seen.merge(own);
-            }
         }
         ok
     }
@@ -252,13 +309,14 @@ impl<'a> Eval<'a> {
         mut seen: Option<&mut Seen<'a>>,
     ) -> bool {
         let rules = &node.object;
-        let missing: Vec<&str> = rules
-            .required
-            .iter()
-            .map(String::as_str)
-            .filter(|name| !map.contains_key(*name))
-            .collect();
-        if !missing.is_empty() {
+        // The lists of what is missing or unknown are made only for a failure's message.
+        if !rules.required.iter().all(|name| map.contains_key(name)) {
+            let missing: Vec<&str> = rules
+                .required
+                .iter()
+                .map(String::as_str)
+                .filter(|name| !map.contains_key(*name))
+                .collect();
             return self.fail(Failure::Missing(missing));
         }
         for (name, needed) in &rules.dependent_required {
@@ -276,17 +334,15 @@ impl<'a> Eval<'a> {
         let is_additional = |key: &str| {
             !rules.declared.contains(key) && !rules.patterns.iter().any(|(p, _)| p.is_match(key))
         };
-        if rules.additional == Additional::Deny {
+        if rules.additional == Additional::Deny && map.keys().any(|key| is_additional(key)) {
             let mut unknown: Vec<&str> = map
                 .keys()
                 .map(String::as_str)
                 .filter(|key| is_additional(key))
                 .collect();
-            if !unknown.is_empty() {
-                // Already sorted unless serde_json keeps insertion order.
-                unknown.sort_unstable();
-                return self.fail(Failure::Unknown(unknown));
-            }
+            // Already sorted unless serde_json keeps insertion order.
+            unknown.sort_unstable();
+            return self.fail(Failure::Unknown(unknown));
         }
         if let Err(failure) = check_count(
             count(map.len()),

@@ -398,7 +398,7 @@ async fn read_line<R: AsyncBufRead + Unpin>(
             break;
         }
         saw_any = true;
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+        let (chunk, done) = match memchr::memchr(b'\n', available) {
             Some(i) => (&available[..i], Some(i + 1)),
             None => (available, None),
         };

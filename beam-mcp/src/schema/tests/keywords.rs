@@ -461,3 +461,36 @@ fn bounds_are_exact_for_large_integers_and_render_as_json() {
         "v must be >= 100.0"
     );
 }
+
+#[test]
+fn labels_past_the_steps_kept_in_place_name_every_step() {
+    // Eleven steps (more than the path keeps without allocating), keys and indexes mixed, and
+    // the same failure reached through `anyOf`, whose trials copy the path so far.
+    let mut schema = json!({"type": "integer"});
+    let mut value = json!("x");
+    let mut label = String::new();
+    for level in (0..11).rev() {
+        if level % 2 == 0 {
+            let key = format!("k{level}");
+            schema = json!({"properties": {key.clone(): schema}});
+            value = json!({key.clone(): value});
+            label = format!(".{key}{label}");
+        } else {
+            schema = json!({"items": schema});
+            value = json!([value]);
+            label = format!("[0]{label}");
+        }
+    }
+    let label = label.trim_start_matches('.');
+    let plain = compile(schema.clone());
+    assert_eq!(
+        failure(&plain, value.clone()),
+        format!("{label} must be of type integer")
+    );
+    let wrapped = compile(json!({"properties": {"w": {"anyOf": [schema, {"type": "null"}]}}}));
+    let message = failure(&wrapped, json!({"w": value}));
+    assert!(
+        message.contains(&format!("w.{label} must be of type integer")),
+        "{message}"
+    );
+}
