@@ -15,6 +15,7 @@
 //! them: those answer whatever this run asks under their keys, since no earlier question binds
 //! them.
 
+use crate::protocol::params::Params;
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};
@@ -79,7 +80,7 @@ impl Round {
     pub(crate) fn take(
         keys: &StateKeys,
         method: &str,
-        params: &mut Map<String, Value>,
+        params: &mut Params,
         principal: Option<[u8; 32]>,
     ) -> Result<Round, RoundError> {
         let responses = params.remove("inputResponses");

@@ -11,6 +11,7 @@
 //! within one lifetime. The tag is HMAC-SHA256 over a domain label and the payload bytes, under
 //! the server's key.
 
+use crate::protocol::params::Params;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
@@ -80,22 +81,20 @@ pub(crate) struct Binding {
 impl Binding {
     /// `params` less `inputResponses`, `requestState` and `_meta`, digested in a canonical form
     /// (keys sorted at every level), so that the same call digests alike on every replica.
-    pub(crate) fn new(
-        method: &str,
-        params: &Map<String, Value>,
-        principal: Option<[u8; 32]>,
-    ) -> Self {
+    pub(crate) fn new(method: &str, params: &Params, principal: Option<[u8; 32]>) -> Self {
         let mut bytes = Vec::new();
-        let mut keys: Vec<&String> = params
+        let mut keys: Vec<&str> = params
             .keys()
-            .filter(|k| !matches!(k.as_str(), "inputResponses" | "requestState" | "_meta"))
+            .filter(|k| !matches!(*k, "inputResponses" | "requestState" | "_meta"))
             .collect();
-        keys.sort();
+        keys.sort_unstable();
         bytes.push(b'{');
         for key in keys {
-            canonical(&Value::from(key.as_str()), &mut bytes);
+            canonical(&Value::from(key), &mut bytes);
             bytes.push(b':');
-            canonical(&params[key], &mut bytes);
+            if let Some(value) = params.get(key) {
+                canonical(value, &mut bytes);
+            }
             bytes.push(b',');
         }
         bytes.push(b'}');
@@ -258,7 +257,11 @@ mod tests {
 
     fn binding(principal: Option<[u8; 32]>) -> Binding {
         let params = json!({ "name": "t", "arguments": { "b": 1, "a": [1, 2] } });
-        Binding::new("tools/call", params.as_object().unwrap(), principal)
+        Binding::new(
+            "tools/call",
+            &Params::from(params.as_object().unwrap().clone()),
+            principal,
+        )
     }
 
     /// What a first round carries: one answer, bound to its question.
@@ -304,12 +307,20 @@ mod tests {
         let a = json!({ "arguments": { "a": [1, 2], "b": 1 }, "name": "t", "requestState": "x",
                         "inputResponses": {}, "_meta": { "k": 1 } });
         assert_eq!(
-            Binding::new("tools/call", a.as_object().unwrap(), None),
+            Binding::new(
+                "tools/call",
+                &Params::from(a.as_object().unwrap().clone()),
+                None
+            ),
             binding(None)
         );
         let other = json!({ "name": "t", "arguments": { "b": 2, "a": [1, 2] } });
         assert_ne!(
-            Binding::new("tools/call", other.as_object().unwrap(), None),
+            Binding::new(
+                "tools/call",
+                &Params::from(other.as_object().unwrap().clone()),
+                None
+            ),
             binding(None)
         );
     }

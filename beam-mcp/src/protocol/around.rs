@@ -3,6 +3,7 @@
 //! so the exchange a transport writes exists before any middleware runs. After it: the method,
 //! as the chain's last step, sharing that context.
 
+use crate::protocol::params::Params;
 use serde_json::{Map, Value};
 
 use super::answer::{Answer, Body};
@@ -68,7 +69,7 @@ impl Server {
         let call = Call {
             id,
             method: request.method.to_owned(),
-            params: std::mem::take(&mut request.params),
+            params: std::mem::take(&mut request.params).into_map(),
             revision: era.revision(),
             item,
             principal: session.principal(),
@@ -113,7 +114,7 @@ fn client_name(request: &Request<'_>, session: &Session) -> Option<String> {
 
 /// The item a `tools/call`, `resources/read` or `prompts/get` names, and whether it takes a
 /// context.
-fn named(catalog: &Catalog, method: &str, params: &Map<String, Value>) -> Option<(Item, bool)> {
+fn named(catalog: &Catalog, method: &str, params: &Params) -> Option<(Item, bool)> {
     let text = |key| params.get(key).and_then(Value::as_str);
     match method {
         "tools/call" => {
@@ -171,7 +172,7 @@ impl Endpoint for Method {
         let request = Request {
             id: &call.id,
             method: &call.method,
-            params: call.params,
+            params: Params::from(call.params),
             era,
             session: &session,
             // The transport's rules ran before the chain.

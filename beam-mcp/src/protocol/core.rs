@@ -9,8 +9,9 @@ use super::door::{Bare, Door};
 use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
+use super::params::Params;
 use super::request::{Era, Meta, Request};
-use super::top::{Members, MetaMember, MetaParts, Top};
+use super::top::{Members, MetaMember, MetaParts, ParamsMember, Top};
 use super::{
     Logged, META_LOG_LEVEL, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
     Session,
@@ -148,8 +149,8 @@ impl Server {
         }
         let params = match params {
             None => None,
-            Some(Value::Object(params)) => Some(params),
-            Some(_) => return refuse(ProtocolError::ParamsNotObject),
+            Some(ParamsMember::Object(params)) => Some(params),
+            Some(ParamsMember::Other(_)) => return refuse(ProtocolError::ParamsNotObject),
         };
         if matches!(method.as_str(), "shutdown" | "exit") && !door.has_session_control() {
             let error = ProtocolError::MethodNotFound(method.clone());
@@ -332,7 +333,7 @@ impl Server {
         &self,
         session: &Session,
         method: &str,
-        params: Option<&Map<String, Value>>,
+        params: Option<&Params>,
         meta: Option<&Map<String, Value>>,
     ) -> Reply {
         match method {

@@ -5,7 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::META_PROTOCOL_VERSION;
-use super::top::{self, Members, MetaMember, Top};
+use super::params::Params;
+use super::top::{self, Members, MetaMember, ParamsMember, Top};
 use crate::error::ProtocolError;
 use crate::json::JsonError;
 
@@ -67,9 +68,12 @@ impl Envelope {
             .map(Members::response_object)
     }
 
-    /// The params, if the message has them.
-    pub(crate) fn params(&self) -> Option<&Value> {
-        self.members().and_then(|m| m.params.as_ref())
+    /// A copy of the params as one map, if they are an object (`_meta` apart).
+    pub(crate) fn params_map(&self) -> Option<Map<String, Value>> {
+        match self.members()?.params.as_ref()? {
+            ParamsMember::Object(params) => Some(params.clone().into_map()),
+            ParamsMember::Other(_) => None,
+        }
     }
 
     /// A JSON-RPC 2.0 object whose id, if any, is a string or an integer.
@@ -106,7 +110,7 @@ pub(crate) struct Said<'m> {
     /// A request (else a notification).
     pub(crate) is_request: bool,
     pub(crate) method: &'m str,
-    params: Option<&'m Map<String, Value>>,
+    params: Option<&'m Params>,
     meta: Option<&'m MetaMember>,
 }
 
@@ -119,7 +123,7 @@ impl<'m> Said<'m> {
     pub(crate) fn of(
         is_request: bool,
         method: &'m str,
-        params: Option<&'m Map<String, Value>>,
+        params: Option<&'m Params>,
         meta: Option<&'m MetaMember>,
     ) -> Said<'m> {
         Said {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::door::Door;
+use super::params::Params;
 use super::session::Registration;
 use super::session::Session;
 use crate::ask::{Round, RoundError};
@@ -42,7 +43,7 @@ pub(crate) struct Request<'a> {
     /// The id, which the door keeps to answer with.
     pub(crate) id: &'a Value,
     pub(crate) method: &'a str,
-    pub(crate) params: Map<String, Value>,
+    pub(crate) params: Params,
     pub(crate) era: Era,
     pub(crate) session: &'a Session,
     /// The transport's rules at the steps where they interleave.
@@ -75,7 +76,7 @@ impl<'a> Request<'a> {
     pub(super) fn new(
         id: &'a Value,
         method: &'a str,
-        params: Map<String, Value>,
+        params: Params,
         meta: Meta,
         session: &'a Session,
         door: &'a dyn Door,

@@ -11,6 +11,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::params::Params;
 use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL};
 use crate::json::{self, Fault, JsonError, ValueSeed};
 
@@ -36,7 +37,7 @@ pub(crate) struct Members {
     pub(crate) id: Option<Value>,
     pub(crate) method: Option<Value>,
     /// The params, without their `_meta` when they are an object.
-    pub(crate) params: Option<Value>,
+    pub(crate) params: Option<ParamsMember>,
     /// `params._meta`, when the params are an object that has one.
     pub(crate) params_meta: Option<MetaMember>,
     pub(crate) result: Option<Value>,
@@ -53,6 +54,10 @@ impl Members {
             Some(Value::Object(params)) => params.remove("_meta").map(MetaMember::of),
             _ => None,
         };
+        let params = params.map(|params| match params {
+            Value::Object(map) => ParamsMember::Object(Params::from(map)),
+            other => ParamsMember::Other(other),
+        });
         Members {
             jsonrpc: map.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
             id: map.remove("id"),
@@ -106,6 +111,24 @@ pub(crate) struct MetaParts {
     pub(crate) progress_token: Option<Value>,
     pub(crate) log_level: Option<Value>,
     pub(crate) rest: Map<String, Value>,
+}
+
+/// `params`: an object, read apart ([`Params`]), or anything else (which the core refuses).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ParamsMember {
+    Object(Params),
+    Other(Value),
+}
+
+#[cfg(test)]
+impl ParamsMember {
+    /// The params as the value reader reads them (less `_meta`).
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            ParamsMember::Object(params) => Value::Object(params.into_map()),
+            ParamsMember::Other(value) => value,
+        }
+    }
 }
 
 /// `params._meta`: an object, read apart, or anything else (which the core refuses).
@@ -342,83 +365,106 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
 }
 
 /// `params`: an object's `_meta` read apart ([`MetaSeed`], into `.1`, where it is built in
-/// place rather than moved out through serde's layers), its other members into a map as the
-/// value reader builds one; anything else read whole.
+/// place rather than moved out through serde's layers), its `name` and `arguments` into their
+/// fields and its other members into a map as the value reader builds one (a key repeated is
+/// refused where it is read, as there); anything else read whole.
 struct ParamsSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>);
 
 impl<'de> DeserializeSeed<'de> for ParamsSeed<'_, '_> {
-    type Value = Value;
+    type Value = ParamsMember;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<ParamsMember, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
-    type Value = Value;
+    type Value = ParamsMember;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    fn visit_bool<E>(self, v: bool) -> Result<ParamsMember, E> {
+        Ok(ParamsMember::Other(Value::Bool(v)))
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_i64<E>(self, v: i64) -> Result<ParamsMember, E> {
+        Ok(ParamsMember::Other(Value::from(v)))
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_u64<E>(self, v: u64) -> Result<ParamsMember, E> {
+        Ok(ParamsMember::Other(Value::from(v)))
     }
 
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        self.0.visit_f64(v)
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParamsMember, E> {
+        self.0.visit_f64(v).map(ParamsMember::Other)
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
+    fn visit_str<E>(self, v: &str) -> Result<ParamsMember, E> {
+        Ok(ParamsMember::Other(Value::String(v.to_owned())))
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<ParamsMember, E> {
+        Ok(ParamsMember::Other(Value::Null))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        self.0.visit_seq(seq)
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ParamsMember, A::Error> {
+        self.0.visit_seq(seq).map(ParamsMember::Other)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<ParamsMember, A::Error> {
         let inside = self.0.inside()?;
         let meta = self.1;
-        let mut map = Map::new();
+        let mut params = Params::default();
         while let Some(key) = access.next_key_seed(ParamsKeySeed)? {
-            let Some(key) = key else {
-                if meta.is_some() {
-                    return Err(inside.repeated("_meta".into()));
+            let (slot, name) = match key {
+                ParamsKey::Meta => {
+                    if meta.is_some() {
+                        return Err(inside.repeated("_meta".into()));
+                    }
+                    access.next_value_seed(MetaSeed(inside, meta))?;
+                    continue;
                 }
-                access.next_value_seed(MetaSeed(inside, meta))?;
-                continue;
+                ParamsKey::Name => (&mut params.name, "name"),
+                ParamsKey::Arguments => (&mut params.arguments, "arguments"),
+                ParamsKey::Other(key) => {
+                    match params.rest.entry(key) {
+                        serde_json::map::Entry::Occupied(taken) => {
+                            return Err(inside.repeated(taken.key().clone()));
+                        }
+                        serde_json::map::Entry::Vacant(place) => {
+                            place.insert(access.next_value_seed(inside)?);
+                        }
+                    }
+                    continue;
+                }
             };
-            match map.entry(key) {
-                serde_json::map::Entry::Occupied(taken) => {
-                    return Err(inside.repeated(taken.key().clone()));
-                }
-                serde_json::map::Entry::Vacant(place) => {
-                    place.insert(access.next_value_seed(inside)?);
-                }
+            if slot.is_some() {
+                return Err(inside.repeated(name.into()));
             }
+            *slot = Some(access.next_value_seed(inside)?);
         }
-        Ok(Value::Object(map))
+        Ok(ParamsMember::Object(params))
     }
 }
 
-/// A key of `params`: `None` for `_meta` (never copied), any other as a string.
+/// A key of `params`: the two kept in fields and `_meta` by name (never copied), any other as a
+/// string.
+enum ParamsKey {
+    Meta,
+    Name,
+    Arguments,
+    Other(String),
+}
+
 struct ParamsKeySeed;
 
 impl<'de> DeserializeSeed<'de> for ParamsKeySeed {
-    type Value = Option<String>;
+    type Value = ParamsKey;
 
     fn deserialize<D: de::Deserializer<'de>>(
         self,
@@ -429,14 +475,19 @@ impl<'de> DeserializeSeed<'de> for ParamsKeySeed {
 }
 
 impl Visitor<'_> for ParamsKeySeed {
-    type Value = Option<String>;
+    type Value = ParamsKey;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
 
-    fn visit_str<E>(self, key: &str) -> Result<Option<String>, E> {
-        Ok((key != "_meta").then(|| key.to_owned()))
+    fn visit_str<E>(self, key: &str) -> Result<ParamsKey, E> {
+        Ok(match key {
+            "_meta" => ParamsKey::Meta,
+            "name" => ParamsKey::Name,
+            "arguments" => ParamsKey::Arguments,
+            other => ParamsKey::Other(other.to_owned()),
+        })
     }
 }
 
@@ -584,7 +635,13 @@ mod tests {
     fn seen(m: Members) -> Seen {
         (
             m.jsonrpc,
-            vec![m.id, m.method, m.params, m.result, m.error],
+            vec![
+                m.id,
+                m.method,
+                m.params.map(ParamsMember::into_value),
+                m.result,
+                m.error,
+            ],
             m.meta,
             m.params_meta,
         )

@@ -1,5 +1,6 @@
 //! `completion/complete`: a prompt argument's or a template variable's completer, if declared.
 
+use crate::protocol::params::Params;
 use serde_json::{Map, Value};
 
 use std::sync::Arc;
@@ -91,7 +92,7 @@ type Asked = (
     (String, String, Map<String, Value>),
 );
 
-fn resolve(server: &Server, params: &Map<String, Value>) -> Result<Asked, ProtocolError> {
+fn resolve(server: &Server, params: &Params) -> Result<Asked, ProtocolError> {
     let catalog = server.catalog();
     let text = |v: Option<&Value>, key: &str| {
         v.and_then(|v| v.get(key))

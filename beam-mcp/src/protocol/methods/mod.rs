@@ -10,6 +10,7 @@ mod subscriptions;
 mod tasks;
 mod tools;
 
+use crate::protocol::params::Params;
 use serde_json::{Map, Value};
 
 pub(crate) use completion::complete;
@@ -53,7 +54,7 @@ pub(crate) fn discover(server: &Server) -> Value {
 pub(crate) fn initialize(
     server: &Server,
     session: &Session,
-    params: &Map<String, Value>,
+    params: &Params,
 ) -> Result<Value, ProtocolError> {
     let inner = &server.inner;
     let requested = params
@@ -89,10 +90,7 @@ pub(crate) fn initialize(
 }
 
 /// `logging/setLevel` (2025-11-25): the session's logs from now on, at or above `level`.
-pub(crate) fn set_level(
-    session: &Session,
-    params: &Map<String, Value>,
-) -> Result<Value, ProtocolError> {
+pub(crate) fn set_level(session: &Session, params: &Params) -> Result<Value, ProtocolError> {
     let level = match params.get("level") {
         Some(Value::String(level)) => level
             .parse::<LogLevel>()
@@ -120,10 +118,7 @@ pub(crate) fn input_required(server: &Server, context: &Context) -> Result<Value
 }
 
 /// The cursor's key for the list `kind`, or the refusal.
-fn after_cursor(
-    params: &Map<String, Value>,
-    kind: &'static str,
-) -> Result<Option<String>, ProtocolError> {
+fn after_cursor(params: &Params, kind: &'static str) -> Result<Option<String>, ProtocolError> {
     match params.get("cursor") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(cursor)) => match cursor::decode(kind, cursor) {
@@ -152,7 +147,7 @@ pub(crate) struct ListSpec<'a, T> {
 
 pub(crate) fn list<T>(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     spec: ListSpec<'_, T>,
 ) -> Result<Value, ProtocolError> {
     let after = after_cursor(params, spec.kind)?;

@@ -1,5 +1,6 @@
 //! `prompts/list` and `prompts/get`.
 
+use crate::protocol::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -17,7 +18,7 @@ use crate::server::Server;
 
 pub(crate) fn list_prompts(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();

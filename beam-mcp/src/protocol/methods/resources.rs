@@ -1,5 +1,6 @@
 //! `resources/list`, `resources/templates/list` and `resources/read`.
 
+use crate::protocol::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -17,7 +18,7 @@ use crate::server::Server;
 
 pub(crate) fn list_resources(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
@@ -34,7 +35,7 @@ pub(crate) fn list_resources(
 
 pub(crate) fn list_templates(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();

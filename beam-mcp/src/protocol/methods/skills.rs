@@ -1,6 +1,7 @@
 //! `skills/list`, `skills/get` and `resources/directory/read` (the Skills extension), and the
 //! reading of a skill's file through `resources/read`.
 
+use crate::protocol::params::Params;
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
@@ -12,7 +13,7 @@ use crate::server::Server;
 
 pub(crate) fn list_skills(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
 ) -> Result<Value, ProtocolError> {
     let catalog = server.catalog();
@@ -29,7 +30,7 @@ pub(crate) fn list_skills(
 
 pub(crate) fn get_skill(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
 ) -> Result<Value, ProtocolError> {
     let Some(Value::String(uri)) = params.get("uri") else {
@@ -52,7 +53,7 @@ pub(crate) fn get_skill(
 /// `inode/directory`, one page at a time.
 pub(crate) fn read_directory(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
 ) -> Result<Value, ProtocolError> {
     let Some(Value::String(uri)) = params.get("uri") else {

@@ -1,6 +1,7 @@
 //! `subscriptions/listen` (2026-07-28) and `resources/subscribe` / `unsubscribe`
 //! (2025-11-25): subscribers of the live catalog's broadcaster.
 
+use crate::protocol::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -14,7 +15,7 @@ use crate::server::Server;
 
 /// Reads `params.notifications`: the filter, and the part of it this server honours (every
 /// part it recognises, since a live catalog serves them all).
-fn filter(params: &Map<String, Value>) -> Result<(Filter, Map<String, Value>), ProtocolError> {
+fn filter(params: &Params) -> Result<(Filter, Map<String, Value>), ProtocolError> {
     const MALFORMED: &str = "subscriptions/listen needs params.notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?: boolean, resourceSubscriptions?: string[]}";
     let Some(Value::Object(asked)) = params.get("notifications") else {
         return Err(ProtocolError::Malformed(MALFORMED));
@@ -101,7 +102,7 @@ pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Answer {
 /// `resources/subscribe` and `resources/unsubscribe` on a 2025-11-25 session.
 pub(crate) fn subscribe(
     session: &Session,
-    params: &Map<String, Value>,
+    params: &Params,
     on: bool,
 ) -> Result<Value, ProtocolError> {
     let Some(Value::String(uri)) = params.get("uri") else {

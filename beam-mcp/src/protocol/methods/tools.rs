@@ -1,5 +1,6 @@
 //! `tools/list` and `tools/call`.
 
+use crate::protocol::params::Params;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -24,7 +25,7 @@ use crate::tool::{CallToolResult, ToolContext, ToolFault};
 
 pub(crate) fn list_tools(
     server: &Server,
-    params: &Map<String, Value>,
+    params: &Params,
     era: Era,
     profile: SchemaProfile,
 ) -> Result<Value, ProtocolError> {
@@ -53,13 +54,11 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     if let Err(error) = request.open_round(server, may_ask) {
         return Answer::Now(Err(error));
     }
-    // Read in place, not removed: nothing reads the params after this method, and a removal
-    // from the map (a rebalance and a key's drop) is a few hundred instructions a call.
-    let Some(Value::String(name)) = request.params.get("name") else {
+    let Some(Value::String(name)) = request.params.remove("name") else {
         return Answer::Now(Err(ProtocolError::ToolNameMissing));
     };
     let Some(tool) = found else {
-        return Answer::Now(Err(ProtocolError::UnknownTool(name.clone())));
+        return Answer::Now(Err(ProtocolError::UnknownTool(name)));
     };
     // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
     if let Err(error) = request
@@ -84,8 +83,8 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     }
     let mut arguments = request
         .params
-        .get_mut("arguments")
-        .map_or_else(|| Value::Object(Map::new()), Value::take);
+        .remove("arguments")
+        .unwrap_or_else(|| Value::Object(Map::new()));
     // `3.0` is an integer to the schema (2020-12): serde must read it as one too.
     crate::schema::whole_numbers_as_integers(&mut arguments);
     let checked = if arguments.is_object() {

@@ -257,11 +257,7 @@ impl Relay {
             return message.response_object().map(Relay::Response);
         }
         match message.method()? {
-            "notifications/cancelled" => message
-                .params()
-                .and_then(Value::as_object)
-                .cloned()
-                .map(Relay::Cancelled),
+            "notifications/cancelled" => message.params_map().map(Relay::Cancelled),
             "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
                 Some(Relay::Record {
                     level: entry.session.log_level_set(),
