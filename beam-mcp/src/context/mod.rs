@@ -216,7 +216,14 @@ impl Context {
             .is_some_and(crate::app::renders_views)
     }
 
-    /// The request's `params._meta`, as sent.
+    /// The request's `params._meta` as sent, less the members the core reads itself, each of
+    /// which has its own accessor: the protocol version ([`revision`](Self::revision)), the
+    /// client's capabilities and info, the progress token and (at 2026-07-28) the log level.
+    /// What is left is the client's own: a W3C `traceparent`, a key of its namespace.
+    ///
+    /// ```
+    /// assert!(beam_mcp::Context::default().meta().is_empty());
+    /// ```
     pub fn meta(&self) -> &Map<String, Value> {
         &self.shared.meta
     }

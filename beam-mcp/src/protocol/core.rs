@@ -12,10 +12,7 @@ use super::methods;
 use super::params::Params;
 use super::request::{Era, Meta, Request};
 use super::top::{Members, MetaMember, MetaParts, ParamsMember, Top};
-use super::{
-    Logged, META_LOG_LEVEL, META_PROTOCOL_VERSION, ProtocolError, Reply, Response, Revision,
-    Session,
-};
+use super::{Logged, META_LOG_LEVEL, ProtocolError, Reply, Response, Revision, Session};
 use crate::context::LogLevel;
 use crate::json::{self, kind_name};
 use crate::server::Server;
@@ -96,7 +93,7 @@ impl Server {
         } = message;
         // What the telemetry of a refused message reads (its `_meta`, as sent but for the
         // members the core takes apart).
-        let meta_rest = params_meta.as_ref().and_then(MetaMember::rest);
+        let meta_parts = params_meta.as_ref().and_then(MetaMember::parts);
         // A request id is a string or an integer; anything else cannot be echoed validly.
         if id
             .as_ref()
@@ -125,7 +122,14 @@ impl Server {
             method => {
                 if let Some(Value::String(method)) = &method {
                     let error = ProtocolError::InvalidRequest;
-                    self.refused_before_seam(session, door, method, id.as_ref(), meta_rest, &error);
+                    self.refused_before_seam(
+                        session,
+                        door,
+                        method,
+                        id.as_ref(),
+                        meta_parts,
+                        &error,
+                    );
                 }
                 return match id {
                     Some(id) => ready_error(Some(id), ProtocolError::InvalidRequest, None),
@@ -137,7 +141,7 @@ impl Server {
             }
         };
         let refuse = |error: ProtocolError| {
-            self.refused_before_seam(session, door, &method, id.as_ref(), meta_rest, &error);
+            self.refused_before_seam(session, door, &method, id.as_ref(), meta_parts, &error);
             match &id {
                 Some(id) => ready_error(Some(id.clone()), error, None),
                 None if door.refuses_non_messages() => ready_error(None, error, None),
@@ -154,7 +158,7 @@ impl Server {
         };
         if matches!(method.as_str(), "shutdown" | "exit") && !door.has_session_control() {
             let error = ProtocolError::MethodNotFound(method.clone());
-            self.refused_before_seam(session, door, &method, id.as_ref(), meta_rest, &error);
+            self.refused_before_seam(session, door, &method, id.as_ref(), meta_parts, &error);
             return match id {
                 Some(id) => ready_error(Some(id), error, None),
                 None => Reply::Silent,
@@ -169,15 +173,22 @@ impl Server {
             #[cfg(feature = "otel")]
             let _span = self.inner.telemetry.as_ref().map(|telemetry| {
                 let agreed = session.hello().and_then(|h| h.version);
-                telemetry.notification(&method, meta_rest, door.via(), agreed)
+                telemetry.notification(&method, sent_meta(meta_parts), door.via(), agreed)
             });
-            return self.notification(session, &method, params.as_ref(), meta_rest);
+            return self.notification(session, &method, params.as_ref(), meta_parts);
         };
         let params = params.unwrap_or_default();
         let meta = match self.meta(params_meta, session) {
             Ok(meta) => meta,
-            Err((error, rest)) => {
-                self.refused_before_seam(session, door, &method, Some(&id), rest.as_ref(), &error);
+            Err((error, parts)) => {
+                self.refused_before_seam(
+                    session,
+                    door,
+                    &method,
+                    Some(&id),
+                    parts.as_deref(),
+                    &error,
+                );
                 return ready_error(Some(id), error, None);
             }
         };
@@ -221,7 +232,7 @@ impl Server {
         &self,
         meta: Option<MetaMember>,
         session: &Session,
-    ) -> Result<Meta, (ProtocolError, Option<Map<String, Value>>)> {
+    ) -> Result<Meta, (ProtocolError, Option<Box<MetaParts>>)> {
         let parts = match meta {
             None => MetaParts::default(),
             Some(MetaMember::Object(parts)) => parts,
@@ -229,9 +240,10 @@ impl Server {
         };
         let (era, log_level) = match self.check_meta(&parts, session) {
             Ok(checked) => checked,
-            Err(error) => return Err((error, Some(parts.rest))),
+            Err(error) => return Err((error, Some(Box::new(parts)))),
         };
         let MetaParts {
+            protocol_version: _,
             capabilities,
             client_info,
             progress_token,
@@ -263,7 +275,7 @@ impl Server {
         meta: &MetaParts,
         session: &Session,
     ) -> Result<(Era, Option<LogLevel>), ProtocolError> {
-        let version = meta.rest.get(META_PROTOCOL_VERSION);
+        let version = meta.protocol_version.as_ref();
         let era = if version.is_some() || meta.capabilities.is_some() {
             let Some(Value::String(requested)) = version else {
                 return Err(ProtocolError::MetaLacksVersion);
@@ -317,13 +329,13 @@ impl Server {
         door: &dyn Door,
         method: &str,
         id: Option<&Value>,
-        meta: Option<&Map<String, Value>>,
+        meta: Option<&MetaParts>,
         error: &ProtocolError,
     ) {
         #[cfg(feature = "otel")]
         if let Some(telemetry) = &self.inner.telemetry {
             let agreed = session.hello().and_then(|h| h.version);
-            telemetry.refused(method, id, meta, door.via(), agreed, error);
+            telemetry.refused(method, id, sent_meta(meta), door.via(), agreed, error);
         }
         #[cfg(not(feature = "otel"))]
         let _ = (session, door, method, id, meta, error);
@@ -334,14 +346,13 @@ impl Server {
         session: &Session,
         method: &str,
         params: Option<&Params>,
-        meta: Option<&Map<String, Value>>,
+        meta: Option<&MetaParts>,
     ) -> Reply {
         match method {
             "notifications/initialized" => {
                 // Only a session (no modern `_meta`) tracks the handshake.
                 let modern = meta
-                    .and_then(|m| m.get(META_PROTOCOL_VERSION))
-                    .and_then(Value::as_str)
+                    .and_then(MetaParts::version)
                     .and_then(Revision::parse)
                     .is_some_and(Revision::is_stateless);
                 if !modern {
@@ -485,4 +496,13 @@ fn refuse_not_an_object(message: &Value) -> Reply {
 
 fn ready_error(id: Option<Value>, error: ProtocolError, revision: Option<Revision>) -> Reply {
     Reply::Ready(Response::error(id, error, revision))
+}
+
+/// What the telemetry reads of a `_meta` the core took apart.
+#[cfg(feature = "otel")]
+fn sent_meta(parts: Option<&MetaParts>) -> crate::telemetry::SentMeta<'_> {
+    crate::telemetry::SentMeta {
+        rest: parts.map(|p| &p.rest),
+        version: parts.and_then(MetaParts::version),
+    }
 }

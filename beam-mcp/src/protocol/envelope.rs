@@ -4,7 +4,6 @@
 
 use serde_json::{Map, Value};
 
-use super::META_PROTOCOL_VERSION;
 use super::params::Params;
 use super::top::{self, Members, MetaMember, ParamsMember, Top};
 use crate::error::ProtocolError;
@@ -91,7 +90,7 @@ impl Envelope {
     pub(crate) fn names_modern_era(&self) -> bool {
         match self.members().and_then(|m| m.params_meta.as_ref()) {
             Some(MetaMember::Object(parts)) => {
-                parts.rest.contains_key(META_PROTOCOL_VERSION) || parts.capabilities.is_some()
+                parts.protocol_version.is_some() || parts.capabilities.is_some()
             }
             _ => false,
         }
@@ -144,10 +143,7 @@ impl<'m> Said<'m> {
 
     /// `params._meta`'s protocol version, if it names one as a string.
     pub(crate) fn version(&self) -> Option<&'m str> {
-        self.meta
-            .and_then(MetaMember::rest)
-            .and_then(|m| m.get(META_PROTOCOL_VERSION))
-            .and_then(Value::as_str)
+        self.meta.and_then(MetaMember::parts)?.version()
     }
 
     /// Whether `params._meta` carries client capabilities (an object).

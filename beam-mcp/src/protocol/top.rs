@@ -12,7 +12,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::params::Params;
-use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL};
+use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION};
 use crate::json::{self, Fault, JsonError, ValueSeed};
 
 /// A message's top level.
@@ -106,6 +106,9 @@ impl Members {
 /// the telemetry read them there).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct MetaParts {
+    /// `io.modelcontextprotocol/protocolVersion`: the era and revision (see
+    /// [`Context::revision`](crate::Context::revision)).
+    pub(crate) protocol_version: Option<Value>,
     pub(crate) capabilities: Option<Value>,
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
@@ -145,6 +148,7 @@ impl MetaMember {
             return MetaMember::Other(value);
         };
         MetaMember::Object(MetaParts {
+            protocol_version: rest.remove(META_PROTOCOL_VERSION),
             capabilities: rest.remove(META_CLIENT_CAPABILITIES),
             client_info: rest.remove(META_CLIENT_INFO),
             progress_token: rest.remove(PROGRESS_TOKEN),
@@ -153,12 +157,19 @@ impl MetaMember {
         })
     }
 
-    /// The members kept as sent, when `_meta` is an object.
-    pub(crate) fn rest(&self) -> Option<&Map<String, Value>> {
+    /// Its parts, when `_meta` is an object.
+    pub(crate) fn parts(&self) -> Option<&MetaParts> {
         match self {
-            MetaMember::Object(parts) => Some(&parts.rest),
+            MetaMember::Object(parts) => Some(parts),
             MetaMember::Other(_) => None,
         }
+    }
+}
+
+impl MetaParts {
+    /// The protocol version it names, if it names one as a string.
+    pub(crate) fn version(&self) -> Option<&str> {
+        self.protocol_version.as_ref().and_then(Value::as_str)
     }
 }
 
@@ -497,6 +508,7 @@ struct MetaSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>);
 
 /// The keys of `_meta` the core takes apart.
 enum MetaKey {
+    ProtocolVersion,
     Capabilities,
     ClientInfo,
     ProgressToken,
@@ -523,6 +535,7 @@ impl Visitor<'_> for MetaKeySeed {
 
     fn visit_str<E>(self, key: &str) -> Result<MetaKey, E> {
         Ok(match key {
+            META_PROTOCOL_VERSION => MetaKey::ProtocolVersion,
             META_CLIENT_CAPABILITIES => MetaKey::Capabilities,
             META_CLIENT_INFO => MetaKey::ClientInfo,
             PROGRESS_TOKEN => MetaKey::ProgressToken,
@@ -590,6 +603,7 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
         while let Some(key) = access.next_key_seed(MetaKeySeed)? {
             // A repeat is refused when its key is read, as the map reader does.
             let (slot, name) = match key {
+                MetaKey::ProtocolVersion => (&mut parts.protocol_version, META_PROTOCOL_VERSION),
                 MetaKey::Capabilities => (&mut parts.capabilities, META_CLIENT_CAPABILITIES),
                 MetaKey::ClientInfo => (&mut parts.client_info, META_CLIENT_INFO),
                 MetaKey::ProgressToken => (&mut parts.progress_token, PROGRESS_TOKEN),

@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ProtocolError;
 use crate::middleware::{BoxFuture, Call, ItemKind, Middleware, Next, Outcome, Transport, Via};
-use crate::revision::{META_PROTOCOL_VERSION, Revision};
+use crate::revision::Revision;
 
 /// The buckets the conventions advise for both durations, in seconds.
 const BUCKETS: [f64; 14] = [
@@ -218,13 +218,13 @@ impl Telemetry {
     pub(crate) fn notification(
         &self,
         method: &str,
-        meta: Option<&Map<String, Value>>,
+        meta: SentMeta<'_>,
         via: Via,
         session_revision: Option<Revision>,
     ) -> NotificationSpan {
         let started = Instant::now();
-        let operation = Operation::unread(method, None, meta, via, session_revision);
-        let cx = self.start(&operation, meta);
+        let operation = Operation::unread(method, None, meta.version, via, session_revision);
+        let cx = self.start(&operation, meta.rest);
         NotificationSpan {
             telemetry: self.clone(),
             cx,
@@ -239,14 +239,14 @@ impl Telemetry {
         &self,
         method: &str,
         id: Option<&Value>,
-        meta: Option<&Map<String, Value>>,
+        meta: SentMeta<'_>,
         via: Via,
         session_revision: Option<Revision>,
         error: &ProtocolError,
     ) {
         let started = Instant::now();
-        let operation = Operation::unread(method, id, meta, via, session_revision);
-        let cx = self.start(&operation, meta);
+        let operation = Operation::unread(method, id, meta.version, via, session_revision);
+        let cx = self.start(&operation, meta.rest);
         let ending = Ending::Error {
             code: error.code_at(operation.protocol.filter(|r| r.is_stateless())),
             message: error.to_string(),
@@ -335,22 +335,27 @@ struct Operation {
     via: Via,
 }
 
+/// What the telemetry reads of the `_meta` of a message that did not reach the seam, as the
+/// core took it apart: the members kept as sent (a trace context among them) and the protocol
+/// version it names.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SentMeta<'m> {
+    pub(crate) rest: Option<&'m Map<String, Value>>,
+    pub(crate) version: Option<&'m str>,
+}
+
 impl Operation {
     /// A message that did not reach the seam (a notification, a refused request): what its
-    /// envelope says, and its `_meta` if that is an object (the members the core takes apart
-    /// aside: the telemetry reads a version and a trace context). The revision is the one
-    /// `_meta` names, else the session's.
+    /// envelope says and the protocol version its `_meta` names, if any. The revision is that
+    /// one, else the session's.
     fn unread(
         method: &str,
         id: Option<&Value>,
-        meta: Option<&Map<String, Value>>,
+        version: Option<&str>,
         via: Via,
         session_revision: Option<Revision>,
     ) -> Operation {
-        let named = meta
-            .and_then(|m| m.get(META_PROTOCOL_VERSION))
-            .and_then(Value::as_str)
-            .and_then(Revision::parse);
+        let named = version.and_then(Revision::parse);
         Operation {
             method: method.to_owned(),
             target: None,
