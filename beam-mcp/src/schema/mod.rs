@@ -39,6 +39,7 @@ mod check;
 mod equal;
 mod error;
 mod failure;
+mod flat;
 mod keywords;
 mod node;
 mod number;
@@ -60,6 +61,7 @@ use serde_json::Value;
 pub(crate) use equal::json_equal;
 pub use error::{SchemaError, ValidationError};
 
+use flat::Flat;
 use node::Node;
 
 /// A checked, compiled schema: validates values and remembers the schema as
@@ -100,6 +102,8 @@ pub struct CompiledSchema {
 struct Compiled {
     schema: Value,
     nodes: Vec<Node>,
+    /// The quick verdict, when the root is a plain object of properties (most tools').
+    flat: Option<Flat>,
 }
 
 impl CompiledSchema {
@@ -113,6 +117,7 @@ impl CompiledSchema {
         Ok(CompiledSchema {
             inner: Arc::new(Compiled {
                 schema: schema.clone(),
+                flat: Flat::of(&nodes),
                 nodes,
             }),
         })
@@ -128,7 +133,11 @@ impl CompiledSchema {
     /// The value is only borrowed, and nothing about it is kept after the
     /// call returns.
     pub fn validate(&self, value: &Value) -> Result<(), ValidationError> {
-        validate::validate(&self.inner.nodes, value)
+        let Compiled { nodes, flat, .. } = &*self.inner;
+        if flat.as_ref().is_some_and(|flat| flat.passes(nodes, value)) {
+            return Ok(());
+        }
+        validate::validate(nodes, value)
     }
 }
 

@@ -44,6 +44,27 @@ pub(crate) fn validate(nodes: &[Node], value: &Value) -> Result<(), ValidationEr
     }
 }
 
+/// Verdicts on values under the root object's properties, as the root's evaluation reaches
+/// them (one depth in, as loud, so that shared nodes are remembered exactly when they would
+/// be), without the path a message would name: what [`Flat`](super::flat::Flat) asks of each
+/// property. Only a pass is taken from it.
+pub(super) struct Verdicts<'a> {
+    eval: Eval<'a>,
+}
+
+impl<'a> Verdicts<'a> {
+    pub(super) fn new(nodes: &'a [Node]) -> Self {
+        let mut eval = Eval::new(nodes);
+        eval.depth = 1;
+        Verdicts { eval }
+    }
+
+    /// Whether `value` satisfies node `id`, exactly as the full evaluation finds it.
+    pub(super) fn passes(&mut self, id: NodeId, value: &'a Value) -> bool {
+        self.eval.eval(id, value, None)
+    }
+}
+
 /// Hashes a memo key (a node index and an address) in a few instructions: neither is chosen by
 /// a caller, so a keyed hash buys nothing here.
 #[derive(Default, Clone, Copy)]

@@ -4,6 +4,7 @@
 mod api;
 mod check;
 mod deep;
+mod flat;
 mod keywords;
 mod order;
 mod pattern;
