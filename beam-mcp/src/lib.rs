@@ -53,6 +53,7 @@ pub mod middleware;
 mod mount;
 mod origin;
 mod panic;
+mod params;
 mod pin;
 pub mod prompt;
 pub mod protocol;

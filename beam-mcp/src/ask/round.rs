@@ -15,7 +15,7 @@
 //! them: those answer whatever this run asks under their keys, since no earlier question binds
 //! them.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};

@@ -11,7 +11,7 @@
 //! within one lifetime. The tag is HMAC-SHA256 over a domain label and the payload bytes, under
 //! the server's key.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;

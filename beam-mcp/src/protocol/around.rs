@@ -3,7 +3,7 @@
 //! so the exchange a transport writes exists before any middleware runs. After it: the method,
 //! as the chain's last step, sharing that context.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use serde_json::{Map, Value};
 
 use super::answer::{Answer, Body};

@@ -9,12 +9,12 @@ use super::door::{Bare, Door};
 use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
-use super::params::Params;
 use super::request::{Era, Meta, Request};
 use super::top::{Members, MetaMember, MetaParts, ParamsMember, Top};
 use super::{Logged, META_LOG_LEVEL, ProtocolError, Reply, Response, Revision, Session};
 use crate::context::LogLevel;
 use crate::json::{self, kind_name};
+use crate::params::Params;
 use crate::server::Server;
 
 impl Server {

@@ -4,10 +4,10 @@
 
 use serde_json::{Map, Value};
 
-use super::params::Params;
 use super::top::{self, Members, MetaMember, ParamsMember, Top};
 use crate::error::ProtocolError;
 use crate::json::JsonError;
+use crate::params::Params;
 
 /// One message read by the core's bounded reader: its top level's members apart (no map is
 /// built for them), or, for a message that is no object, its value.

@@ -9,7 +9,6 @@ pub(crate) mod door;
 pub(crate) mod envelope;
 mod exchange;
 mod methods;
-pub(crate) mod params;
 mod reply;
 mod request;
 mod response;

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::door::Door;
-use super::params::Params;
 use super::session::Registration;
 use super::session::Session;
 use crate::ask::{Round, RoundError};
 use crate::context::{Client, Context, LogLevel, Outbox, Parts as ContextParts};
 use crate::error::ProtocolError;
+use crate::params::Params;
 use crate::revision::Revision;
 use crate::schemagen::SchemaProfile;
 use crate::server::Server;

@@ -11,9 +11,9 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::params::Params;
 use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION};
 use crate::json::{self, Fault, JsonError, ValueSeed};
+use crate::params::Params;
 
 /// A message's top level.
 #[derive(Debug)]

@@ -1,6 +1,6 @@
 //! `completion/complete`: a prompt argument's or a template variable's completer, if declared.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use serde_json::{Map, Value};
 
 use std::sync::Arc;

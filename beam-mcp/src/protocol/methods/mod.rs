@@ -10,7 +10,7 @@ mod subscriptions;
 mod tasks;
 mod tools;
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use serde_json::{Map, Value};
 
 pub(crate) use completion::complete;

@@ -1,6 +1,6 @@
 //! `prompts/list` and `prompts/get`.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};

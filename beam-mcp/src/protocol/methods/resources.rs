@@ -1,6 +1,6 @@
 //! `resources/list`, `resources/templates/list` and `resources/read`.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};

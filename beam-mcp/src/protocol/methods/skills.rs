@@ -1,7 +1,7 @@
 //! `skills/list`, `skills/get` and `resources/directory/read` (the Skills extension), and the
 //! reading of a skill's file through `resources/read`.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use base64::Engine as _;
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! `subscriptions/listen` (2026-07-28) and `resources/subscribe` / `unsubscribe`
 //! (2025-11-25): subscribers of the live catalog's broadcaster.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};

@@ -1,6 +1,6 @@
 //! `tools/list` and `tools/call`.
 
-use crate::protocol::params::Params;
+use crate::params::Params;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;

@@ -8,12 +8,13 @@ use serde_json::{Map, Value};
 /// The params of a request, `_meta` apart (read into its own parts).
 ///
 /// A member is in exactly one place: `name` and `arguments` are in their fields when the reader
-/// put them there, in `rest` when the params came from a map (a middleware's, a host's value).
+/// put them there (`protocol/top.rs`, the one writer of the fields), in `rest` when the params
+/// came from a map (a middleware's, a host's value).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct Params {
-    pub(super) name: Option<Value>,
-    pub(super) arguments: Option<Value>,
-    pub(super) rest: Map<String, Value>,
+    pub(crate) name: Option<Value>,
+    pub(crate) arguments: Option<Value>,
+    pub(crate) rest: Map<String, Value>,
 }
 
 /// Where a key of the params is kept.
