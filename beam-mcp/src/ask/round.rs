@@ -15,12 +15,12 @@
 //! them: those answer whatever this run asks under their keys, since no earlier question binds
 //! them.
 
-use crate::params::Params;
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
 use super::state::{self, Binding, Carried, StateError, StateKeys};
+use crate::params::Params;
 
 /// Why a request's round could not be opened.
 #[derive(Debug)]

@@ -11,7 +11,6 @@
 //! within one lifetime. The tag is HMAC-SHA256 over a domain label and the payload bytes, under
 //! the server's key.
 
-use crate::params::Params;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
@@ -19,6 +18,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
+
+use crate::params::Params;
 
 /// The largest `requestState` accepted or issued, in bytes.
 pub(crate) const MAX_REQUEST_STATE: usize = 64 * 1024;

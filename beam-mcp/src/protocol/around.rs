@@ -3,7 +3,6 @@
 //! so the exchange a transport writes exists before any middleware runs. After it: the method,
 //! as the chain's last step, sharing that context.
 
-use crate::params::Params;
 use serde_json::{Map, Value};
 
 use super::answer::{Answer, Body};
@@ -13,6 +12,7 @@ use super::session::Session;
 use crate::catalog::Catalog;
 use crate::context::Context;
 use crate::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
+use crate::params::Params;
 use crate::server::Server;
 
 /// The methods whose host code may ask the client, and so open a round before anything else.

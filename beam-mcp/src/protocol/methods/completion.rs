@@ -1,6 +1,5 @@
 //! `completion/complete`: a prompt argument's or a template variable's completer, if declared.
 
-use crate::params::Params;
 use serde_json::{Map, Value};
 
 use std::sync::Arc;
@@ -9,6 +8,7 @@ use super::admission::{admit, admitted};
 use crate::completion::{Completion, CompletionDef, CompletionRequest};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::Limited;
+use crate::params::Params;
 use crate::protocol::answer::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::{Logged, ProtocolError};

@@ -10,7 +10,6 @@ mod subscriptions;
 mod tasks;
 mod tools;
 
-use crate::params::Params;
 use serde_json::{Map, Value};
 
 pub(crate) use completion::complete;
@@ -27,6 +26,7 @@ use crate::ask::Round;
 use crate::context::Context;
 use crate::context::Hello;
 use crate::context::LogLevel;
+use crate::params::Params;
 use crate::revision::META_SERVER_INFO;
 use crate::server::CacheHint;
 use crate::server::Server;

@@ -1,6 +1,5 @@
 //! `prompts/list` and `prompts/get`.
 
-use crate::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -10,6 +9,7 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::Prompt;
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::Limited;
+use crate::params::Params;
 use crate::prompt::{PromptFault, PromptRequest};
 use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};

@@ -1,6 +1,5 @@
 //! `resources/list`, `resources/templates/list` and `resources/read`.
 
-use crate::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -10,6 +9,7 @@ use super::{ListSpec, input_required, list};
 use crate::catalog::{Resource, Template};
 use crate::dispatch::{self, Call, Ran};
 use crate::limit::Limited;
+use crate::params::Params;
 use crate::protocol::answer::Answer;
 use crate::protocol::request::{Era, Request};
 use crate::protocol::{Logged, ProtocolError};

@@ -1,12 +1,12 @@
 //! `skills/list`, `skills/get` and `resources/directory/read` (the Skills extension), and the
 //! reading of a skill's file through `resources/read`.
 
-use crate::params::Params;
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use super::{ListSpec, list};
 use crate::catalog::Skills;
+use crate::params::Params;
 use crate::protocol::ProtocolError;
 use crate::protocol::request::Era;
 use crate::server::Server;

@@ -1,12 +1,12 @@
 //! `subscriptions/listen` (2026-07-28) and `resources/subscribe` / `unsubscribe`
 //! (2025-11-25): subscribers of the live catalog's broadcaster.
 
-use crate::params::Params;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use crate::live::{Filter, Listener};
+use crate::params::Params;
 use crate::protocol::answer::Answer;
 use crate::protocol::request::Request;
 use crate::protocol::session::{MAX_SUBSCRIPTIONS, Unsubscribable};

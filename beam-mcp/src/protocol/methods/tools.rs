@@ -1,6 +1,5 @@
 //! `tools/list` and `tools/call`.
 
-use crate::params::Params;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -13,6 +12,7 @@ use crate::catalog::Tool;
 use crate::context::Context;
 use crate::dispatch::{self, Call, Detached, Ran};
 use crate::limit::Limited;
+use crate::params::Params;
 use crate::protocol::Revision;
 use crate::protocol::answer::{Answer, Body, Ended};
 use crate::protocol::request::{Era, Request};
