@@ -182,7 +182,7 @@ impl Context {
     /// assert!(ctx.principal::<String>().is_none());
     /// ```
     pub fn principal<P: Any + Send + Sync>(&self) -> Option<&P> {
-        self.shared.principal.as_ref()?.value.downcast_ref()
+        self.shared.principal.as_ref()?.value().downcast_ref()
     }
 
     /// The client's `Implementation` (`name`, `version`, ...), if it sent one: from this

@@ -11,11 +11,9 @@ use sha2::{Digest, Sha256};
 /// The identity of whoever the transport let in.
 #[derive(Clone)]
 pub(crate) struct Principal {
-    pub(crate) value: Arc<dyn Any + Send + Sync>,
-    /// Computed at first use: most requests never need it (about 3,500 instructions of
-    /// SHA-256 saved per request), and clones share it.
-    digest: Arc<OnceLock<[u8; 32]>>,
-    digest_of: fn(&(dyn Any + Send + Sync)) -> [u8; 32],
+    /// The value and its digest, in one allocation that clones share (none for `()`, whose
+    /// one value every request shares).
+    shared: Arc<dyn Identity>,
     /// A key that tells principals apart within this process (a share of a bound is counted
     /// under it): keyed SipHash, far cheaper than the digest; `None` when `authorize` returned
     /// `()`, which tells no caller from another.
@@ -23,17 +21,59 @@ pub(crate) struct Principal {
     share_key: Option<u64>,
 }
 
+/// A principal's value with its digest, computed at first use: most requests never need it
+/// (about 3,500 instructions of SHA-256 saved per request).
+struct Shared<P> {
+    digest: OnceLock<[u8; 32]>,
+    value: P,
+}
+
+/// What a principal of any type gives: its value, type-erased, and its digest.
+trait Identity: Send + Sync {
+    fn value(&self) -> &(dyn Any + Send + Sync);
+    fn digest(&self) -> [u8; 32];
+}
+
+impl<P: Any + Send + Sync + Hash> Identity for Shared<P> {
+    fn value(&self) -> &(dyn Any + Send + Sync) {
+        &self.value
+    }
+
+    fn digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| digest_of(&self.value))
+    }
+}
+
 impl Principal {
     pub(crate) fn new<P: Any + Send + Sync + Hash>(principal: P) -> Self {
         #[cfg(feature = "http")]
         let share_key = share_key(&principal);
+        let shared: Arc<dyn Identity> =
+            if std::any::TypeId::of::<P>() == std::any::TypeId::of::<()>() {
+                // The anonymous principal, as most `authorize` hooks return it: one for all.
+                static ANONYMOUS: OnceLock<Arc<dyn Identity>> = OnceLock::new();
+                Arc::clone(ANONYMOUS.get_or_init(|| {
+                    Arc::new(Shared {
+                        digest: OnceLock::new(),
+                        value: (),
+                    })
+                }))
+            } else {
+                Arc::new(Shared {
+                    digest: OnceLock::new(),
+                    value: principal,
+                })
+            };
         Principal {
-            value: Arc::new(principal),
-            digest: Arc::new(OnceLock::new()),
-            digest_of: digest_of::<P>,
+            shared,
             #[cfg(feature = "http")]
             share_key,
         }
+    }
+
+    /// The value `authorize` returned, for host code to downcast.
+    pub(crate) fn value(&self) -> &(dyn Any + Send + Sync) {
+        self.shared.value()
     }
 
     /// The key of this principal's shares (`None`: an anonymous principal, `()`, which tells
@@ -46,13 +86,13 @@ impl Principal {
     /// False for the anonymous principal `()`, which tells no caller from another: a share of
     /// a bound is then not counted for it (its callers are held to the bound alone).
     pub(crate) fn tells_callers_apart(&self) -> bool {
-        (*self.value).type_id() != std::any::TypeId::of::<()>()
+        self.value().type_id() != std::any::TypeId::of::<()>()
     }
 
     /// SHA-256 over the type's name and what its `Hash` impl writes: equal for equal principals
     /// of one type on every replica of one build.
     pub(crate) fn digest(&self) -> [u8; 32] {
-        *self.digest.get_or_init(|| (self.digest_of)(&*self.value))
+        self.shared.digest()
     }
 }
 
@@ -70,15 +110,11 @@ fn share_key<P: Any + Hash>(principal: &P) -> Option<u64> {
     Some(hasher.finish())
 }
 
-fn digest_of<P: Any + Hash>(value: &(dyn Any + Send + Sync)) -> [u8; 32] {
+fn digest_of<P: Hash>(value: &P) -> [u8; 32] {
     let mut hasher = DigestHasher(Sha256::new());
     hasher.0.update(std::any::type_name::<P>().as_bytes());
     hasher.0.update([0]);
-    // `value` was made from a `P` by `Principal::new`, so the cast always holds; were it ever
-    // to fail, the digest would still be the type's own, never another principal's.
-    if let Some(principal) = value.downcast_ref::<P>() {
-        principal.hash(&mut hasher);
-    }
+    value.hash(&mut hasher);
     hasher.0.finalize().into()
 }
 
@@ -110,7 +146,7 @@ mod tests {
         assert_ne!(alice.digest(), Principal::new("alice").digest());
         // A clone shares the digest computed once.
         assert_eq!(alice.clone().digest(), alice.digest());
-        assert_eq!(alice.value.downcast_ref::<String>().unwrap(), "alice");
+        assert_eq!(alice.value().downcast_ref::<String>().unwrap(), "alice");
         // Share keys tell the same principals apart; `()` has none.
         #[cfg(feature = "http")]
         share_keys(&alice);

@@ -442,7 +442,9 @@ impl Call {
     ///
     /// [`Session::with_principal`]: crate::protocol::Session::with_principal
     pub fn principal<T: Any>(&self) -> Option<&T> {
-        self.principal.as_ref().and_then(|p| p.value.downcast_ref())
+        self.principal
+            .as_ref()
+            .and_then(|p| p.value().downcast_ref())
     }
 
     /// The client's `clientInfo.name`: this request's at 2026-07-28, the session's at

@@ -91,16 +91,33 @@ impl Hosts {
 
 /// `localhost`, `127.0.0.1` or `[::1]`, optionally with a numeric port, and nothing else.
 fn is_loopback_authority(authority: &str) -> bool {
-    let (host, port) = match authority.rsplit_once(':') {
-        Some((host, port)) if !host.is_empty() && !host.ends_with(':') => (host, Some(port)),
+    // "[::1]" alone has colons inside the brackets: only split after the closing bracket.
+    if authority == "[::1]" {
+        return true;
+    }
+    // Bytes, not chars: this runs on every request, and `:` is ASCII.
+    let bytes = authority.as_bytes();
+    let (host, port) = match bytes.iter().rposition(|&b| b == b':') {
+        Some(colon) if colon > 0 && bytes[colon - 1] != b':' => {
+            (&authority[..colon], Some(&bytes[colon + 1..]))
+        }
         _ => (authority, None),
     };
-    let port_ok =
-        port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok());
-    let host_ok = host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]";
-    // "[::1]" alone has colons inside the brackets: only split after the closing bracket.
-    let bare_v6 = authority == "[::1]";
-    bare_v6 || (host_ok && port_ok)
+    let host_ok = host == "127.0.0.1" || host.eq_ignore_ascii_case("localhost") || host == "[::1]";
+    host_ok && port.is_none_or(is_port)
+}
+
+/// Decimal digits naming a port (0 to 65535; leading zeros allowed, as `u16::from_str` allows).
+fn is_port(digits: &[u8]) -> bool {
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let significant = &digits[digits.iter().take_while(|&&d| d == b'0').count()..];
+    significant.len() <= 5
+        && significant
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+            <= u32::from(u16::MAX)
 }
 
 /// A refusal issued before the body was read.
@@ -218,6 +235,36 @@ mod tests {
             "localhost:80:80",
         ] {
             assert!(!is_loopback_authority(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ports_are_what_u16_reads_from_digits() {
+        let mut cases: Vec<String> = [
+            "",
+            "0",
+            "00000",
+            "0000065535",
+            "65535",
+            "65536",
+            "99999",
+            "100000",
+            "000001",
+            "4294967296",
+            "18446744073709551616",
+            "+1",
+            "-1",
+            "1 ",
+            "８０",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        cases.extend((0..70_000u32).step_by(7).map(|n| n.to_string()));
+        cases.extend((0..12).map(|zeros| format!("{}{}", "0".repeat(zeros), 6553 + zeros)));
+        for case in cases {
+            let expected = case.bytes().all(|b| b.is_ascii_digit()) && case.parse::<u16>().is_ok();
+            assert_eq!(is_port(case.as_bytes()), expected, "{case:?}");
         }
     }
 

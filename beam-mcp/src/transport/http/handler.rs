@@ -1,56 +1,50 @@
 //! The axum handler: the door's checks in their order, the host's hooks, the era of each POST,
 //! and the core's answer as HTTP (JSON, or an event stream).
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::response::Response as HttpResponse;
 
 use super::hooks::{Authorize, hook, hook_later};
 use super::legacy::{self, Legacy};
+use super::load::Slot;
 use super::refusal::HttpRefusal;
 use super::status::{self, Wire};
 use super::{Endpoint, body, empty, guard, headers, load, reply, sse};
-use crate::Server;
+use crate::context::Principal;
 use crate::json::MAX_MESSAGE_BYTES;
 use crate::protocol::envelope::Envelope;
-use crate::protocol::{Logged, ProtocolError, Reply, Revision, Session};
+use crate::protocol::{Exchange, Logged, ProtocolError, Reply, Revision, Session};
 
-pub(super) async fn endpoint(
+/// The endpoint. Its future is small on purpose: axum boxes it for every request, and a box
+/// past the allocator's small sizes costs more than the work it holds. The door's checks, the
+/// body and an answer ready at once run inline; what waits or is rare (a hook that decides
+/// later, legacy sessions, streams, host code still running) is boxed where it starts, and
+/// nothing large is held across a wait (see [`posted`]).
+pub(super) fn endpoint(
     State(endpoint): State<Arc<Endpoint>>,
     request: Request,
-) -> HttpResponse {
+) -> impl Future<Output = HttpResponse> + Send {
     let (parts, body) = request.into_parts();
-    let sessions = matches!(endpoint.legacy, Some(Legacy::Sessions { .. }));
-    if let Err(early) = guard::check(&parts, &endpoint.origins, &endpoint.hosts, sessions) {
-        tracing::info!(status = early.status, reason = %Logged(&early.error.to_string()), "refused before the body");
-        let mut response = reply(early.status, None, early.error, true);
-        if early.allow {
-            let allow = if sessions {
-                "GET, POST, DELETE"
-            } else {
-                "POST"
-            };
-            response
-                .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static(allow));
-        }
-        return response;
-    }
-    admitted(&endpoint, parts, body).await
+    async move { admitted(&endpoint, &parts, body).await }
 }
 
-/// A request past the door's checks. It takes an in-flight slot only when the core hands it to
-/// host code (see [`load`]); a listen stream (`subscriptions/listen`) takes none, since it waits
-/// without working and holds a connection, which `max_connections` bounds.
-async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse {
+/// A request: the door's checks in their order, the host's hooks, the body, then the answer.
+async fn admitted(endpoint: &Endpoint, parts: &Parts, body: Body) -> HttpResponse {
+    let sessions = matches!(endpoint.legacy, Some(Legacy::Sessions { .. }));
+    if let Err(early) = guard::check(parts, &endpoint.origins, &endpoint.hosts, sessions) {
+        return refused_early(early, sessions);
+    }
     let decided = match &endpoint.authorize {
-        Authorize::Now(authorize) => hook(|| authorize(&parts)),
+        Authorize::Now(authorize) => hook(|| authorize(parts)),
         Authorize::Later(authorize) => {
-            hook_later(|| authorize(&parts), endpoint.read_timeout).await
+            Box::pin(hook_later(|| authorize(parts), endpoint.read_timeout)).await
         }
     };
     let principal = match decided {
@@ -58,13 +52,10 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
         Err(refused) => return refused.response(true),
     };
     // The guard let GET and DELETE through only with a session id, to a session endpoint.
-    if let Some(legacy) = &endpoint.legacy {
-        if parts.method == axum::http::Method::GET {
-            return legacy::get(legacy, &parts, &principal, endpoint).await;
-        }
-        if parts.method == axum::http::Method::DELETE {
-            return legacy::delete(legacy, &parts, &principal, &endpoint.server).await;
-        }
+    if let Some(legacy) = &endpoint.legacy
+        && (parts.method == Method::GET || parts.method == Method::DELETE)
+    {
+        return session_request(endpoint, legacy, parts, principal).await;
     }
     let declared = parts
         .headers
@@ -82,34 +73,73 @@ async fn admitted(endpoint: &Endpoint, parts: Parts, body: Body) -> HttpResponse
             return reply(status, None, error, true);
         }
     };
+    match posted(endpoint, parts, &bytes, principal) {
+        Answered::Now(response) => response,
+        Answered::Later(rest) => rest.await,
+    }
+}
+
+/// The answer to a request the door's first checks refused, before its body is read.
+fn refused_early(early: guard::Early, sessions: bool) -> HttpResponse {
+    tracing::info!(status = early.status, reason = %Logged(&early.error.to_string()), "refused before the body");
+    let mut response = reply(early.status, None, early.error, true);
+    if early.allow {
+        let allow = if sessions {
+            "GET, POST, DELETE"
+        } else {
+            "POST"
+        };
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static(allow));
+    }
+    response
+}
+
+/// A GET (the session's stream) or a DELETE (its end) to a legacy session endpoint.
+fn session_request<'e>(
+    endpoint: &'e Endpoint,
+    legacy: &'e Legacy,
+    parts: &'e Parts,
+    principal: Principal,
+) -> Later<'e> {
+    Box::pin(async move {
+        if parts.method == Method::GET {
+            legacy::get(legacy, parts, &principal, endpoint).await
+        } else {
+            legacy::delete(legacy, parts, &principal, &endpoint.server).await
+        }
+    })
+}
+
+/// A POST's body, read: the host's body hook, the message, its era, and the core's answer.
+/// Not async, so that the message (408 bytes) is never kept in the request's future.
+fn posted<'e>(
+    endpoint: &'e Endpoint,
+    parts: &'e Parts,
+    bytes: &[u8],
+    principal: Principal,
+) -> Answered<'e> {
     if let Some(authorize_body) = &endpoint.authorize_body
-        && let Err(refused) = hook(|| authorize_body(&parts, &bytes))
+        && let Err(refused) = hook(|| authorize_body(parts, bytes))
     {
-        return refused.response(false);
+        return Answered::Now(refused.response(false));
     }
     if bytes.is_empty() {
-        return reply(400, None, HttpRefusal::EmptyBody, false);
+        return Answered::Now(reply(400, None, HttpRefusal::EmptyBody, false));
     }
-    let message = match Envelope::read(&bytes) {
+    let message = match Envelope::read(bytes) {
         Ok(message) => message,
-        Err(error) => return reply(400, None, ProtocolError::from(error), false),
+        Err(error) => return Answered::Now(reply(400, None, ProtocolError::from(error), false)),
     };
     if let Some(legacy) = &endpoint.legacy
-        && !is_modern(&parts, &message)
+        && !is_modern(parts, &message)
     {
-        return legacy::post(endpoint, legacy, &parts, message, principal).await;
+        return Answered::Later(Box::pin(legacy::post(
+            endpoint, legacy, parts, message, principal,
+        )));
     }
-    let works = message.method() != Some("subscriptions/listen");
-    let key = principal.share_key();
-    let session = Session::single_request().with_principal_arc(principal);
-    // Work takes an in-flight place; a listen stream, which waits without working, a place
-    // among the streams, in its principal's share.
-    let places = if works {
-        Places::InFlight(&endpoint.in_flight, key)
-    } else {
-        Places::Streams(endpoint, key)
-    };
-    answer(&endpoint.server, &parts, message, session, places).await
+    answer(endpoint, parts, message, principal)
 }
 
 /// The era of a POST (DIGEST §0), never by its method: 2026-07-28 when `params._meta` names a
@@ -126,45 +156,71 @@ fn is_modern(parts: &Parts, message: &Envelope) -> bool {
         .is_some_and(|v| !Revision::is_legacy_era(v.trim()))
 }
 
-/// Where a request takes its place, under its principal's key.
-enum Places<'e> {
-    InFlight(&'e load::Places, Option<u64>),
-    Streams(&'e super::Endpoint, Option<u64>),
+/// An answer given at once, or the rest of the work, to be awaited.
+enum Answered<'e> {
+    Now(HttpResponse),
+    Later(Later<'e>),
 }
 
+/// Work that waits, boxed where it starts so that the request's future stays small.
+type Later<'e> = Pin<Box<dyn Future<Output = HttpResponse> + Send + 'e>>;
+
 /// The core answers, calling the header rules at their steps; HTTP adds only the status. A
-/// request handed to host code takes a slot of `places`, counted in its principal's share (the
-/// key), until its answer is written (503 when none is free).
-async fn answer(
-    server: &Server,
+/// request handed to host code takes an in-flight place, counted in its principal's share,
+/// until its answer is written (503 when none is free); a listen stream, which waits without
+/// working, takes a place among the streams instead. An answer host code gives at once is
+/// answered here, with nothing to wait for.
+fn answer<'e>(
+    endpoint: &'e Endpoint,
     parts: &Parts,
     message: Envelope,
-    session: Session,
-    places: Places<'_>,
-) -> HttpResponse {
+    principal: Principal,
+) -> Answered<'e> {
+    let works = message.method() != Some("subscriptions/listen");
+    let key = principal.share_key();
+    let session = Session::single_request().with_principal_arc(principal);
     let rules = headers::HeaderRules {
         headers: &parts.headers,
         extensions: &parts.extensions,
         version: parts.version,
-        server,
+        server: &endpoint.server,
     };
     let id = message.id().cloned();
-    let exchange = match server.handle_envelope(&session, message, &rules) {
-        Reply::Silent => return empty(202),
-        Reply::Ready(response) => return status::respond(&response, Wire::Stateless),
+    let mut exchange = match endpoint.server.handle_envelope(&session, message, &rules) {
+        Reply::Silent => return Answered::Now(empty(202)),
+        Reply::Ready(response) => {
+            return Answered::Now(status::respond(&response, Wire::Stateless));
+        }
         Reply::Pending(exchange) => exchange,
     };
-    let slot = match places {
-        Places::InFlight(places, key) => places.take(key).map_err(|full| {
-            tracing::debug!(?full, "no in-flight place: refused with 503");
-            load::busy(id)
-        }),
-        Places::Streams(endpoint, key) => super::stream_lease::take(endpoint, key, id).await,
-    };
-    let slot = match slot {
+    if !works {
+        return Answered::Later(Box::pin(async move {
+            match super::stream_lease::take(endpoint, key, id).await {
+                Ok(slot) => finish(exchange, slot).await,
+                Err(refused) => refused,
+            }
+        }));
+    }
+    let slot = match endpoint.in_flight.take(key) {
         Ok(slot) => slot,
-        Err(refused) => return refused,
+        Err(full) => {
+            tracing::debug!(?full, "no in-flight place: refused with 503");
+            return Answered::Now(load::busy(id));
+        }
     };
+    // An answer, streamed or not, holds its place until its last byte is written.
+    if !exchange.streams()
+        && let Some(response) = exchange.answer_now()
+    {
+        return Answered::Now(status::respond_with(&response, Wire::Stateless, |bytes| {
+            slot.body(bytes)
+        }));
+    }
+    Answered::Later(Box::pin(finish(exchange, slot)))
+}
+
+/// The rest of an answer that waits: an event stream, or host code still running.
+async fn finish(exchange: Exchange, slot: Slot) -> HttpResponse {
     let response = if exchange.streams() {
         sse::response(exchange, Wire::Stateless).await
     } else {
@@ -174,6 +230,5 @@ async fn answer(
             None => reply(500, None, ProtocolError::Internal, false),
         }
     };
-    // An answer, streamed or not, holds its place until its last byte is written.
     slot.hold_until_sent(response)
 }

@@ -32,12 +32,10 @@ where
     K: AsHeaderName + AsRef<str> + Copy,
 {
     let text = |v: &'h HeaderValue| {
-        std::str::from_utf8(v.as_bytes())
-            .map(|s| s.trim_matches([' ', '\t']))
-            .map_err(|_| {
-                let name = name.as_ref();
-                mismatch(format!("{name} header value is not valid UTF-8"))
-            })
+        std::str::from_utf8(trim_blanks(v.as_bytes())).map_err(|_| {
+            let name = name.as_ref();
+            mismatch(format!("{name} header value is not valid UTF-8"))
+        })
     };
     let mut sent = headers.get_all(name).iter();
     let Some(first) = sent.next() else {
@@ -54,6 +52,17 @@ where
             Ok(Values::Many(all))
         }
     }
+}
+
+/// `bytes` without the spaces and tabs around it (a header value's optional whitespace).
+fn trim_blanks(bytes: &[u8]) -> &[u8] {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |last| last + 1);
+    &bytes[start..end]
 }
 
 /// The values of one header: a header sent once (the usual case) takes no allocation.
@@ -327,6 +336,27 @@ mod tests {
             "", "-", "01", "1e3", "1.5", "1.", "+1", " 1", "0x10", "1_000",
         ] {
             assert_eq!(integer(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn blanks_are_trimmed_as_str_trims_them() {
+        for text in [
+            "",
+            " ",
+            "\t \t",
+            "a",
+            " a ",
+            "\ta b\t",
+            " \u{a0}é \t",
+            "x\n ",
+            "  ..  ",
+        ] {
+            assert_eq!(
+                trim_blanks(text.as_bytes()),
+                text.trim_matches([' ', '\t']).as_bytes(),
+                "{text:?}"
+            );
         }
     }
 

@@ -26,6 +26,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, header};
 use axum::response::Response as HttpResponse;
 use http_body::{Frame, SizeHint};
+use http_body_util::Full as FullBody;
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -144,17 +145,26 @@ impl Slot {
     pub(super) fn hold_until_sent(self, response: HttpResponse) -> HttpResponse {
         response.map(|body| Body::new(Held { body, _slot: self }))
     }
+
+    /// A body of `bytes` that keeps the slot until it is dropped, as
+    /// [`hold_until_sent`](Self::hold_until_sent) does, in one allocation rather than two.
+    pub(super) fn body(self, bytes: Vec<u8>) -> Body {
+        Body::new(Held {
+            body: FullBody::new(Bytes::from(bytes)),
+            _slot: self,
+        })
+    }
 }
 
 /// A body that holds a slot for as long as it lives.
-struct Held {
-    body: Body,
+struct Held<B> {
+    body: B,
     _slot: Slot,
 }
 
-impl http_body::Body for Held {
+impl<B: http_body::Body<Data = Bytes> + Unpin> http_body::Body for Held<B> {
     type Data = Bytes;
-    type Error = axum::Error;
+    type Error = B::Error;
 
     fn poll_frame(
         mut self: Pin<&mut Self>,

@@ -230,14 +230,24 @@ fn reply(
     bytes_response(status, error.into().response(id.as_ref()), close)
 }
 
-fn json_response(status: u16, response: &Response, close: bool) -> HttpResponse {
+/// `response` as JSON, its body made by `body` from the bytes (see [`load::Slot::body`]).
+fn json_response(
+    status: u16,
+    response: &Response,
+    close: bool,
+    body: impl FnOnce(Vec<u8>) -> Body,
+) -> HttpResponse {
     let mut bytes = Vec::with_capacity(256);
     response.write_to(&mut bytes);
-    bytes_response(status, bytes, close)
+    bytes_response_with(status, body(bytes), close)
 }
 
 fn bytes_response(status: u16, bytes: Vec<u8>, close: bool) -> HttpResponse {
-    let mut out = HttpResponse::new(Body::from(bytes));
+    bytes_response_with(status, Body::from(bytes), close)
+}
+
+fn bytes_response_with(status: u16, body: Body, close: bool) -> HttpResponse {
+    let mut out = HttpResponse::new(body);
     *out.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     out.headers_mut().insert(
         header::CONTENT_TYPE,

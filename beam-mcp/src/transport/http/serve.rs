@@ -14,6 +14,8 @@ use std::io;
 use std::sync::Arc;
 
 use axum::Router;
+use hyper::body::Incoming;
+use hyper::service::Service as _;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
 
@@ -196,11 +198,18 @@ async fn connection(stream: TcpStream, app: Router, endpoint: Arc<Endpoint>) {
     }
     // The peer, as axum's own `ConnectInfo` (what a host's router would see with
     // `into_make_service_with_connect_info`): telemetry's `client.address` and `client.port`.
-    let app = match stream.peer_addr() {
-        Ok(peer) => app.layer(axum::Extension(axum::extract::ConnectInfo(peer))),
-        Err(_) => app,
-    };
-    let service = hyper_util::service::TowerToHyperService::new(app);
+    // Put in each request here rather than by a router layer, which would wrap every route
+    // again and clone it, boxed, on each request.
+    let peer = stream.peer_addr().ok();
+    let router = hyper_util::service::TowerToHyperService::new(app);
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        if let Some(peer) = peer {
+            request
+                .extensions_mut()
+                .insert(axum::extract::ConnectInfo(peer));
+        }
+        router.call(request)
+    });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(hyper_util::rt::TokioTimer::new())

@@ -1,5 +1,6 @@
 //! The one table from a core response to the HTTP status it travels with, for both eras.
 
+use axum::body::Body;
 use axum::http::{HeaderValue, header};
 use serde_json::Value;
 
@@ -72,7 +73,16 @@ pub(super) fn status_of(response: &Response, wire: Wire) -> u16 {
 /// `response` as an HTTP response, with `Retry-After` on a 2026-07-28 rate limit and on a store
 /// that could not answer, and a host refusal's `WWW-Authenticate` challenge.
 pub(super) fn respond(response: &Response, wire: Wire) -> HttpResponse {
-    let mut out = json_response(status_of(response, wire), response, false);
+    respond_with(response, wire, Body::from)
+}
+
+/// The same, its body made by `body` from the JSON's bytes (one that holds a slot, say).
+pub(super) fn respond_with(
+    response: &Response,
+    wire: Wire,
+    body: impl FnOnce(Vec<u8>) -> Body,
+) -> HttpResponse {
+    let mut out = json_response(status_of(response, wire), response, false, body);
     if let Some(ProtocolError::Refused(refusal)) = response.failure()
         && let Some(challenge) = refusal.challenge()
         && let Ok(value) = HeaderValue::from_str(challenge)
