@@ -10,7 +10,7 @@ use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
 use super::request::{Era, Meta, Request};
-use super::top::{Members, MetaMember, MetaParts, ParamsMember, Top};
+use super::top::{Members, MetaMember, MetaParts, ParamsMember, Text, Top};
 use super::{Logged, META_LOG_LEVEL, ProtocolError, Reply, Response, Revision, Session};
 use crate::context::LogLevel;
 use crate::json::{self, kind_name};
@@ -117,10 +117,10 @@ impl Server {
             }
             return Reply::Silent;
         }
-        let method = match method {
-            Some(Value::String(method)) if jsonrpc_ok => method,
+        let method = match method.map(Text::into_string) {
+            Some(Ok(method)) if jsonrpc_ok => method,
             method => {
-                if let Some(Value::String(method)) = &method {
+                if let Some(Ok(method)) = &method {
                     let error = ProtocolError::InvalidRequest;
                     self.refused_before_seam(
                         session,
@@ -156,8 +156,8 @@ impl Server {
             Some(ParamsMember::Object(params)) => Some(params),
             Some(ParamsMember::Other(_)) => return refuse(ProtocolError::ParamsNotObject),
         };
-        if matches!(method.as_str(), "shutdown" | "exit") && !door.has_session_control() {
-            let error = ProtocolError::MethodNotFound(method.clone());
+        if matches!(&*method, "shutdown" | "exit") && !door.has_session_control() {
+            let error = ProtocolError::MethodNotFound(method.to_string());
             self.refused_before_seam(session, door, &method, id.as_ref(), meta_parts, &error);
             return match id {
                 Some(id) => ready_error(Some(id), error, None),
@@ -277,7 +277,7 @@ impl Server {
     ) -> Result<(Era, Option<LogLevel>), ProtocolError> {
         let version = meta.protocol_version.as_ref();
         let era = if version.is_some() || meta.capabilities.is_some() {
-            let Some(Value::String(requested)) = version else {
+            let Some(requested) = version.and_then(Text::as_str) else {
                 return Err(ProtocolError::MetaLacksVersion);
             };
             let revision = Revision::parse(requested)

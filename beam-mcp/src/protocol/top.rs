@@ -5,6 +5,7 @@
 //! reported (syntax, nesting, a repeated key, the first met reading left to right) are
 //! exactly those of [`json::read`](crate::json::read).
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -14,6 +15,7 @@ use serde_json::{Map, Value};
 use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION};
 use crate::json::{self, Fault, JsonError, ValueSeed};
 use crate::params::Params;
+use crate::revision::Revision;
 
 /// A message's top level.
 #[derive(Debug)]
@@ -28,6 +30,80 @@ pub(crate) enum Top {
     Other(Value),
 }
 
+/// A member that is usually one of a few known strings (a method's name, a protocol version):
+/// such a string is read as the static text it is, without an allocation; anything else as
+/// the value reader reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Text {
+    Known(&'static str),
+    Other(Value),
+}
+
+impl Text {
+    /// `value`, a known string named by `known` as its static text.
+    fn of(value: Value, known: fn(&str) -> Option<&'static str>) -> Text {
+        match value {
+            Value::String(text) => match known(&text) {
+                Some(known) => Text::Known(known),
+                None => Text::Other(Value::String(text)),
+            },
+            other => Text::Other(other),
+        }
+    }
+
+    /// The string, if it is one.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Text::Known(text) => Some(text),
+            Text::Other(value) => value.as_str(),
+        }
+    }
+
+    /// The string, borrowed when known; anything else as it was read.
+    pub(crate) fn into_string(self) -> Result<Cow<'static, str>, Value> {
+        match self {
+            Text::Known(text) => Ok(Cow::Borrowed(text)),
+            Text::Other(Value::String(text)) => Ok(Cow::Owned(text)),
+            Text::Other(other) => Err(other),
+        }
+    }
+
+    /// The member as the value reader reads it.
+    #[cfg(test)]
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Text::Known(text) => Value::String(text.to_owned()),
+            Text::Other(value) => value,
+        }
+    }
+}
+
+/// The methods the core routes, as static text.
+fn known_method(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "tools/call" => "tools/call",
+        "tools/list" => "tools/list",
+        "resources/read" => "resources/read",
+        "resources/list" => "resources/list",
+        "resources/templates/list" => "resources/templates/list",
+        "prompts/get" => "prompts/get",
+        "prompts/list" => "prompts/list",
+        "completion/complete" => "completion/complete",
+        "server/discover" => "server/discover",
+        "subscriptions/listen" => "subscriptions/listen",
+        "initialize" => "initialize",
+        "notifications/initialized" => "notifications/initialized",
+        "notifications/cancelled" => "notifications/cancelled",
+        "ping" => "ping",
+        _ => return None,
+    })
+}
+
+/// The protocol versions this build serves, as static text.
+fn known_version(name: &str) -> Option<&'static str> {
+    Revision::parse(name).map(Revision::as_str)
+}
+
 /// The members of a top-level object the core reads; the others are read (under the rules)
 /// and dropped.
 #[derive(Debug, Default)]
@@ -35,7 +111,7 @@ pub(crate) struct Members {
     /// `jsonrpc` is there and is the string `"2.0"`.
     pub(crate) jsonrpc: bool,
     pub(crate) id: Option<Value>,
-    pub(crate) method: Option<Value>,
+    pub(crate) method: Option<Text>,
     /// The params, without their `_meta` when they are an object.
     pub(crate) params: Option<ParamsMember>,
     /// `params._meta`, when the params are an object that has one.
@@ -61,7 +137,9 @@ impl Members {
         Members {
             jsonrpc: map.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
             id: map.remove("id"),
-            method: map.remove("method"),
+            method: map
+                .remove("method")
+                .map(|method| Text::of(method, known_method)),
             params,
             params_meta,
             result: map.remove("result"),
@@ -72,7 +150,7 @@ impl Members {
 
     /// The method, if it is a string.
     pub(crate) fn method(&self) -> Option<&str> {
-        self.method.as_ref().and_then(Value::as_str)
+        self.method.as_ref().and_then(Text::as_str)
     }
 
     /// A response (to a request the server sent): no method, and a result or an error.
@@ -108,7 +186,7 @@ impl Members {
 pub(crate) struct MetaParts {
     /// `io.modelcontextprotocol/protocolVersion`: the era and revision (see
     /// [`Context::revision`](crate::Context::revision)).
-    pub(crate) protocol_version: Option<Value>,
+    pub(crate) protocol_version: Option<Text>,
     pub(crate) capabilities: Option<Value>,
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
@@ -148,7 +226,9 @@ impl MetaMember {
             return MetaMember::Other(value);
         };
         MetaMember::Object(MetaParts {
-            protocol_version: rest.remove(META_PROTOCOL_VERSION),
+            protocol_version: rest
+                .remove(META_PROTOCOL_VERSION)
+                .map(|version| Text::of(version, known_version)),
             capabilities: rest.remove(META_CLIENT_CAPABILITIES),
             client_info: rest.remove(META_CLIENT_INFO),
             progress_token: rest.remove(PROGRESS_TOKEN),
@@ -169,7 +249,7 @@ impl MetaMember {
 impl MetaParts {
     /// The protocol version it names, if it names one as a string.
     pub(crate) fn version(&self) -> Option<&str> {
-        self.protocol_version.as_ref().and_then(Value::as_str)
+        self.protocol_version.as_ref().and_then(Text::as_str)
     }
 }
 
@@ -179,6 +259,68 @@ const PROGRESS_TOKEN: &str = "progressToken";
 pub(crate) fn read(bytes: &[u8]) -> Result<Top, JsonError> {
     let fault = Fault::new(None);
     json::read_seeded(bytes, &fault, TopSeed(ValueSeed::at(0, &fault)))
+}
+
+/// The visitor methods of a seed that reads a scalar or an array as the value reader (its
+/// `.0`) does, the value wrapped by `$wrap`; strings and objects are the seed's own.
+macro_rules! scalars_as_values {
+    ($de:lifetime, $ty:ty, $wrap:expr) => {
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_bool<E>(self, v: bool) -> Result<$ty, E> {
+            Ok($wrap(Value::Bool(v)))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<$ty, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<$ty, E> {
+            Ok($wrap(Value::from(v)))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<$ty, E> {
+            self.0.visit_f64(v).map($wrap)
+        }
+
+        fn visit_unit<E>(self) -> Result<$ty, E> {
+            Ok($wrap(Value::Null))
+        }
+
+        fn visit_seq<A: SeqAccess<$de>>(self, seq: A) -> Result<$ty, A::Error> {
+            self.0.visit_seq(seq).map($wrap)
+        }
+    };
+}
+
+/// A [`Text`] member: a string `.1` knows as its static text, anything else as `.0` reads it.
+struct TextSeed<'f>(ValueSeed<'f>, fn(&str) -> Option<&'static str>);
+
+impl<'de> DeserializeSeed<'de> for TextSeed<'_> {
+    type Value = Text;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Text, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TextSeed<'_> {
+    type Value = Text;
+
+    scalars_as_values!('de, Text, Text::Other);
+
+    fn visit_str<E>(self, v: &str) -> Result<Text, E> {
+        Ok(match (self.1)(v) {
+            Some(known) => Text::Known(known),
+            None => Text::Other(Value::String(v.to_owned())),
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Text, A::Error> {
+        self.0.visit_map(access).map(Text::Other)
+    }
 }
 
 /// The top level: an object's members apart, anything else whole.
@@ -290,36 +432,10 @@ impl<'de> Visitor<'de> for VersionSeed<'_> {
 impl<'de> Visitor<'de> for TopSeed<'_> {
     type Value = Top;
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Top, E> {
-        Ok(Top::Other(Value::Bool(v)))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Top, E> {
-        Ok(Top::Other(Value::from(v)))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Top, E> {
-        Ok(Top::Other(Value::from(v)))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Top, E> {
-        self.0.visit_f64(v).map(Top::Other)
-    }
+    scalars_as_values!('de, Top, Top::Other);
 
     fn visit_str<E>(self, v: &str) -> Result<Top, E> {
         Ok(Top::Other(Value::String(v.to_owned())))
-    }
-
-    fn visit_unit<E>(self) -> Result<Top, E> {
-        Ok(Top::Other(Value::Null))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Top, A::Error> {
-        self.0.visit_seq(seq).map(Top::Other)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Top, A::Error> {
@@ -360,8 +476,15 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                     members.params = Some(access.next_value_seed(params)?);
                     continue;
                 }
+                Key::Method => {
+                    if members.method.is_some() {
+                        return Err(inside.repeated("method".into()));
+                    }
+                    let method = TextSeed(inside, known_method);
+                    members.method = Some(access.next_value_seed(method)?);
+                    continue;
+                }
                 Key::Id => (&mut members.id, "id"),
-                Key::Method => (&mut members.method, "method"),
                 Key::Result => (&mut members.result, "result"),
                 Key::Error => (&mut members.error, "error"),
             };
@@ -395,36 +518,10 @@ impl<'de> DeserializeSeed<'de> for ParamsSeed<'_, '_> {
 impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
     type Value = ParamsMember;
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<ParamsMember, E> {
-        Ok(ParamsMember::Other(Value::Bool(v)))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<ParamsMember, E> {
-        Ok(ParamsMember::Other(Value::from(v)))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<ParamsMember, E> {
-        Ok(ParamsMember::Other(Value::from(v)))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParamsMember, E> {
-        self.0.visit_f64(v).map(ParamsMember::Other)
-    }
+    scalars_as_values!('de, ParamsMember, ParamsMember::Other);
 
     fn visit_str<E>(self, v: &str) -> Result<ParamsMember, E> {
         Ok(ParamsMember::Other(Value::String(v.to_owned())))
-    }
-
-    fn visit_unit<E>(self) -> Result<ParamsMember, E> {
-        Ok(ParamsMember::Other(Value::Null))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ParamsMember, A::Error> {
-        self.0.visit_seq(seq).map(ParamsMember::Other)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<ParamsMember, A::Error> {
@@ -603,7 +700,14 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
         while let Some(key) = access.next_key_seed(MetaKeySeed)? {
             // A repeat is refused when its key is read, as the map reader does.
             let (slot, name) = match key {
-                MetaKey::ProtocolVersion => (&mut parts.protocol_version, META_PROTOCOL_VERSION),
+                MetaKey::ProtocolVersion => {
+                    if parts.protocol_version.is_some() {
+                        return Err(inside.repeated(META_PROTOCOL_VERSION.into()));
+                    }
+                    let version = TextSeed(inside, known_version);
+                    parts.protocol_version = Some(access.next_value_seed(version)?);
+                    continue;
+                }
                 MetaKey::Capabilities => (&mut parts.capabilities, META_CLIENT_CAPABILITIES),
                 MetaKey::ClientInfo => (&mut parts.client_info, META_CLIENT_INFO),
                 MetaKey::ProgressToken => (&mut parts.progress_token, PROGRESS_TOKEN),
@@ -632,6 +736,8 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     /// What the core reads of a top level: `jsonrpc`, the five members, `_meta`, and
@@ -646,12 +752,73 @@ mod tests {
         })
     }
 
+    #[test]
+    fn known_methods_and_versions_are_read_as_their_static_text() {
+        let names = [
+            "tools/call",
+            "tools/list",
+            "resources/read",
+            "resources/list",
+            "resources/templates/list",
+            "prompts/get",
+            "prompts/list",
+            "completion/complete",
+            "server/discover",
+            "subscriptions/listen",
+            "initialize",
+            "notifications/initialized",
+            "notifications/cancelled",
+            "ping",
+        ];
+        for name in names {
+            assert_eq!(known_method(name), Some(name));
+        }
+        for version in ["2026-07-28", "2025-11-25"] {
+            assert_eq!(known_version(version), Some(version));
+        }
+        let message = |method: &str, version: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":{method},"params":{{"_meta":{{"{META_PROTOCOL_VERSION}":{version}}}}}}}"#
+            )
+        };
+        let read_both = |bytes: &str| {
+            let Ok(Top::Object(members)) = read(bytes.as_bytes()) else {
+                panic!("{bytes} is an object");
+            };
+            let Some(MetaMember::Object(parts)) = members.params_meta else {
+                panic!("{bytes} has _meta");
+            };
+            (members.method, parts.protocol_version)
+        };
+        let (method, version) = read_both(&message(r#""tools/call""#, r#""2026-07-28""#));
+        assert_eq!(method, Some(Text::Known("tools/call")));
+        assert_eq!(version, Some(Text::Known("2026-07-28")));
+        // Others are read as the value reader reads them, strings or not.
+        let (method, version) = read_both(&message(r#""tools/cal""#, r#""2099-01-01""#));
+        assert_eq!(method, Some(Text::Other(json!("tools/cal"))));
+        assert_eq!(version, Some(Text::Other(json!("2099-01-01"))));
+        let (method, version) = read_both(&message("[1,{}]", "7"));
+        assert_eq!(method, Some(Text::Other(json!([1, {}]))));
+        assert_eq!(version, Some(Text::Other(json!(7))));
+        assert_eq!(
+            Text::Known("ping").into_string(),
+            Ok(std::borrow::Cow::Borrowed("ping"))
+        );
+        assert_eq!(Text::Other(json!(1)).into_string(), Err(json!(1)));
+        // A repeated method or version is refused where its key is read.
+        assert!(read(br#"{"method":"ping","method":"ping"}"#).is_err());
+        let twice = format!(
+            r#"{{"params":{{"_meta":{{"{META_PROTOCOL_VERSION}":"2026-07-28","{META_PROTOCOL_VERSION}":"2026-07-28"}}}}}}"#
+        );
+        assert!(read(twice.as_bytes()).is_err());
+    }
+
     fn seen(m: Members) -> Seen {
         (
             m.jsonrpc,
             vec![
                 m.id,
-                m.method,
+                m.method.map(Text::into_value),
                 m.params.map(ParamsMember::into_value),
                 m.result,
                 m.error,

@@ -130,34 +130,38 @@ where
                     fatal = true;
                     Some(Line::Refusal(error.response()))
                 }
-                Frame::Message(bytes) => match server.handle(&session, &bytes) {
-                    Reply::Silent => None,
-                    Reply::Ready(response) => Some(Line::Out(Outbound::Response(response))),
-                    Reply::Pending(mut exchange) => {
-                        let nothing_parked = park.capacity() == park.max_capacity();
-                        match Arc::clone(&slots).try_acquire_owned() {
-                            // Host code that answers at once (no await that waits) is written
-                            // from here: no task, no hand-off between threads.
-                            Ok(slot) if nothing_parked => match exchange.answer_now() {
-                                Some(response) => Some(Line::Out(Outbound::Response(response))),
-                                None => {
-                                    tokio::spawn(forward(exchange, tx.clone(), slot));
+                Frame::Message(bytes) => {
+                    let reply = server.handle(&session, &bytes);
+                    reader.recycle(bytes);
+                    match reply {
+                        Reply::Silent => None,
+                        Reply::Ready(response) => Some(Line::Out(Outbound::Response(response))),
+                        Reply::Pending(mut exchange) => {
+                            let nothing_parked = park.capacity() == park.max_capacity();
+                            match Arc::clone(&slots).try_acquire_owned() {
+                                // Host code that answers at once (no await that waits) is written
+                                // from here: no task, no hand-off between threads.
+                                Ok(slot) if nothing_parked => match exchange.answer_now() {
+                                    Some(response) => Some(Line::Out(Outbound::Response(response))),
+                                    None => {
+                                        tokio::spawn(forward(exchange, tx.clone(), slot));
+                                        None
+                                    }
+                                },
+                                // Every slot taken: the request waits, not started, and reading
+                                // goes on, so the answers to running requests' asks and the cancels
+                                // that would free a slot are read. Only past as many waiting as
+                                // may run does reading stop.
+                                _ => {
+                                    if park.send(exchange).await.is_err() {
+                                        break;
+                                    }
                                     None
                                 }
-                            },
-                            // Every slot taken: the request waits, not started, and reading
-                            // goes on, so the answers to running requests' asks and the cancels
-                            // that would free a slot are read. Only past as many waiting as
-                            // may run does reading stop.
-                            _ => {
-                                if park.send(exchange).await.is_err() {
-                                    break;
-                                }
-                                None
                             }
                         }
                     }
-                },
+                }
             };
             if let Some(line) = answer
                 && tx.send(line).await.is_err()
@@ -298,11 +302,26 @@ struct Frames<R> {
     reader: R,
     /// Bytes of a refused `Content-Length` body not read yet (at most [`MAX_FRAME_DRAIN`]).
     skip: u64,
+    /// A message's buffer given back once it was handled ([`Frames::recycle`]): the next line
+    /// is read into it, with no allocation.
+    spare: Vec<u8>,
 }
 
 impl<R: AsyncBufRead + Unpin> Frames<R> {
     fn new(reader: R) -> Self {
-        Frames { reader, skip: 0 }
+        Frames {
+            reader,
+            skip: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    /// Gives back a message's buffer for the next line, unless one large message made it too
+    /// large to keep for the life of the session.
+    fn recycle(&mut self, message: Vec<u8>) {
+        if message.capacity() <= 64 * 1024 {
+            self.spare = message;
+        }
     }
 
     /// Reads the next message: a line, or a `Content-Length` frame.
@@ -316,8 +335,9 @@ impl<R: AsyncBufRead + Unpin> Frames<R> {
                 return Ok(Frame::Eof);
             }
         }
+        let mut line = std::mem::take(&mut self.spare);
         loop {
-            let mut line = Vec::new();
+            line.clear();
             match read_line(&mut self.reader, &mut line).await? {
                 LineRead::Eof => return Ok(Frame::Eof),
                 LineRead::TooLong => return Ok(Frame::Refused(FrameError::LineTooLong)),
