@@ -171,8 +171,9 @@ impl Exchange {
     /// exchange to a task of its own. Otherwise `None`, and the exchange is driven by
     /// [`next`](Self::next) as before (its work was polled once; the next poll registers the
     /// real waker).
-    // Only the stdio read loop answers inline; a build without it would carry dead code.
-    #[cfg(feature = "stdio")]
+    // The stdio read loop and the HTTP handler answer inline; a build with neither would carry
+    // dead code.
+    #[cfg(any(feature = "stdio", feature = "http"))]
     pub(crate) fn answer_now(&mut self) -> Option<Response> {
         if self.finished || self.held.is_some() || self.streams() || self.context.is_cancelled() {
             return None;
