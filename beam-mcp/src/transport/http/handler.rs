@@ -73,7 +73,11 @@ async fn admitted(endpoint: &Endpoint, parts: &Parts, body: Body) -> HttpRespons
             return reply(status, None, error, true);
         }
     };
-    match posted(endpoint, parts, &bytes, principal) {
+    let answered = posted(endpoint, parts, &bytes, principal);
+    // The body may be a slice of hyper's read buffer: given back before a long wait (a call
+    // still running, a listen stream), not held for as long as it lasts.
+    drop(bytes);
+    match answered {
         Answered::Now(response) => response,
         Answered::Later(rest) => rest.await,
     }
