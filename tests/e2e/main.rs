@@ -22,6 +22,8 @@ mod scopes;
 mod shapes;
 mod shutdown;
 mod skills;
+#[cfg(unix)]
+mod stdio_descriptors;
 mod stdio_weather;
 mod subscriptions;
 mod telemetry;

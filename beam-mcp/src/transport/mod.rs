@@ -2,8 +2,6 @@
 
 #[cfg(feature = "stdio")]
 mod framing;
-#[cfg(feature = "stdio")]
-mod pipes;
 #[cfg(any(feature = "stdio", feature = "http"))]
 mod refusal;
 #[cfg(feature = "stdio")]

@@ -17,24 +17,31 @@
 //! - The end of input is the graceful end: running requests are answered within 10 s. In
 //!   [`main`], SIGTERM and ctrl-c are an end of input too: reading stops (a message half read
 //!   is dropped), running requests are answered within the same 10 s, then the process exits 0.
-//!   The signal is noticed when the loop next reads, so a server that stopped reading (every
-//!   slot taken and as many requests waiting) notices it when one is freed.
+//!
+//! [`serve`] is the loop for any async reader and writer, run as a task. [`main`] (the body of
+//! `serve!(stdio)`) serves the process's own stdin and stdout with the same framing, bounds and
+//! order, but reads on a thread of its own with blocking reads (`process.rs`): host code that
+//! answers at once is answered and written from that thread, with no task and no hand-off.
 
+use std::future::Future;
 use std::io;
-use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use std::sync::Arc;
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader,
 };
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::framing::FrameError;
+use crate::Server;
 use crate::json::MAX_MESSAGE_BYTES;
 use crate::protocol::{Exchange, Outbound, Reply, Session};
-use crate::{Server, ServerBuilder};
+
+mod process;
+
+pub use process::main;
 
 /// The largest `Content-Length` body that is read and dropped after its refusal (4 MiB): past
 /// it the session ends instead, so a declared length of `u64::MAX` is never waited for.
@@ -71,6 +78,22 @@ enum Frame {
 enum Line {
     Out(Outbound),
     Refusal(Vec<u8>),
+    /// Not a line: everything queued before it is written and flushed, then the sender hears.
+    End(oneshot::Sender<()>),
+}
+
+impl Line {
+    /// The line's bytes, `\n` included, in `line` (cleared first). `None` for [`Line::End`].
+    fn write_to(self, line: &mut Vec<u8>) -> Option<oneshot::Sender<()>> {
+        line.clear();
+        match self {
+            Line::Out(message) => message.write_to(line),
+            Line::Refusal(bytes) => line.extend_from_slice(&bytes),
+            Line::End(done) => return Some(done),
+        }
+        line.push(b'\n');
+        None
+    }
 }
 
 /// Serves `server` on `input`/`output` until EOF, `shutdown` or `exit`.
@@ -112,7 +135,12 @@ where
     let slots = Arc::new(Semaphore::new(limits.in_flight));
     // Requests waiting for a slot, not started: as many as may run at once.
     let (park, parked) = mpsc::channel::<Exchange>(limits.in_flight);
-    let dispatcher = tokio::spawn(dispatch(parked, Arc::clone(&slots), tx.clone()));
+    let dispatcher = tokio::spawn(dispatch(
+        parked,
+        Arc::clone(&slots),
+        tx.clone(),
+        std::future::pending(),
+    ));
     let write = write_messages(rx, output);
     // A 2025-11-25 session of a live server is told of list changes unsolicited.
     let ending = Ending {
@@ -125,45 +153,27 @@ where
             let mut fatal = false;
             let answer = match reader.next().await? {
                 Frame::Eof => break,
-                Frame::Refused(error) => Some(Line::Refusal(error.response())),
+                Frame::Refused(error) => Some((Line::Refusal(error.response()), None)),
                 Frame::Fatal(error) => {
                     fatal = true;
-                    Some(Line::Refusal(error.response()))
+                    Some((Line::Refusal(error.response()), None))
                 }
                 Frame::Message(bytes) => {
                     let reply = server.handle(&session, &bytes);
                     reader.recycle(bytes);
-                    match reply {
-                        Reply::Silent => None,
-                        Reply::Ready(response) => Some(Line::Out(Outbound::Response(response))),
-                        Reply::Pending(mut exchange) => {
-                            let nothing_parked = park.capacity() == park.max_capacity();
-                            match Arc::clone(&slots).try_acquire_owned() {
-                                // Host code that answers at once (no await that waits) is written
-                                // from here: no task, no hand-off between threads.
-                                Ok(slot) if nothing_parked => match exchange.answer_now() {
-                                    Some(response) => Some(Line::Out(Outbound::Response(response))),
-                                    None => {
-                                        tokio::spawn(forward(exchange, tx.clone(), slot));
-                                        None
-                                    }
-                                },
-                                // Every slot taken: the request waits, not started, and reading
-                                // goes on, so the answers to running requests' asks and the cancels
-                                // that would free a slot are read. Only past as many waiting as
-                                // may run does reading stop.
-                                _ => {
-                                    if park.send(exchange).await.is_err() {
-                                        break;
-                                    }
-                                    None
-                                }
+                    match next_step(reply, &slots, &park, &tx) {
+                        Next::Nothing => None,
+                        Next::Write(line, slot) => Some((line, slot)),
+                        Next::Park(exchange) => {
+                            if park.send(exchange).await.is_err() {
+                                break;
                             }
+                            None
                         }
                     }
                 }
             };
-            if let Some(line) = answer
+            if let Some((line, _slot)) = answer
                 && tx.send(line).await.is_err()
             {
                 break;
@@ -172,27 +182,9 @@ where
                 break;
             }
         }
-        // The input ended (EOF, `shutdown`, `exit`, a frame too long to drain): listen streams
-        // end with their result, and requests still running or waiting are answered within a
-        // grace period; then the rest is cancelled.
-        session.end();
+        // The input ended (EOF, `shutdown`, `exit`, a frame too long to drain).
         drop(park);
-        let all = limits.in_flight as u32;
-        let mut dispatcher = dispatcher;
-        let drained = async {
-            let _ = (&mut dispatcher).await;
-            let _ = slots.acquire_many(all).await;
-        };
-        if tokio::time::timeout(DRAIN_GRACE, drained).await.is_err() {
-            tracing::warn!(
-                ?DRAIN_GRACE,
-                "requests still running at the end of input are cancelled"
-            );
-            session.cancel_all();
-            // Those still waiting start cancelled, and end at once.
-            let _ = dispatcher.await;
-            let _ = slots.acquire_many(all).await;
-        }
+        drain(&session, dispatcher, &slots, limits.in_flight).await;
         drop(tx);
         Ok::<(), io::Error>(())
     };
@@ -209,8 +201,77 @@ where
     }
 }
 
+/// What the read loop does with a message's reply.
+enum Next {
+    /// Nothing to write: a notification, or a request now running in a task of its own.
+    Nothing,
+    /// A line to write; the request's slot, if it took one, is held until the line is queued.
+    Write(Line, Option<OwnedSemaphorePermit>),
+    /// Every slot taken: the request waits, not started, and reading goes on, so the answers to
+    /// running requests' asks and the cancels that would free a slot are read. Only past as
+    /// many waiting as may run does reading stop.
+    Park(Exchange),
+}
+
+/// Decides [`Next`]: host code that answers at once (no await that waits) is answered here, by
+/// the reader, with no task and no hand-off between threads; host code that waits runs in a
+/// task that forwards its messages (spawned on the current runtime).
+fn next_step(
+    reply: Reply,
+    slots: &Arc<Semaphore>,
+    park: &mpsc::Sender<Exchange>,
+    tx: &mpsc::Sender<Line>,
+) -> Next {
+    match reply {
+        Reply::Silent => Next::Nothing,
+        Reply::Ready(response) => Next::Write(Line::Out(Outbound::Response(response)), None),
+        Reply::Pending(mut exchange) => {
+            let nothing_parked = park.capacity() == park.max_capacity();
+            match Arc::clone(slots).try_acquire_owned() {
+                Ok(slot) if nothing_parked => match exchange.answer_now() {
+                    Some(response) => {
+                        Next::Write(Line::Out(Outbound::Response(response)), Some(slot))
+                    }
+                    None => {
+                        tokio::spawn(forward(exchange, tx.clone(), slot));
+                        Next::Nothing
+                    }
+                },
+                _ => Next::Park(exchange),
+            }
+        }
+    }
+}
+
 /// How long requests still running when the input ends may take before they are cancelled.
 const DRAIN_GRACE: Duration = Duration::from_secs(10);
+
+/// The input ended: listen streams end with their result, and requests still running or
+/// waiting (once the queue of waiting ones is closed, which ends `dispatcher`) are answered
+/// within [`DRAIN_GRACE`]; then the rest is cancelled.
+async fn drain(
+    session: &Session,
+    mut dispatcher: tokio::task::JoinHandle<()>,
+    slots: &Semaphore,
+    in_flight: usize,
+) {
+    session.end();
+    let all = u32::try_from(in_flight).unwrap_or(u32::MAX);
+    let drained = async {
+        let _ = (&mut dispatcher).await;
+        let _ = slots.acquire_many(all).await;
+    };
+    if tokio::time::timeout(DRAIN_GRACE, drained).await.is_err() {
+        tracing::warn!(
+            ?DRAIN_GRACE,
+            "requests still running at the end of input are cancelled"
+        );
+        session.cancel_all();
+        // Those still waiting start cancelled, and end at once.
+        let _ = dispatcher.await;
+        let _ = slots.acquire_many(all).await;
+    }
+}
 
 /// Ends a connection on every way out of [`serve`] (an I/O error included): listen streams
 /// end, running requests are cancelled, and the unsolicited forwarder stops.
@@ -230,13 +291,32 @@ impl Drop for Ending<'_> {
     }
 }
 
-/// Starts the waiting requests in order, each as a slot frees.
+/// Starts the waiting requests in order, each as a slot frees, until the queue is closed: by
+/// its senders, or once `closed` is done (then what waits in it still starts).
 async fn dispatch(
     mut parked: mpsc::Receiver<Exchange>,
     slots: Arc<Semaphore>,
     tx: mpsc::Sender<Line>,
+    closed: impl Future<Output = ()>,
 ) {
-    while let Some(exchange) = parked.recv().await {
+    let mut closed = std::pin::pin!(closed);
+    let mut open = true;
+    loop {
+        let next = if open {
+            tokio::select! {
+                next = parked.recv() => next,
+                () = &mut closed => {
+                    open = false;
+                    parked.close();
+                    continue;
+                }
+            }
+        } else {
+            parked.recv().await
+        };
+        let Some(exchange) = next else {
+            return;
+        };
         let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
             return;
         };
@@ -279,13 +359,12 @@ async fn write_messages<W: AsyncWrite + Unpin>(
     while let Some(message) = rx.recv().await {
         let mut next = Some(message);
         while let Some(message) = next {
-            line.clear();
-            match message {
-                Line::Out(message) => message.write_to(&mut line),
-                Line::Refusal(bytes) => line.extend_from_slice(&bytes),
+            if let Some(done) = message.write_to(&mut line) {
+                output.flush().await?;
+                let _ = done.send(());
+            } else {
+                output.write_all(&line).await?;
             }
-            line.push(b'\n');
-            output.write_all(&line).await?;
             next = rx.try_recv().ok();
         }
         output.flush().await?;
@@ -463,126 +542,6 @@ fn parse_length(header: &[u8]) -> Option<u64> {
 
 fn starts_with_ignore_case(line: &[u8], prefix: &[u8]) -> bool {
     line.len() >= prefix.len() && line[..prefix.len()].eq_ignore_ascii_case(prefix)
-}
-
-/// The body of `serve!(stdio)`: logs to stderr, builds the server, serves stdin/stdout.
-///
-/// A refused catalog ends the process with exit code 2 and the reason on stderr.
-#[doc(hidden)]
-pub fn main(builder: ServerBuilder) -> ExitCode {
-    super::init_logging();
-    let server = match builder.build() {
-        Ok(server) => server,
-        Err(error) => {
-            tracing::error!(%error, "the server refused to start");
-            eprintln!("beam_mcp: the server refused to start: {error}");
-            return ExitCode::from(2);
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("beam_mcp: could not start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // The loop runs as a task on the runtime's workers, not under `block_on` on this thread:
-    // driven by `block_on`, 1 run in about 15 of 200,000 pipelined calls stalled for good with
-    // a slot granted to the reader and nothing left to wake it (measured: 60 of 60 runs passed
-    // once spawned). See docs/architecture.md.
-    let result = runtime.block_on(async {
-        // Pipes without blocking threads where stdin and stdout are pipes (super::pipes).
-        let input = UntilSignal::new(super::pipes::input());
-        let serving = tokio::spawn(serve(server, input, super::pipes::output()));
-        match serving.await {
-            Ok(result) => result,
-            // A panic in the loop itself (never in host code, which is caught per call).
-            Err(error) => Err(io::Error::other(format!("the stdio loop failed: {error}"))),
-        }
-    });
-    // The session can end with stdin still open (`exit`, a frame too long to drain). tokio
-    // reads stdin on a blocking thread that cannot be interrupted: should a read be in
-    // flight, dropping the runtime would wait for it. Everything was written and flushed.
-    runtime.shutdown_background();
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(error) => {
-            tracing::error!(%error, "stdio failed");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// stdin that reads as ended once SIGTERM or ctrl-c arrives: the loop's end of input is the
-/// graceful end, so a signal takes that path.
-struct UntilSignal<R> {
-    input: R,
-    /// Fires once a signal came: a task listens, so each read polls only this receiver (the
-    /// signal futures themselves cost about 2,300 instructions a poll, once per message).
-    signalled: tokio::sync::oneshot::Receiver<()>,
-    ended: bool,
-}
-
-impl<R> UntilSignal<R> {
-    /// Must be called within the runtime: the listening task is spawned on it.
-    fn new(input: R) -> UntilSignal<R> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        tokio::spawn(async move {
-            signalled().await;
-            let _ = tx.send(());
-        });
-        UntilSignal {
-            input,
-            signalled: rx,
-            ended: false,
-        }
-    }
-}
-
-/// SIGTERM or ctrl-c; pending for good where neither can be listened for.
-async fn signalled() {
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut term) => {
-                term.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    tokio::select! {
-        () = terminate => {}
-        () = interrupt => {}
-    }
-    tracing::info!("a signal: reading stops, running requests are answered, then the server exits");
-}
-
-impl<R: AsyncRead + Unpin> AsyncRead for UntilSignal<R> {
-    fn poll_read(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<io::Result<()>> {
-        if !self.ended && std::pin::Pin::new(&mut self.signalled).poll(cx).is_ready() {
-            self.ended = true;
-        }
-        if self.ended {
-            // Nothing filled: end of input.
-            return std::task::Poll::Ready(Ok(()));
-        }
-        std::pin::Pin::new(&mut self.input).poll_read(cx, buf)
-    }
 }
 
 #[cfg(test)]

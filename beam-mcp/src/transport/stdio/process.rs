@@ -1,0 +1,457 @@
+//! The process's own stdin and stdout, as `serve!(stdio)` serves them: stdin is read on a
+//! thread of its own with blocking reads, and each message is handled there; an answer host
+//! code gives at once is written from that thread too. Host code that waits runs on the
+//! runtime, and its messages reach stdout through a writer thread, under the same lock.
+//!
+//! Why a thread: a sequential client's call, read through the runtime's event loop, paid for a
+//! worker's park and wake, the readiness of the pipe and a hand-off to the writing future on
+//! every message (about 7,000 instructions of the 19,000 a call cost, `bench/README.md`); a
+//! blocking read costs none of them, and waiting in it costs nothing. The framing, the bounds
+//! (slots, the waiting queue, the write queue), the order of a request's messages and the
+//! graceful end are [`serve`](super::serve)'s, from the same code.
+
+use std::future::Future;
+use std::io::{self, BufRead, Write};
+use std::pin::Pin;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+
+use tokio::io::{AsyncBufRead, AsyncRead, ReadBuf};
+use tokio::runtime::Handle;
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+use super::{Frame, Frames, Line, Next};
+use crate::protocol::{Exchange, Session};
+use crate::{Server, ServerBuilder};
+
+/// The body of `serve!(stdio)`: logs to stderr, builds the server, serves stdin/stdout.
+///
+/// A refused catalog ends the process with exit code 2 and the reason on stderr. The end of
+/// input, `exit`, SIGTERM and ctrl-c end it with 0 once running requests are answered (within
+/// 10 s; then they are cancelled). A broken stdout ends it with 0 too: nobody is left to answer.
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     beam_mcp::transport::stdio::main(beam_mcp::Server::builder().name("demo"))
+/// }
+/// ```
+#[doc(hidden)]
+pub fn main(builder: ServerBuilder) -> ExitCode {
+    super::super::init_logging();
+    let server = match builder.build() {
+        Ok(server) => server,
+        Err(error) => {
+            tracing::error!(%error, "the server refused to start");
+            eprintln!("beam_mcp: the server refused to start: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("beam_mcp: could not start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Supervised from a task, not under `block_on` (docs/architecture.md).
+    let result = runtime.block_on(async {
+        match tokio::spawn(serve_process(server)).await {
+            Ok(result) => result,
+            // A panic in the loop itself (never in host code, which is caught per call).
+            Err(error) => Err(io::Error::other(format!("the stdio loop failed: {error}"))),
+        }
+    });
+    // The session can end with stdin still open (`exit`, a signal, a frame too long to
+    // drain): the reading thread may be blocked in a read that nothing interrupts. Everything
+    // was written and flushed; leaving the process ends it.
+    runtime.shutdown_background();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "stdio failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves stdin and stdout until the input ends, `exit`, a signal or a broken output.
+async fn serve_process(server: Server) -> io::Result<()> {
+    let session = Session::new();
+    let _timer = server.time_session(session.agreed_revision(), || crate::middleware::Via::STDIO);
+    let limits = server.inner.limits;
+    let handle = Handle::current();
+    let output = Waiting::new(io::stdout(), handle.clone());
+    let (tx, rx) = mpsc::channel::<Line>(limits.write_queue);
+    let slots = Arc::new(Semaphore::new(limits.in_flight));
+    let (park, parked) = mpsc::channel::<Exchange>(limits.in_flight);
+    let (close_parked, parked_closed) = oneshot::channel::<()>();
+    let dispatcher = tokio::spawn(super::dispatch(
+        parked,
+        Arc::clone(&slots),
+        tx.clone(),
+        async {
+            let _ = parked_closed.await;
+        },
+    ));
+    let ending = super::Ending {
+        session: &session,
+        unsolicited: tokio::spawn(super::forward_unsolicited(
+            session.unsolicited(),
+            tx.clone(),
+        )),
+        dispatcher: dispatcher.abort_handle(),
+    };
+    let (writer_failed, mut write_failure) = oneshot::channel();
+    spawn_thread("beam-mcp-stdout", move || {
+        if let Err(error) = write_lines(rx, output) {
+            let _ = writer_failed.send(error);
+        }
+    })?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (read_done, mut read_result) = oneshot::channel();
+    let reader = Reader {
+        frames: Frames::new(Blocking(io::BufReader::with_capacity(
+            64 * 1024,
+            Waiting::new(io::stdin(), handle.clone()),
+        ))),
+        server,
+        session: session.clone(),
+        slots: Arc::clone(&slots),
+        park,
+        tx: tx.clone(),
+        stop: Arc::clone(&stop),
+        handle,
+    };
+    spawn_thread("beam-mcp-stdin", move || {
+        let _ = read_done.send(reader.run());
+    })?;
+    tokio::select! {
+        read = &mut read_result => {
+            // A reader that panicked dropped its sender.
+            read.unwrap_or_else(|_| Err(io::Error::other("the stdin reader failed")))?;
+        }
+        () = signalled() => {
+            // Reading stops; a message half read is dropped.
+            stop.store(true, Ordering::Release);
+        }
+        Ok(error) = &mut write_failure => return Err(error),
+    }
+    // The waiting queue is closed here, not by its sender: on a signal, the reader may be
+    // blocked in a read for good.
+    let _ = close_parked.send(());
+    super::drain(&session, dispatcher, &slots, limits.in_flight).await;
+    drop(ending);
+    // Everything queued is written, then flushed.
+    let (end, ended) = oneshot::channel();
+    if tx.send(Line::End(end)).await.is_ok() {
+        tokio::select! {
+            _ = ended => {}
+            Ok(error) = write_failure => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+fn spawn_thread(name: &str, run: impl FnOnce() + Send + 'static) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(run)
+        .map(drop)
+}
+
+/// The writer thread: every line, in batches, flushed when no more are queued. Ends at
+/// [`Line::End`] (after a flush) or when every sender is gone.
+fn write_lines(mut rx: mpsc::Receiver<Line>, out: impl Write) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(64 * 1024, out);
+    let mut line = Vec::with_capacity(4096);
+    while let Some(first) = rx.blocking_recv() {
+        let mut next = Some(first);
+        while let Some(message) = next {
+            if let Some(done) = message.write_to(&mut line) {
+                out.flush()?;
+                let _ = done.send(());
+                return Ok(());
+            }
+            out.write_all(&line)?;
+            next = rx.try_recv().ok();
+        }
+        out.flush()?;
+        if line.capacity() > 64 * 1024 {
+            // One large answer should not pin its buffer for the life of the process.
+            line = Vec::with_capacity(4096);
+        }
+    }
+    out.flush()
+}
+
+/// stdin, read with blocking reads into a 64 KiB buffer.
+type Stdin = io::BufReader<Waiting<io::Stdin>>;
+
+/// The reading thread: frames read with blocking reads, each message handled as
+/// [`serve`](super::serve) handles it.
+struct Reader {
+    frames: Frames<Blocking<Stdin>>,
+    server: Server,
+    session: Session,
+    slots: Arc<Semaphore>,
+    park: mpsc::Sender<Exchange>,
+    tx: mpsc::Sender<Line>,
+    /// Set on a signal: what is read after it is not handled.
+    stop: Arc<AtomicBool>,
+    handle: Handle,
+}
+
+impl Reader {
+    fn run(mut self) -> io::Result<()> {
+        // Host code that answers at once runs here: it may spawn, sleep, or use the runtime's
+        // timers and I/O.
+        let _entered = self.handle.enter();
+        let handle = self.handle.clone();
+        loop {
+            let frame = now(&handle, self.frames.next())?;
+            if self.stop.load(Ordering::Acquire) {
+                break;
+            }
+            let mut fatal = false;
+            let (line, slot) = match frame {
+                Frame::Eof => break,
+                Frame::Refused(error) => (Line::Refusal(error.response()), None),
+                Frame::Fatal(error) => {
+                    fatal = true;
+                    (Line::Refusal(error.response()), None)
+                }
+                Frame::Message(bytes) => {
+                    let reply = self.server.handle(&self.session, &bytes);
+                    self.frames.recycle(bytes);
+                    match super::next_step(reply, &self.slots, &self.park, &self.tx) {
+                        Next::Nothing => {
+                            if self.session.is_closed() {
+                                break;
+                            }
+                            continue;
+                        }
+                        Next::Write(line, slot) => (line, slot),
+                        Next::Park(exchange) => {
+                            if !self.wait_for_room(exchange)? {
+                                break;
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            let queued = self.queue(line);
+            // Held until its answer is queued: the graceful end waits for it.
+            drop(slot);
+            if !queued || fatal || self.session.is_closed() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues a line for the writer, waiting while the queue is full (reading stops then, as
+    /// in [`serve`](super::serve)); `false` once the writer is gone.
+    fn queue(&self, line: Line) -> bool {
+        match self.tx.try_send(line) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(mpsc::error::TrySendError::Full(line)) => self.tx.blocking_send(line).is_ok(),
+        }
+    }
+
+    /// Queues a request to wait for a slot; `false` once the queue is closed (the end).
+    fn wait_for_room(&mut self, exchange: Exchange) -> io::Result<bool> {
+        match self.park.try_send(exchange) {
+            Ok(()) => Ok(true),
+            Err(mpsc::error::TrySendError::Closed(_)) => Ok(false),
+            // Reading stops until a slot frees.
+            Err(mpsc::error::TrySendError::Full(exchange)) => {
+                Ok(self.park.blocking_send(exchange).is_ok())
+            }
+        }
+    }
+}
+
+/// Runs a future of the framing over a blocking reader: it is ready at its first poll (every
+/// read it makes blocks instead of waiting), so it is polled once, with no waker; should it
+/// ever wait, the runtime drives it to the end.
+fn now<F: Future>(handle: &Handle, future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        Poll::Ready(output) => output,
+        Poll::Pending => handle.block_on(future),
+    }
+}
+
+/// A blocking [`BufRead`] as tokio's [`AsyncBufRead`]: every poll is ready (it blocks instead).
+struct Blocking<R>(R);
+
+impl<R: BufRead + Unpin> AsyncRead for Blocking<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let read = self.get_mut().0.read(buf.initialize_unfilled());
+        Poll::Ready(read.map(|n| buf.advance(n)))
+    }
+}
+
+impl<R: BufRead + Unpin> AsyncBufRead for Blocking<R> {
+    fn poll_fill_buf(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<&[u8]>> {
+        Poll::Ready(self.get_mut().0.fill_buf())
+    }
+
+    fn consume(self: Pin<&mut Self>, amount: usize) {
+        self.get_mut().0.consume(amount);
+    }
+}
+
+/// stdin or stdout that waits when its descriptor was left non-blocking (an open file
+/// description shared with a parent that set `O_NONBLOCK`): `EAGAIN` is waited out on the
+/// runtime's event loop, not taken for an error. Blocking descriptors (what clients give the
+/// servers they start) never take that path.
+struct Waiting<T> {
+    io: T,
+    handle: Handle,
+    #[cfg(unix)]
+    registered: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
+}
+
+impl<T> Waiting<T> {
+    fn new(io: T, handle: Handle) -> Self {
+        Waiting {
+            io,
+            handle,
+            #[cfg(unix)]
+            registered: None,
+        }
+    }
+
+    /// Retries `attempt` until it is neither interrupted nor refused as would-block.
+    fn retry<U>(
+        &mut self,
+        writing: bool,
+        mut attempt: impl FnMut(&mut T) -> io::Result<U>,
+    ) -> io::Result<U>
+    where
+        T: Descriptor,
+    {
+        loop {
+            match attempt(&mut self.io) {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => self.wait(writing)?,
+                other => return other,
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    fn wait(&mut self, writing: bool) -> io::Result<()>
+    where
+        T: Descriptor,
+    {
+        use tokio::io::Interest;
+        use tokio::io::unix::AsyncFd;
+        let _entered = self.handle.enter();
+        if self.registered.is_none() {
+            let fd = self.io.descriptor().try_clone_to_owned()?;
+            let interest = if writing {
+                Interest::WRITABLE
+            } else {
+                Interest::READABLE
+            };
+            // An `OwnedFd` stays the same open descriptor for as long as it is registered: the
+            // I/O safety the deprecation asks for, without the `unsafe` of its replacement.
+            #[allow(deprecated, reason = "sound for an OwnedFd; the crate forbids unsafe")]
+            let registered = AsyncFd::with_interest(fd, interest)?;
+            self.registered = Some(registered);
+        }
+        let Some(fd) = self.registered.as_ref() else {
+            return Ok(());
+        };
+        self.handle.block_on(async {
+            let mut guard = if writing {
+                fd.writable().await?
+            } else {
+                fd.readable().await?
+            };
+            // The next attempt says whether it really is ready.
+            guard.clear_ready();
+            Ok(())
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn wait(&mut self, _: bool) -> io::Result<()> {
+        // Handles elsewhere do not refuse as would-block; should one, the attempt is made again.
+        std::thread::yield_now();
+        Ok(())
+    }
+}
+
+/// What can be waited on.
+#[cfg(unix)]
+trait Descriptor: std::os::fd::AsFd {
+    fn descriptor(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.as_fd()
+    }
+}
+
+#[cfg(unix)]
+impl<T: std::os::fd::AsFd> Descriptor for T {}
+
+#[cfg(not(unix))]
+trait Descriptor {}
+
+#[cfg(not(unix))]
+impl<T> Descriptor for T {}
+
+impl<T: io::Read + Descriptor> io::Read for Waiting<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.retry(false, |io| io.read(buf))
+    }
+}
+
+impl<T: io::Write + Descriptor> io::Write for Waiting<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.retry(true, |io| io.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.retry(true, io::Write::flush)
+    }
+}
+
+/// SIGTERM or ctrl-c; pending for good where neither can be listened for.
+async fn signalled() {
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        () = terminate => {}
+        () = interrupt => {}
+    }
+    tracing::info!("a signal: reading stops, running requests are answered, then the server exits");
+}
