@@ -39,7 +39,9 @@ use crate::Server;
 use crate::json::MAX_MESSAGE_BYTES;
 use crate::protocol::{Exchange, Outbound, Reply, Session};
 
+mod descriptors;
 mod process;
+mod stdout;
 
 pub use process::main;
 
@@ -78,17 +80,28 @@ enum Frame {
 enum Line {
     Out(Outbound),
     Refusal(Vec<u8>),
+    /// A line already formed, `\n` included.
+    Formed(Vec<u8>),
+    /// Not a line: wakes the writer, to write what is left of a line written in part.
+    #[cfg_attr(not(unix), allow(dead_code, reason = "written in place only on unix"))]
+    Wake,
     /// Not a line: everything queued before it is written and flushed, then the sender hears.
     End(oneshot::Sender<()>),
 }
 
 impl Line {
-    /// The line's bytes, `\n` included, in `line` (cleared first). `None` for [`Line::End`].
+    /// The line's bytes, `\n` included, in `line` (cleared first; left empty by what is no
+    /// line). `Some` for [`Line::End`].
     fn write_to(self, line: &mut Vec<u8>) -> Option<oneshot::Sender<()>> {
         line.clear();
         match self {
             Line::Out(message) => message.write_to(line),
             Line::Refusal(bytes) => line.extend_from_slice(&bytes),
+            Line::Formed(bytes) => {
+                *line = bytes;
+                return None;
+            }
+            Line::Wake => return None,
             Line::End(done) => return Some(done),
         }
         line.push(b'\n');

@@ -1,7 +1,8 @@
 //! The process's own stdin and stdout, as `serve!(stdio)` serves them: stdin is read on a
 //! thread of its own with blocking reads, and each message is handled there; an answer host
-//! code gives at once is written from that thread too. Host code that waits runs on the
-//! runtime, and its messages reach stdout through a writer thread, under the same lock.
+//! code gives at once is written from that thread too when stdout takes it at once
+//! (`stdout.rs`). Host code that waits runs on the runtime, and its messages reach stdout
+//! through the bounded write queue and a writer thread.
 //!
 //! Why a thread: a sequential client's call, read through the runtime's event loop, paid for a
 //! worker's park and wake, the readiness of the pipe and a hand-off to the writing future on
@@ -11,7 +12,7 @@
 //! graceful end are [`serve`](super::serve)'s, from the same code.
 
 use std::future::Future;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -22,6 +23,8 @@ use tokio::io::{AsyncBufRead, AsyncRead, ReadBuf};
 use tokio::runtime::Handle;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+use super::descriptors::Waiting;
+use super::stdout::{Stdout, write_lines};
 use super::{Frame, Frames, Line, Next};
 use crate::protocol::{Exchange, Session};
 use crate::{Server, ServerBuilder};
@@ -86,7 +89,7 @@ async fn serve_process(server: Server) -> io::Result<()> {
     let _timer = server.time_session(session.agreed_revision(), || crate::middleware::Via::STDIO);
     let limits = server.inner.limits;
     let handle = Handle::current();
-    let output = Waiting::new(io::stdout(), handle.clone());
+    let stdout = Arc::new(Stdout::open(handle.clone()));
     let (tx, rx) = mpsc::channel::<Line>(limits.write_queue);
     let slots = Arc::new(Semaphore::new(limits.in_flight));
     let (park, parked) = mpsc::channel::<Exchange>(limits.in_flight);
@@ -108,8 +111,9 @@ async fn serve_process(server: Server) -> io::Result<()> {
         dispatcher: dispatcher.abort_handle(),
     };
     let (writer_failed, mut write_failure) = oneshot::channel();
+    let writing = Arc::clone(&stdout);
     spawn_thread("beam-mcp-stdout", move || {
-        if let Err(error) = write_lines(rx, output) {
+        if let Err(error) = write_lines(rx, &writing) {
             let _ = writer_failed.send(error);
         }
     })?;
@@ -125,6 +129,8 @@ async fn serve_process(server: Server) -> io::Result<()> {
         slots: Arc::clone(&slots),
         park,
         tx: tx.clone(),
+        stdout,
+        line: Vec::with_capacity(4096),
         stop: Arc::clone(&stop),
         handle,
     };
@@ -165,31 +171,6 @@ fn spawn_thread(name: &str, run: impl FnOnce() + Send + 'static) -> io::Result<(
         .map(drop)
 }
 
-/// The writer thread: every line, in batches, flushed when no more are queued. Ends at
-/// [`Line::End`] (after a flush) or when every sender is gone.
-fn write_lines(mut rx: mpsc::Receiver<Line>, out: impl Write) -> io::Result<()> {
-    let mut out = io::BufWriter::with_capacity(64 * 1024, out);
-    let mut line = Vec::with_capacity(4096);
-    while let Some(first) = rx.blocking_recv() {
-        let mut next = Some(first);
-        while let Some(message) = next {
-            if let Some(done) = message.write_to(&mut line) {
-                out.flush()?;
-                let _ = done.send(());
-                return Ok(());
-            }
-            out.write_all(&line)?;
-            next = rx.try_recv().ok();
-        }
-        out.flush()?;
-        if line.capacity() > 64 * 1024 {
-            // One large answer should not pin its buffer for the life of the process.
-            line = Vec::with_capacity(4096);
-        }
-    }
-    out.flush()
-}
-
 /// stdin, read with blocking reads into a 64 KiB buffer.
 type Stdin = io::BufReader<Waiting<io::Stdin>>;
 
@@ -202,6 +183,9 @@ struct Reader {
     slots: Arc<Semaphore>,
     park: mpsc::Sender<Exchange>,
     tx: mpsc::Sender<Line>,
+    stdout: Arc<Stdout>,
+    /// Where an answer is formed to be written in place.
+    line: Vec<u8>,
     /// Set on a signal: what is read after it is not handled.
     stop: Arc<AtomicBool>,
     handle: Handle,
@@ -246,7 +230,7 @@ impl Reader {
                     }
                 }
             };
-            let queued = self.queue(line);
+            let queued = self.answer(line);
             // Held until its answer is queued: the graceful end waits for it.
             drop(slot);
             if !queued || fatal || self.session.is_closed() {
@@ -254,6 +238,24 @@ impl Reader {
             }
         }
         Ok(())
+    }
+
+    /// Writes a line in place if stdout takes it at once and nothing else waits to be written;
+    /// else queues it. `false` once the writer is gone.
+    fn answer(&mut self, line: Line) -> bool {
+        let queue_empty = self.tx.capacity() == self.tx.max_capacity();
+        if !(self.stdout.in_place() && queue_empty) {
+            return self.queue(line);
+        }
+        if line.write_to(&mut self.line).is_some() {
+            return true;
+        }
+        match self.stdout.write_in_place(&self.line) {
+            Ok(true) => true,
+            // The pipe took part of it: the writer writes the rest when stdout takes it.
+            Ok(false) => self.queue(Line::Wake),
+            Err(()) => self.queue(Line::Formed(self.line.clone())),
+        }
     }
 
     /// Queues a line for the writer, waiting while the queue is full (reading stops then, as
@@ -312,122 +314,6 @@ impl<R: BufRead + Unpin> AsyncBufRead for Blocking<R> {
 
     fn consume(self: Pin<&mut Self>, amount: usize) {
         self.get_mut().0.consume(amount);
-    }
-}
-
-/// stdin or stdout that waits when its descriptor was left non-blocking (an open file
-/// description shared with a parent that set `O_NONBLOCK`): `EAGAIN` is waited out on the
-/// runtime's event loop, not taken for an error. Blocking descriptors (what clients give the
-/// servers they start) never take that path.
-struct Waiting<T> {
-    io: T,
-    handle: Handle,
-    #[cfg(unix)]
-    registered: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
-}
-
-impl<T> Waiting<T> {
-    fn new(io: T, handle: Handle) -> Self {
-        Waiting {
-            io,
-            handle,
-            #[cfg(unix)]
-            registered: None,
-        }
-    }
-
-    /// Retries `attempt` until it is neither interrupted nor refused as would-block.
-    fn retry<U>(
-        &mut self,
-        writing: bool,
-        mut attempt: impl FnMut(&mut T) -> io::Result<U>,
-    ) -> io::Result<U>
-    where
-        T: Descriptor,
-    {
-        loop {
-            match attempt(&mut self.io) {
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) if error.kind() == io::ErrorKind::WouldBlock => self.wait(writing)?,
-                other => return other,
-            }
-        }
-    }
-
-    #[cfg(unix)]
-    fn wait(&mut self, writing: bool) -> io::Result<()>
-    where
-        T: Descriptor,
-    {
-        use tokio::io::Interest;
-        use tokio::io::unix::AsyncFd;
-        let _entered = self.handle.enter();
-        if self.registered.is_none() {
-            let fd = self.io.descriptor().try_clone_to_owned()?;
-            let interest = if writing {
-                Interest::WRITABLE
-            } else {
-                Interest::READABLE
-            };
-            // An `OwnedFd` stays the same open descriptor for as long as it is registered: the
-            // I/O safety the deprecation asks for, without the `unsafe` of its replacement.
-            #[allow(deprecated, reason = "sound for an OwnedFd; the crate forbids unsafe")]
-            let registered = AsyncFd::with_interest(fd, interest)?;
-            self.registered = Some(registered);
-        }
-        let Some(fd) = self.registered.as_ref() else {
-            return Ok(());
-        };
-        self.handle.block_on(async {
-            let mut guard = if writing {
-                fd.writable().await?
-            } else {
-                fd.readable().await?
-            };
-            // The next attempt says whether it really is ready.
-            guard.clear_ready();
-            Ok(())
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn wait(&mut self, _: bool) -> io::Result<()> {
-        // Handles elsewhere do not refuse as would-block; should one, the attempt is made again.
-        std::thread::yield_now();
-        Ok(())
-    }
-}
-
-/// What can be waited on.
-#[cfg(unix)]
-trait Descriptor: std::os::fd::AsFd {
-    fn descriptor(&self) -> std::os::fd::BorrowedFd<'_> {
-        self.as_fd()
-    }
-}
-
-#[cfg(unix)]
-impl<T: std::os::fd::AsFd> Descriptor for T {}
-
-#[cfg(not(unix))]
-trait Descriptor {}
-
-#[cfg(not(unix))]
-impl<T> Descriptor for T {}
-
-impl<T: io::Read + Descriptor> io::Read for Waiting<T> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.retry(false, |io| io.read(buf))
-    }
-}
-
-impl<T: io::Write + Descriptor> io::Write for Waiting<T> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.retry(true, |io| io.write(buf))
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.retry(true, io::Write::flush)
     }
 }
 
