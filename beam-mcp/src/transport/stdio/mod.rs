@@ -83,7 +83,6 @@ enum Line {
     /// A line already formed, `\n` included.
     Formed(Vec<u8>),
     /// Not a line: wakes the writer, to write what is left of a line written in part.
-    #[cfg_attr(not(unix), allow(dead_code, reason = "written in place only on unix"))]
     Wake,
     /// Not a line: everything queued before it is written and flushed, then the sender hears.
     End(oneshot::Sender<()>),
