@@ -195,8 +195,15 @@ where
             }
         }
         // The input ended (EOF, `shutdown`, `exit`, a frame too long to drain).
-        drop(park);
-        drain(&session, dispatcher, &slots, limits.in_flight).await;
+        drain(
+            &session,
+            dispatcher,
+            &slots,
+            limits.in_flight,
+            std::future::ready(()),
+            move || drop(park),
+        )
+        .await;
         drop(tx);
         Ok::<(), io::Error>(())
     };
@@ -259,17 +266,25 @@ fn next_step(
 const DRAIN_GRACE: Duration = Duration::from_secs(10);
 
 /// The input ended: listen streams end with their result, and requests still running or
-/// waiting (once the queue of waiting ones is closed, which ends `dispatcher`) are answered
-/// within [`DRAIN_GRACE`]; then the rest is cancelled.
+/// waiting are answered within [`DRAIN_GRACE`]; then the rest is cancelled. `settled` is what
+/// must end before the queue of waiting requests is closed (`close`, which ends `dispatcher`):
+/// a message read before the end and still being handled.
 async fn drain(
     session: &Session,
     mut dispatcher: tokio::task::JoinHandle<()>,
     slots: &Semaphore,
     in_flight: usize,
+    settled: impl Future<Output = ()>,
+    close: impl FnOnce(),
 ) {
     session.end();
     let all = u32::try_from(in_flight).unwrap_or(u32::MAX);
+    let mut close = Some(close);
     let drained = async {
+        settled.await;
+        if let Some(close) = close.take() {
+            close();
+        }
         let _ = (&mut dispatcher).await;
         let _ = slots.acquire_many(all).await;
     };
@@ -279,6 +294,9 @@ async fn drain(
             "requests still running at the end of input are cancelled"
         );
         session.cancel_all();
+        if let Some(close) = close.take() {
+            close();
+        }
         // Those still waiting start cancelled, and end at once.
         let _ = dispatcher.await;
         let _ = slots.acquire_many(all).await;

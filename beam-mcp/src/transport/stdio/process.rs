@@ -15,8 +15,8 @@ use std::future::Future;
 use std::io::{self, BufRead};
 use std::pin::Pin;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncBufRead, AsyncRead, ReadBuf};
@@ -118,6 +118,7 @@ async fn serve_process(server: Server) -> io::Result<()> {
         }
     })?;
     let stop = Arc::new(AtomicBool::new(false));
+    let handling = Arc::new(Mutex::new(()));
     let (read_done, mut read_result) = oneshot::channel();
     let reader = Reader {
         frames: Frames::new(Blocking(io::BufReader::with_capacity(
@@ -132,6 +133,7 @@ async fn serve_process(server: Server) -> io::Result<()> {
         stdout,
         line: Vec::with_capacity(4096),
         stop: Arc::clone(&stop),
+        handling: Arc::clone(&handling),
         handle,
     };
     spawn_thread("beam-mcp-stdin", move || {
@@ -148,10 +150,23 @@ async fn serve_process(server: Server) -> io::Result<()> {
         }
         Ok(error) = &mut write_failure => return Err(error),
     }
-    // The waiting queue is closed here, not by its sender: on a signal, the reader may be
-    // blocked in a read for good.
-    let _ = close_parked.send(());
-    super::drain(&session, dispatcher, &slots, limits.in_flight).await;
+    // A message read before the end is handled first. Then the waiting queue is closed here,
+    // not by its sender: on a signal, the reader may be blocked in a read for good.
+    let settled = async {
+        let _ = tokio::task::spawn_blocking(move || drop(lock(&handling))).await;
+    };
+    let close = move || {
+        let _ = close_parked.send(());
+    };
+    super::drain(
+        &session,
+        dispatcher,
+        &slots,
+        limits.in_flight,
+        settled,
+        close,
+    )
+    .await;
     drop(ending);
     // Everything queued is written, then flushed.
     let (end, ended) = oneshot::channel();
@@ -162,6 +177,10 @@ async fn serve_process(server: Server) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+fn lock(handling: &Mutex<()>) -> MutexGuard<'_, ()> {
+    handling.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn spawn_thread(name: &str, run: impl FnOnce() + Send + 'static) -> io::Result<()> {
@@ -188,6 +207,9 @@ struct Reader {
     line: Vec<u8>,
     /// Set on a signal: what is read after it is not handled.
     stop: Arc<AtomicBool>,
+    /// Held from a message's reading to its answer (or its place in a queue): the graceful end
+    /// waits for it, so a message read before a signal is handled.
+    handling: Arc<Mutex<()>>,
     handle: Handle,
 }
 
@@ -197,8 +219,10 @@ impl Reader {
         // timers and I/O.
         let _entered = self.handle.enter();
         let handle = self.handle.clone();
+        let handling = Arc::clone(&self.handling);
         loop {
             let frame = now(&handle, self.frames.next())?;
+            let _handling = lock(&handling);
             if self.stop.load(Ordering::Acquire) {
                 break;
             }
