@@ -274,12 +274,21 @@ impl Reader {
         if line.write_to(&mut self.line).is_some() {
             return true;
         }
-        match self.stdout.write_in_place(&self.line) {
+        let queued = match self.stdout.write_in_place(&self.line) {
             Ok(true) => true,
             // The pipe took part of it: the writer writes the rest when stdout takes it.
             Ok(false) => self.queue(Line::Wake),
-            Err(()) => self.queue(Line::Formed(self.line.clone())),
+            // Nothing written: the writer takes the line as formed.
+            Err(()) => {
+                let formed = std::mem::take(&mut self.line);
+                return self.queue(Line::Formed(formed));
+            }
+        };
+        if self.line.capacity() > 64 * 1024 {
+            // One large answer should not pin its buffer for the life of the process.
+            self.line = Vec::with_capacity(4096);
         }
+        queued
     }
 
     /// Queues a line for the writer, waiting while the queue is full (reading stops then, as
