@@ -5,9 +5,8 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use beam_mcp_tests::workspace_binary;
+use beam_mcp_tests::{wait_until, workspace_binary};
 use serde_json::{Value, json};
 use tokio::net::unix::pipe;
 
@@ -38,8 +37,11 @@ fn a_server_on_non_blocking_stdin_and_stdout_waits_for_them() {
     let mut to_server = File::from(to_server.into_blocking_fd().expect("our end"));
     let mut from_server =
         BufReader::new(File::from(from_server.into_blocking_fd().expect("our end")));
-    // The server's first read finds nothing to read.
-    std::thread::sleep(Duration::from_millis(300));
+    // The server's first read finds nothing to read: its reader waits, asleep.
+    let pid = child.id();
+    wait_until("the server's reader waits for its first input", || {
+        asleep(pid, "beam-mcp-stdin")
+    });
     let ping = json!({ "jsonrpc": "2.0", "id": 0, "method": "ping" });
     writeln!(to_server, "{ping}").expect("write the ping");
     let mut line = String::new();
@@ -56,7 +58,12 @@ fn a_server_on_non_blocking_stdin_and_stdout_waits_for_them() {
         }
         to_server
     });
-    std::thread::sleep(Duration::from_millis(500));
+    // Every call written, and the reader asleep again (all read, or waiting for room): the
+    // answers of those read, far more than a pipe holds, found stdout full.
+    wait_until("every call written", || writer.is_finished());
+    wait_until("the server's reader waits again", || {
+        asleep(pid, "beam-mcp-stdin")
+    });
     let mut ids = Vec::new();
     for _ in 1..=CALLS {
         line.clear();
@@ -75,4 +82,19 @@ fn a_server_on_non_blocking_stdin_and_stdout_waits_for_them() {
     drop(writer.join().expect("the writer"));
     let status = child.wait().expect("the server exits");
     assert!(status.success(), "{status}");
+}
+
+/// Whether the thread of process `pid` named `name` is asleep (state `S` in its
+/// `/proc/PID/task/TID/stat`).
+fn asleep(pid: u32, name: &str) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        let read = |file: &str| std::fs::read_to_string(task.path().join(file)).unwrap_or_default();
+        read("comm").trim() == name
+            && read("stat")
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('S'))
+    })
 }
