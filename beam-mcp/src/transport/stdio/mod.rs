@@ -110,8 +110,10 @@ impl Line {
 
 /// Serves `server` on `input`/`output` until EOF, `shutdown` or `exit`.
 ///
-/// Run it in a task (`tokio::spawn`), as `serve!(stdio)` does, rather than directly under
-/// `Runtime::block_on`: see `docs/architecture.md` for a stall seen there under load.
+/// Run it in a task (`tokio::spawn`) rather than directly under `Runtime::block_on`: see
+/// `docs/architecture.md` for a stall seen there under load. (`serve!(stdio)` does not run
+/// this loop: it serves the process's own stdin and stdout on threads of their own, with the
+/// same framing, steps and bounds.)
 ///
 /// Bounded end to end: at most [`max_in_flight`](crate::ServerBuilder::max_in_flight)
 /// requests run at once, as many again wait for a slot (not started), and at most
