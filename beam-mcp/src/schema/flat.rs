@@ -13,8 +13,9 @@ use super::validate::Verdicts;
 /// The root's properties, in the schema's order, and what else it asks of the object.
 #[derive(Debug)]
 pub(crate) struct Flat {
-    /// Each declared property, its node, and whether it is required.
-    properties: Vec<(String, NodeId, bool)>,
+    /// Each declared property: its name, its node, whether it is required, and the types its
+    /// node admits when `type` is all it asserts (checked here, without an evaluation).
+    properties: Vec<(String, NodeId, bool, Option<Vec<JsonType>>)>,
     /// `additionalProperties: false`.
     deny_unknown: bool,
 }
@@ -57,7 +58,10 @@ impl Flat {
             properties: rules
                 .properties
                 .iter()
-                .map(|(name, id)| (name.clone(), *id, rules.required.contains(name)))
+                .map(|(name, id)| {
+                    let types = nodes.get(*id).and_then(Node::only_types).map(<[_]>::to_vec);
+                    (name.clone(), *id, rules.required.contains(name), types)
+                })
                 .collect(),
             deny_unknown,
         })
@@ -69,13 +73,19 @@ impl Flat {
         let Value::Object(map) = value else {
             return false;
         };
-        let mut verdicts = Verdicts::new(nodes);
+        let mut verdicts = None;
         let mut found = 0;
-        for (name, id, required) in &self.properties {
+        for (name, id, required, types) in &self.properties {
             match map.get(name) {
                 Some(value) => {
                     found += 1;
-                    if !verdicts.passes(*id, value) {
+                    let passes = match types {
+                        Some(types) => types.iter().any(|t| t.admits(value)),
+                        None => verdicts
+                            .get_or_insert_with(|| Verdicts::new(nodes))
+                            .passes(*id, value),
+                    };
+                    if !passes {
                         return false;
                     }
                 }

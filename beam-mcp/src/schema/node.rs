@@ -214,4 +214,47 @@ impl Node {
     pub(crate) fn has_in_place(&self) -> bool {
         !self.in_place.is_empty() || !self.object.dependent_schemas.is_empty()
     }
+
+    /// The types this node admits, when `type` is all it asserts (a plain `{"type": "string"}`,
+    /// whatever annotations it carries): a value passes it exactly when one of them admits it.
+    pub(crate) fn only_types(&self) -> Option<&[JsonType]> {
+        let object = &self.object;
+        let array = &self.array;
+        let nothing_else = self.always.is_none()
+            && self.enumeration.is_none()
+            && self.constant.is_none()
+            && !self.gathers
+            && !self.has_in_place()
+            && object.properties.is_empty()
+            && object.patterns.is_empty()
+            && object.additional == Additional::Allow
+            && object.unevaluated == Additional::Allow
+            && object.property_names.is_none()
+            && object.required.is_empty()
+            && object.dependent_required.is_empty()
+            && object.min_properties.is_none()
+            && object.max_properties.is_none()
+            && array.prefix.is_empty()
+            && array.items == Additional::Allow
+            && array.unevaluated == Additional::Allow
+            && array.contains.is_none()
+            && array.min_contains.is_none()
+            && array.max_contains.is_none()
+            && array.min_items.is_none()
+            && array.max_items.is_none()
+            && !array.unique_items
+            && self.string.min_length.is_none()
+            && self.string.max_length.is_none()
+            && self.string.pattern.is_none()
+            && self.number.minimum.is_none()
+            && self.number.maximum.is_none()
+            && self.number.exclusive_minimum.is_none()
+            && self.number.exclusive_maximum.is_none()
+            && self.number.multiple_of.is_none();
+        if nothing_else {
+            self.types.as_deref()
+        } else {
+            None
+        }
+    }
 }

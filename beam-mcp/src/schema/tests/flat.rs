@@ -30,6 +30,12 @@ fn property(cases: &mut Cases) -> Value {
         json!({"$ref": "#/$defs/small"}),
         json!({"type": "object", "unevaluatedProperties": false,
                "allOf": [{"properties": {"x": true}}]}),
+        // Nodes that assert only their type, checked without an evaluation.
+        json!({"type": "integer"}),
+        json!({"type": ["number", "null"], "title": "n"}),
+        json!({"type": "object"}),
+        json!({"type": "array", "description": "any items"}),
+        json!({"type": "string", "format": "date", "default": "x"}),
     ];
     choices[cases.below(choices.len() as u64) as usize].clone()
 }
@@ -149,4 +155,41 @@ fn a_root_that_asks_more_of_the_object_gets_no_quick_form() {
     // A plain root over a type that is not only an object still gets one.
     let nodes = check::compile(&json!({"type": ["object", "null"], "properties": {"a": true}}));
     assert!(Flat::of(&nodes.unwrap()).is_some());
+}
+
+#[test]
+fn only_a_node_that_asserts_nothing_but_its_type_is_checked_by_type() {
+    let only = |property: Value| {
+        let schema = json!({"type": "object", "properties": {"p": property},
+                            "$defs": {"small": {"type": "integer", "maximum": 5}}});
+        let nodes = check::compile(&schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+        let id = nodes[0].object.properties[0].1;
+        nodes[id].only_types().map(<[_]>::len)
+    };
+    assert_eq!(only(json!({"type": "string"})), Some(1));
+    assert_eq!(
+        only(json!({"type": ["integer", "null"], "description": "d"})),
+        Some(2)
+    );
+    assert_eq!(only(json!({"type": "string", "format": "email"})), Some(1));
+    for asserts_more in [
+        json!({}),
+        json!(true),
+        json!({"type": "string", "minLength": 1}),
+        json!({"type": "string", "pattern": "a"}),
+        json!({"type": "integer", "maximum": 3}),
+        json!({"type": "number", "multipleOf": 2}),
+        json!({"type": "string", "enum": ["a"]}),
+        json!({"type": "string", "const": "a"}),
+        json!({"type": "array", "items": {"type": "string"}}),
+        json!({"type": "array", "uniqueItems": true}),
+        json!({"type": "object", "properties": {"x": true}}),
+        json!({"type": "object", "additionalProperties": false}),
+        json!({"type": "object", "required": ["x"]}),
+        json!({"type": "string", "allOf": [{"maxLength": 2}]}),
+        json!({"type": "string", "not": {"const": "a"}}),
+        json!({"type": "integer", "$ref": "#/$defs/small"}),
+    ] {
+        assert_eq!(only(asserts_more.clone()), None, "{asserts_more}");
+    }
 }
