@@ -82,7 +82,9 @@ pub(crate) async fn run<T>(
         let running = until_asked(running, &asking);
         let finished = match call.limit {
             None => running.await,
-            Some(limit) => match tokio::time::timeout(limit, running).await {
+            // Boxed: a timer is large, and inline it would grow every call's future (moved
+            // whole into the box that holds a request's host work) for the few with a limit.
+            Some(limit) => match Box::pin(tokio::time::timeout(limit, running)).await {
                 Ok(finished) => finished,
                 Err(_) => {
                     if let Some(context) = &on_timeout {

@@ -324,3 +324,35 @@ fn stdio_with_every_slot_held_a_cancel_and_the_end_of_input_are_still_read() {
     assert_eq!(ended, 63);
     done.store(true, std::sync::atomic::Ordering::SeqCst);
 }
+
+#[test]
+fn stdio_a_call_waiting_for_a_slot_can_be_cancelled_before_it_starts() {
+    let mut s = ServerProcess::spawn(fixture_path());
+    // Every one of the 64 slots held by a listen stream.
+    for id in 0..64 {
+        s.send(&listen(json!(id), json!({ "toolsListChanged": true })));
+    }
+    for _ in 0..64 {
+        let ack = s.recv().expect("an acknowledgement");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    }
+    // This call finds no slot: it waits, not started, and is cancelled while it waits.
+    s.send(&call(json!("waits"), "sleepy", json!({ "ms": 30_000 })));
+    s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": "waits" } }));
+    // A stream cancelled frees a slot: the waiting call, next in line, takes it and ends at
+    // once; the call after it is served.
+    s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 0 } }));
+    s.send(&call(json!("counts"), "counts", json!({})));
+    let (before, answer) = until(&mut s, &json!("counts"));
+    assert!(before.is_empty(), "{before:?}");
+    let counts = &answer["result"]["structuredContent"];
+    assert_eq!(counts["started"], 0, "the cancelled call never ran: {counts}");
+    // The end of input ends the 63 streams left; the cancelled call is never answered.
+    drop(s.take_stdin());
+    let mut ended = 0;
+    while let Some(message) = s.recv() {
+        assert_ne!(message["id"], "waits", "{message}");
+        ended += 1;
+    }
+    assert_eq!(ended, 63);
+}

@@ -62,7 +62,7 @@ struct Shared {
     log_level: Option<LogLevel>,
     outbox: Option<Arc<Outbox>>,
     /// The multi-round-trip bookkeeping (2026-07-28 requests that may ask the client).
-    round: Option<Round>,
+    round: Option<Box<Round>>,
     /// The session's requests to its client (2025-11-25), and how long an answer may take.
     client_requests: Option<Arc<ClientRequests>>,
     ask_time_limit: std::time::Duration,
@@ -142,7 +142,7 @@ pub(crate) struct Parts {
     pub(crate) progress_token: Option<Value>,
     pub(crate) log_level: Option<LogLevel>,
     pub(crate) outbox: Option<Arc<Outbox>>,
-    pub(crate) round: Option<Round>,
+    pub(crate) round: Option<Box<Round>>,
     pub(crate) client_requests: Option<Arc<ClientRequests>>,
     pub(crate) ask_time_limit: std::time::Duration,
 }
@@ -356,7 +356,7 @@ impl Context {
     }
 
     pub(crate) fn round(&self) -> Option<&Round> {
-        self.shared.round.as_ref()
+        self.shared.round.as_deref()
     }
 
     pub(crate) fn client_requests(&self) -> Option<&Arc<ClientRequests>> {

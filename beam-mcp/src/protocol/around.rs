@@ -186,6 +186,7 @@ impl Endpoint for Method {
             begun: Some(Box::new(Begun {
                 context,
                 registration: None,
+                late: false,
             })),
         };
         match server.route(&session, request) {

@@ -10,7 +10,7 @@ use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
 use super::request::{Era, Meta, Request};
-use super::top::{Members, MetaMember, MetaParts, ParamsMember, Text, Top};
+use super::top::{self, Members, MetaMember, MetaParts, ParamsMember, Text};
 use super::{Logged, META_LOG_LEVEL, ProtocolError, Reply, Response, Revision, Session};
 use crate::context::LogLevel;
 use crate::json::{self, kind_name};
@@ -34,29 +34,42 @@ impl Server {
         self.handle_through(session, bytes, &Bare)
     }
 
+    /// [`handle`](Self::handle) for a transport that reads one message at a time: a request
+    /// that goes on running is registered with `session` by the transport
+    /// ([`Exchange::register`]) before it reads the next message.
+    #[cfg(feature = "stdio")]
+    pub(crate) fn handle_in_turn(&self, session: &Session, bytes: &[u8]) -> Reply {
+        self.handle_through(session, bytes, &super::door::Sequential)
+    }
+
     /// [`handle`](Self::handle) with a transport's rules.
     pub(crate) fn handle_through(&self, session: &Session, bytes: &[u8], door: &dyn Door) -> Reply {
         // Transports bound their reads; the core holds the same bound for hosts calling it directly.
         if bytes.len() > json::MAX_MESSAGE_BYTES {
             return ready_error(None, ProtocolError::TooLarge, None);
         }
-        match Envelope::read(bytes) {
-            Ok(envelope) => self.handle_envelope(session, envelope, door),
+        // Read where it lies and handed on (not an `Envelope` returned): each move of a
+        // message's members is a copy of some 400 bytes.
+        let mut members = Members::default();
+        match top::read_into(bytes, &mut members) {
+            Ok(None) => self.handle_members(session, &mut members, door),
+            Ok(Some(other)) => refuse_not_an_object(&other),
             Err(error) => Reply::Ready(Response::error(None, error.into(), None)),
         }
     }
 
     /// A message a transport read with [`Envelope::read`] (and routed on), answered as
     /// [`handle`](Self::handle) does.
+    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "HTTP reads first"))]
     pub(crate) fn handle_envelope(
         &self,
         session: &Session,
-        envelope: Envelope,
+        mut envelope: Envelope,
         door: &dyn Door,
     ) -> Reply {
-        match envelope.into_top() {
-            Top::Object(members) => self.handle_members(session, members, door),
-            Top::Other(other) => refuse_not_an_object(&other),
+        match envelope.other {
+            None => self.handle_members(session, &mut envelope.members, door),
+            Some(other) => refuse_not_an_object(&other),
         }
     }
 
@@ -74,23 +87,18 @@ impl Server {
         door: &dyn Door,
     ) -> Reply {
         match message {
-            Value::Object(map) => self.handle_members(session, Members::of(map), door),
+            Value::Object(map) => self.handle_members(session, &mut Members::of(map), door),
             other => refuse_not_an_object(&other),
         }
     }
 
     /// The envelope's checks, in their order, on a message's top-level members.
-    fn handle_members(&self, session: &Session, message: Members, door: &dyn Door) -> Reply {
-        let Members {
-            jsonrpc: jsonrpc_ok,
-            id,
-            method,
-            params,
-            params_meta,
-            result,
-            error,
-            meta: top_meta,
-        } = message;
+    /// Taken by reference, its members taken out one by one: the whole is never copied.
+    fn handle_members(&self, session: &Session, message: &mut Members, door: &dyn Door) -> Reply {
+        let (jsonrpc_ok, top_meta) = (message.jsonrpc, message.meta);
+        let (id, method) = (message.id.take(), message.method.take());
+        let (params, params_meta) = (message.params.take(), message.params_meta.take());
+        let (result, error) = (message.result.take(), message.error.take());
         // What the telemetry of a refused message reads (its `_meta`, as sent but for the
         // members the core takes apart).
         let meta_parts = params_meta.as_ref().and_then(MetaMember::parts);
@@ -214,12 +222,7 @@ impl Server {
                     id,
                     era,
                 };
-                Reply::Pending(Exchange::new(
-                    work,
-                    answerer,
-                    begun.context,
-                    begun.registration,
-                ))
+                Reply::Pending(Exchange::new(work, answerer, begun))
             }
         }
     }

@@ -47,9 +47,30 @@ pub(crate) trait Door {
     fn via(&self) -> Via {
         Via::STDIO
     }
+
+    /// Whether the transport registers a request that goes on running itself
+    /// ([`Exchange::register`](super::Exchange::register)), after its host code's first poll,
+    /// rather than the core at once: true only where no other message (a cancel among them)
+    /// can be read until the transport has done so, so a request answered at once costs no
+    /// registration.
+    fn registers_late(&self) -> bool {
+        false
+    }
 }
 
-/// A transport with no rules of its own (stdio, and hosts calling the core directly).
+/// A transport with no rules of its own (hosts calling the core directly).
 pub(crate) struct Bare;
 
 impl Door for Bare {}
+
+/// A transport with no rules of its own that reads one message at a time, and registers a
+/// request that goes on running before it reads the next (stdio).
+#[cfg(feature = "stdio")]
+pub(crate) struct Sequential;
+
+#[cfg(feature = "stdio")]
+impl Door for Sequential {
+    fn registers_late(&self) -> bool {
+        true
+    }
+}

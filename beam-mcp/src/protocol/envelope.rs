@@ -4,33 +4,44 @@
 
 use serde_json::{Map, Value};
 
-use super::top::{self, Members, MetaMember, ParamsMember, Top};
+use super::top::{self, Members, MetaMember, ParamsMember};
 use crate::error::ProtocolError;
 use crate::json::JsonError;
 use crate::params::Params;
 
 /// One message read by the core's bounded reader: its top level's members apart (no map is
 /// built for them), or, for a message that is no object, its value.
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport routes on them")
+)]
 #[derive(Debug)]
 pub(crate) struct Envelope {
-    top: Top,
+    /// An object's members (all absent for a message that is no object).
+    pub(super) members: Members,
+    /// A message that is no object (an array: a batch; a scalar), read whole.
+    pub(super) other: Option<Value>,
 }
 
+#[cfg_attr(
+    not(feature = "http"),
+    allow(dead_code, reason = "the HTTP transport routes on them")
+)]
 impl Envelope {
     /// Reads one message (a transport has bounded its size).
     pub(crate) fn read(bytes: &[u8]) -> Result<Envelope, JsonError> {
-        top::read(bytes).map(|top| Envelope { top })
-    }
-
-    /// The message as the core reads it.
-    pub(crate) fn into_top(self) -> Top {
-        self.top
+        let mut envelope = Envelope {
+            members: Members::default(),
+            other: None,
+        };
+        envelope.other = top::read_into(bytes, &mut envelope.members)?;
+        Ok(envelope)
     }
 
     fn members(&self) -> Option<&Members> {
-        match &self.top {
-            Top::Object(members) => Some(members),
-            Top::Other(_) => None,
+        match self.other {
+            None => Some(&self.members),
+            Some(_) => None,
         }
     }
 }

@@ -3,8 +3,11 @@
 use serde_json::Value;
 
 use super::answer::{Ended, HostWork};
-use super::request::Era;
+use super::request::{Begun, Era};
 use super::response::Response;
+use super::session::Registration;
+#[cfg(feature = "stdio")]
+use super::session::Session;
 use crate::context::Context;
 use crate::context::Outbox;
 use crate::server::Server;
@@ -62,23 +65,37 @@ pub struct Exchange {
     /// The request's context: its notification queue and its cancellation flag.
     context: Context,
     finished: bool,
-    _registration: Option<super::session::Registration>,
+    /// Where the session finds the request to cancel it, while it runs.
+    _registration: Option<Registration>,
+    /// Not registered yet: the transport registers it if it goes on ([`Exchange::register`]).
+    #[cfg_attr(
+        not(feature = "stdio"),
+        allow(dead_code, reason = "only stdio's reader registers late")
+    )]
+    late: bool,
 }
 
 impl Exchange {
-    pub(crate) fn new(
-        work: HostWork,
-        answerer: Answerer,
-        context: Context,
-        registration: Option<super::session::Registration>,
-    ) -> Self {
+    pub(crate) fn new(work: HostWork, answerer: Answerer, begun: Begun) -> Self {
         Exchange {
             work: Some(work),
             answerer,
             held: None,
-            context,
+            context: begun.context,
             finished: false,
-            _registration: registration,
+            _registration: begun.registration,
+            late: begun.late,
+        }
+    }
+
+    /// Registers the request with `session` (where `notifications/cancelled` and the end of
+    /// the connection find it), when the core left it to the transport: called before the
+    /// transport reads another message, once the request goes on past
+    /// [`answer_now`](Self::answer_now) or waits for a slot.
+    #[cfg(feature = "stdio")]
+    pub(crate) fn register(&mut self, session: &Session) {
+        if std::mem::take(&mut self.late) && !self.finished {
+            self._registration = session.register(&self.answerer.id, &self.context);
         }
     }
 

@@ -57,7 +57,9 @@ pub(crate) struct Request<'a> {
     /// The lowest level this request is sent logs at, if any.
     pub(crate) log_level: Option<LogLevel>,
     /// The multi-round-trip round, for the methods that may ask the client (2026-07-28).
-    pub(crate) round: Option<Round>,
+    /// Boxed, as `begun` is: the request is moved along every method's path, and a round
+    /// (some 270 bytes) is there only for an item that may ask.
+    pub(crate) round: Option<Box<Round>>,
     /// The context begun before the host's middleware ran (its round opened then, on the
     /// params as sent): the method takes it rather than beginning its own.
     /// Boxed: the request is moved along every method's path, and this is rarely there.
@@ -68,6 +70,9 @@ pub(crate) struct Request<'a> {
 pub(crate) struct Begun {
     pub(crate) context: Context,
     pub(crate) registration: Option<Registration>,
+    /// Not registered yet: the transport does it if the request goes on
+    /// ([`Door::registers_late`]).
+    pub(crate) late: bool,
 }
 
 impl<'a> Request<'a> {
@@ -170,7 +175,7 @@ impl<'a> Request<'a> {
                 RoundError::State(state) => ProtocolError::RequestState(state),
                 RoundError::ResponsesNotObject => ProtocolError::InputResponsesNotObject,
             })?;
-            self.round = Some(round);
+            self.round = Some(Box::new(round));
         }
         Ok(())
     }
@@ -208,10 +213,16 @@ impl<'a> Request<'a> {
             client_requests,
             ask_time_limit: server.inner.limits.ask_time_limit,
         });
-        let registration = self.session.register(self.id, &context);
+        let late = self.door.registers_late();
+        let registration = if late {
+            None
+        } else {
+            self.session.register(self.id, &context)
+        };
         Begun {
             context,
             registration,
+            late,
         }
     }
 }

@@ -17,19 +17,6 @@ use crate::json::{self, Fault, JsonError, ValueSeed};
 use crate::params::Params;
 use crate::revision::Revision;
 
-/// A message's top level.
-#[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "an object is nearly every message: boxing it would cost an allocation a message to shrink the rare other"
-)]
-pub(crate) enum Top {
-    /// An object, its members apart.
-    Object(Members),
-    /// Anything else (an array: a batch; a scalar), read whole.
-    Other(Value),
-}
-
 /// A member that is usually one of a few known strings (a method's name, a protocol version):
 /// such a string is read as the static text it is, without an allocation; anything else as
 /// the value reader reads it.
@@ -255,10 +242,19 @@ impl MetaParts {
 
 const PROGRESS_TOKEN: &str = "progressToken";
 
-/// Reads one message's top level (a transport has bounded its size).
-pub(crate) fn read(bytes: &[u8]) -> Result<Top, JsonError> {
+/// Reads one message's top level: an object's members, or `None` for anything else.
+#[cfg(test)]
+pub(crate) fn read(bytes: &[u8]) -> Result<Option<Members>, JsonError> {
+    let mut members = Members::default();
+    Ok(read_into(bytes, &mut members)?.is_none().then_some(members))
+}
+
+/// Reads one message's top level: an object's members into `members` (a default one, filled
+/// where it lies: a message is never moved out through serde's layers, each of which would
+/// copy it), anything else returned whole.
+pub(crate) fn read_into(bytes: &[u8], members: &mut Members) -> Result<Option<Value>, JsonError> {
     let fault = Fault::new(None);
-    json::read_seeded(bytes, &fault, TopSeed(ValueSeed::at(0, &fault)))
+    json::read_seeded(bytes, &fault, TopSeed(ValueSeed::at(0, &fault), members))
 }
 
 /// The visitor methods of a seed that reads a scalar or an array as the value reader (its
@@ -323,13 +319,16 @@ impl<'de> Visitor<'de> for TextSeed<'_> {
     }
 }
 
-/// The top level: an object's members apart, anything else whole.
-struct TopSeed<'f>(ValueSeed<'f>);
+/// The top level: an object's members apart, into `.1`; anything else whole, as its value.
+struct TopSeed<'f, 'o>(ValueSeed<'f>, &'o mut Members);
 
-impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
-    type Value = Top;
+impl<'de> DeserializeSeed<'de> for TopSeed<'_, '_> {
+    type Value = Option<Value>;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Top, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<Value>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
@@ -429,18 +428,18 @@ impl<'de> Visitor<'de> for VersionSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for TopSeed<'_> {
-    type Value = Top;
+impl<'de> Visitor<'de> for TopSeed<'_, '_> {
+    type Value = Option<Value>;
 
-    scalars_as_values!('de, Top, Top::Other);
+    scalars_as_values!('de, Option<Value>, Some);
 
-    fn visit_str<E>(self, v: &str) -> Result<Top, E> {
-        Ok(Top::Other(Value::String(v.to_owned())))
+    fn visit_str<E>(self, v: &str) -> Result<Option<Value>, E> {
+        Ok(Some(Value::String(v.to_owned())))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Top, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Option<Value>, A::Error> {
         let inside = self.0.inside()?;
-        let mut members = Members::default();
+        let members = self.1;
         let (mut jsonrpc_seen, mut others) = (false, BTreeSet::new());
         while let Some(key) = access.next_key_seed(KeySeed)? {
             // A repeat is refused when its key is read, before its value, as the map reader
@@ -494,7 +493,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
             }
             *slot = Some(access.next_value_seed(inside)?);
         }
-        Ok(Top::Object(members))
+        Ok(None)
     }
 }
 
@@ -696,7 +695,11 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
         let inside = self.0.inside()?;
-        let mut parts = MetaParts::default();
+        // Built where it is kept, not moved there once read.
+        let MetaMember::Object(parts) = self.1.insert(MetaMember::Object(MetaParts::default()))
+        else {
+            return Ok(()); // never: just set to an object
+        };
         while let Some(key) = access.next_key_seed(MetaKeySeed)? {
             // A repeat is refused when its key is read, as the map reader does.
             let (slot, name) = match key {
@@ -729,7 +732,6 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
             }
             *slot = Some(access.next_value_seed(inside)?);
         }
-        *self.1 = Some(MetaMember::Object(parts));
         Ok(())
     }
 }
@@ -782,7 +784,7 @@ mod tests {
             )
         };
         let read_both = |bytes: &str| {
-            let Ok(Top::Object(members)) = read(bytes.as_bytes()) else {
+            let Ok(Some(members)) = read(bytes.as_bytes()) else {
                 panic!("{bytes} is an object");
             };
             let Some(MetaMember::Object(parts)) = members.params_meta else {
@@ -829,10 +831,7 @@ mod tests {
     }
 
     fn direct(bytes: &[u8]) -> Result<Option<Seen>, JsonError> {
-        read(bytes).map(|top| match top {
-            Top::Object(members) => Some(seen(members)),
-            Top::Other(_) => None,
-        })
+        read(bytes).map(|members| members.map(seen))
     }
 
     #[test]
@@ -1000,8 +999,7 @@ mod tests {
 
     #[test]
     fn a_response_is_given_on_as_an_object_of_its_parts() {
-        let Ok(Top::Object(members)) = read(br#"{"jsonrpc":"2.0","id":3,"result":{"a":1},"x":1}"#)
-        else {
+        let Ok(Some(members)) = read(br#"{"jsonrpc":"2.0","id":3,"result":{"a":1},"x":1}"#) else {
             panic!("an object")
         };
         assert!(members.is_response());

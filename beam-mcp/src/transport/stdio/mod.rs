@@ -173,9 +173,9 @@ where
                     Some((Line::Refusal(error.response()), None))
                 }
                 Frame::Message(bytes) => {
-                    let reply = server.handle(&session, &bytes);
+                    let reply = server.handle_in_turn(&session, &bytes);
                     reader.recycle(bytes);
-                    match next_step(reply, &slots, &park, &tx) {
+                    match next_step(reply, &session, &slots, &park, &tx) {
                         Next::Nothing => None,
                         Next::Write(line, slot) => Some((line, slot)),
                         Next::Park(exchange) => {
@@ -237,8 +237,12 @@ enum Next {
 /// Decides [`Next`]: host code that answers at once (no await that waits) is answered here, by
 /// the reader, with no task and no hand-off between threads; host code that waits runs in a
 /// task that forwards its messages (spawned on the current runtime).
+///
+/// The message was handled in turn ([`Server::handle_in_turn`]): a request that goes on is
+/// registered with `session` here, before the next message is read.
 fn next_step(
     reply: Reply,
+    session: &Session,
     slots: &Arc<Semaphore>,
     park: &mpsc::Sender<Exchange>,
     tx: &mpsc::Sender<Line>,
@@ -254,11 +258,15 @@ fn next_step(
                         Next::Write(Line::Out(Outbound::Response(response)), Some(slot))
                     }
                     None => {
+                        exchange.register(session);
                         tokio::spawn(forward(exchange, tx.clone(), slot));
                         Next::Nothing
                     }
                 },
-                _ => Next::Park(exchange),
+                _ => {
+                    exchange.register(session);
+                    Next::Park(exchange)
+                }
             }
         }
     }

@@ -235,9 +235,10 @@ impl Reader {
                     (Line::Refusal(error.response()), None)
                 }
                 Frame::Message(bytes) => {
-                    let reply = self.server.handle(&self.session, &bytes);
+                    let reply = self.server.handle_in_turn(&self.session, &bytes);
                     self.frames.recycle(bytes);
-                    match super::next_step(reply, &self.slots, &self.park, &self.tx) {
+                    match super::next_step(reply, &self.session, &self.slots, &self.park, &self.tx)
+                    {
                         Next::Nothing => {
                             if self.session.is_closed() {
                                 break;
