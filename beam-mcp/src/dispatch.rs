@@ -55,20 +55,10 @@ pub(crate) async fn run<T>(
     context: Context,
     start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
 ) -> Ran<T> {
-    let meta = context.meta();
-    let text = |key: &str| meta.get(key).and_then(|v| v.as_str());
-    let span = tracing::info_span!(
-        "mcp.call",
-        kind = call.kind,
-        name = %call.name,
-        outcome = Empty,
-        duration_us = Empty,
-        traceparent = text("traceparent"),
-        tracestate = text("tracestate"),
-    );
+    let span = span_of(call, &context);
     let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
     let _counted = Counted {
-        counter: call.observed.as_deref(),
+        counter: call.observed.clone(),
         started,
     };
     // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
@@ -94,31 +84,142 @@ pub(crate) async fn run<T>(
                 }
             },
         };
-        match finished {
-            Some(Ok(value)) => Ran::Done(value),
-            Some(Err(panic)) => Ran::Panicked(panic),
-            None => Ran::InputRequired,
-        }
+        ended(finished)
     }
     .instrument(span.clone())
     .await;
+    record(&span, started, &ran);
+    ran
+}
+
+/// A host call's span: its kind and name, its outcome and duration once it ends, and the W3C
+/// trace context of the request's `_meta`.
+// Always: two callers, and a call here costs more than the span when it is off.
+#[inline(always)]
+fn span_of(call: &Call, context: &Context) -> tracing::Span {
+    let meta = context.meta();
+    let text = |key: &str| meta.get(key).and_then(|v| v.as_str());
+    tracing::info_span!(
+        "mcp.call",
+        kind = call.kind,
+        name = %call.name,
+        outcome = Empty,
+        duration_us = Empty,
+        traceparent = text("traceparent"),
+        tracestate = text("tracestate"),
+    )
+}
+
+/// How a host call ended, from what its future gave (`None`: it waits on an unanswered ask).
+#[inline]
+fn ended<T>(finished: Option<Result<T, String>>) -> Ran<T> {
+    match finished {
+        Some(Ok(value)) => Ran::Done(value),
+        Some(Err(panic)) => Ran::Panicked(panic),
+        None => Ran::InputRequired,
+    }
+}
+
+/// Records how the call ended on its span, when the span or the observer is on.
+#[inline]
+fn record<T>(span: &tracing::Span, started: Option<Instant>, ran: &Ran<T>) {
     if let Some(started) = started {
         span.record("outcome", ran.label());
         span.record("duration_us", started.elapsed().as_micros() as u64);
     }
-    ran
+}
+
+/// A host call after [`first_poll`].
+pub(crate) enum First<T> {
+    /// It ended (or stopped on an unanswered ask) at its first poll.
+    Ran(Ran<T>),
+    /// It waits: the rest of it, to be awaited where a real waker registers.
+    Waits(Waiting<T>),
+}
+
+/// Host code that did not end at its first poll: what [`run`] holds across its awaits, movable
+/// since the host's future is boxed (none of it is pinned in place).
+pub(crate) struct Waiting<T> {
+    running: CatchUnwind<Pin<Box<dyn Future<Output = T> + Send>>>,
+    span: tracing::Span,
+    started: Option<Instant>,
+    counted: Counted,
+    asking: Context,
+}
+
+impl<T> Waiting<T> {
+    /// The rest of the call, as [`run`] would have gone on.
+    pub(crate) async fn finish(self) -> Ran<T> {
+        let Waiting {
+            running,
+            span,
+            started,
+            counted,
+            asking,
+        } = self;
+        let finished = until_asked(running, &asking).instrument(span.clone()).await;
+        let ran = ended(finished);
+        record(&span, started, &ran);
+        drop(counted);
+        ran
+    }
+}
+
+/// [`run`] for a call with no time limit, made in the caller's place up to its first poll
+/// (with a waker that wakes nothing): host code that answers at once (most) is answered with
+/// no future boxed and nothing awaited. What waits is handed back ([`First::Waits`]); its next
+/// poll, where it is awaited, registers the real waker. Called within a runtime's context.
+pub(crate) fn first_poll<T>(
+    call: &Call,
+    context: Context,
+    start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
+) -> First<T> {
+    let span = span_of(call, &context);
+    let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
+    let counted = Counted {
+        counter: call.observed.clone(),
+        started,
+    };
+    let asking = context.clone();
+    // `Ok`: it waits; `Err`: how it ended.
+    let polled = span.in_scope(|| {
+        let mut running = CatchUnwind::start(|| start(context)).map_err(Ran::Panicked)?;
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match Pin::new(&mut running).poll(&mut cx) {
+            std::task::Poll::Ready(finished) => Err(ended(Some(finished))),
+            // An unanswered ask ends the round, as `until_asked` ends it.
+            std::task::Poll::Pending if asking.round().is_some_and(|r| r.waiting()) => {
+                Err(Ran::InputRequired)
+            }
+            std::task::Poll::Pending => Ok(running),
+        }
+    });
+    match polled {
+        Ok(running) => First::Waits(Waiting {
+            running,
+            span,
+            started,
+            counted,
+            asking,
+        }),
+        Err(ran) => {
+            record(&span, started, &ran);
+            drop(counted);
+            First::Ran(ran)
+        }
+    }
 }
 
 /// Counts a call in the observed connectome when it ends, however it ends: a cancelled call's
 /// future is dropped mid-way, and is counted then.
-struct Counted<'c> {
-    counter: Option<&'c Counter>,
+struct Counted {
+    counter: Option<Arc<Counter>>,
     started: Option<Instant>,
 }
 
-impl Drop for Counted<'_> {
+impl Drop for Counted {
     fn drop(&mut self) {
-        if let (Some(counter), Some(started)) = (self.counter, self.started) {
+        if let (Some(counter), Some(started)) = (&self.counter, self.started) {
             counter.record(started.elapsed());
         }
     }

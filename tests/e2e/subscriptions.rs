@@ -346,7 +346,10 @@ fn stdio_a_call_waiting_for_a_slot_can_be_cancelled_before_it_starts() {
     let (before, answer) = until(&mut s, &json!("counts"));
     assert!(before.is_empty(), "{before:?}");
     let counts = &answer["result"]["structuredContent"];
-    assert_eq!(counts["started"], 0, "the cancelled call never ran: {counts}");
+    assert_eq!(
+        counts["started"], 0,
+        "the cancelled call never ran: {counts}"
+    );
     // The end of input ends the 63 streams left; the cancelled call is never answered.
     drop(s.take_stdin());
     let mut ended = 0;

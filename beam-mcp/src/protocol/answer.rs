@@ -47,6 +47,9 @@ pub(crate) enum Answer {
     Now(Outcome),
     /// Host code to run with the context begun for it; its outcome is the answer.
     Run(Begun, HostWork),
+    /// Host code that ran in place and answered at its first poll, with the context begun for
+    /// it ([`Door::runs_in_place`](super::door::Door::runs_in_place)).
+    Ended(Begun, Ended),
 }
 
 impl Answer {

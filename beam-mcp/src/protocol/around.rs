@@ -195,6 +195,8 @@ impl Endpoint for Method {
             // The context is the one begun before the chain, which the exchange holds. A
             // middleware sees the result as a value.
             Answer::Run(_, work) => Box::pin(async move { work.await.map(Body::into_value) }),
+            // Not reached (the chain's door runs nothing in place), and answered alike.
+            Answer::Ended(_, ended) => Box::pin(std::future::ready(ended.map(Body::into_value))),
         }
     }
 }

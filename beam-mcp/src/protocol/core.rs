@@ -36,10 +36,12 @@ impl Server {
 
     /// [`handle`](Self::handle) for a transport that reads one message at a time: a request
     /// that goes on running is registered with `session` by the transport
-    /// ([`Exchange::register`]) before it reads the next message.
+    /// ([`Exchange::register`]) before it reads the next message. `in_place`: the transport
+    /// holds a slot for the message's host code and nothing waits for one, so host code may
+    /// be polled here, once.
     #[cfg(feature = "stdio")]
-    pub(crate) fn handle_in_turn(&self, session: &Session, bytes: &[u8]) -> Reply {
-        self.handle_through(session, bytes, &super::door::Sequential)
+    pub(crate) fn handle_in_turn(&self, session: &Session, bytes: &[u8], in_place: bool) -> Reply {
+        self.handle_through(session, bytes, &super::door::Sequential { in_place })
     }
 
     /// [`handle`](Self::handle) with a transport's rules.
@@ -216,6 +218,8 @@ impl Server {
         match answer {
             Answer::Silent => Reply::Silent,
             Answer::Now(outcome) => Reply::Ready(self.respond(id, era, outcome.map(Body::Value))),
+            // Its context (and any registration) ends with the answer.
+            Answer::Ended(_begun, ended) => Reply::Ready(self.respond(id, era, ended)),
             Answer::Run(begun, work) => {
                 let answerer = Answerer {
                     server: self.clone(),

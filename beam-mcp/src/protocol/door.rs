@@ -56,6 +56,14 @@ pub(crate) trait Door {
     fn registers_late(&self) -> bool {
         false
     }
+
+    /// Whether host code may be polled once where the core handles the message, before the
+    /// transport sees the request (it holds a place for it to run in, and no request waits
+    /// for one before it): an answer host code gives at once is then answered with no future
+    /// boxed and no exchange made.
+    fn runs_in_place(&self) -> bool {
+        false
+    }
 }
 
 /// A transport with no rules of its own (hosts calling the core directly).
@@ -64,13 +72,20 @@ pub(crate) struct Bare;
 impl Door for Bare {}
 
 /// A transport with no rules of its own that reads one message at a time, and registers a
-/// request that goes on running before it reads the next (stdio).
+/// request that goes on running before it reads the next (stdio); `in_place` when it holds a
+/// slot for the message's host code to run in, and nothing waits for one.
 #[cfg(feature = "stdio")]
-pub(crate) struct Sequential;
+pub(crate) struct Sequential {
+    pub(crate) in_place: bool,
+}
 
 #[cfg(feature = "stdio")]
 impl Door for Sequential {
     fn registers_late(&self) -> bool {
         true
+    }
+
+    fn runs_in_place(&self) -> bool {
+        self.in_place
     }
 }

@@ -10,7 +10,7 @@ use super::admission::{admit, admitted};
 use super::{ListSpec, input_required, list};
 use crate::catalog::Tool;
 use crate::context::Context;
-use crate::dispatch::{self, Call, Detached, Ran};
+use crate::dispatch::{self, Call, Detached, First, Ran};
 use crate::limit::Limited;
 use crate::params::Params;
 use crate::protocol::Revision;
@@ -141,6 +141,40 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         observed: tool.observed.as_ref().and_then(|c| c.recording()),
     };
     let handler = tool.handler;
+    // Polled here where the transport lets host code run in place: an answer given at once is
+    // answered now, with no future boxed and no exchange made (what waits goes on below).
+    let in_place = verdict.is_none()
+        && !may_detach
+        && call.limit.is_none()
+        && request.door.runs_in_place()
+        && begun.context.outbox().is_none();
+    if in_place {
+        let name = Arc::clone(&call.name);
+        let start = move |request| {
+            let context = ToolContext {
+                tool: name,
+                states,
+                wrap_output,
+                request,
+            };
+            handler(arguments, context)
+        };
+        let asking = begun.context.clone();
+        return match dispatch::first_poll(&call, begun.context.clone(), start) {
+            First::Ran(ran) => {
+                let ended = finished(server, &asking, &call.name, output.as_ref(), ran);
+                Answer::Ended(begun, ended)
+            }
+            First::Waits(waiting) => {
+                let responder = server.clone();
+                let work = Box::pin(async move {
+                    let ran = waiting.finish().await;
+                    finished(&responder, &asking, &call.name, output.as_ref(), ran)
+                });
+                Answer::Run(begun, work)
+            }
+        };
+    }
     let responder = server.clone();
     let context = begun.context.clone();
     let work = Box::pin(async move {
@@ -175,12 +209,24 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         } else {
             dispatch::run(&call, context, start).await
         };
-        match ran {
-            Ran::InputRequired => input_required(&responder, &asking).map(Body::Value),
-            ran => outcome(&tool_name, output.as_ref(), ran),
-        }
+        finished(&responder, &asking, &tool_name, output.as_ref(), ran)
     });
     Answer::Run(begun, work)
+}
+
+/// A call's answer once its host code ran, or the asks that end its round.
+#[inline]
+fn finished(
+    server: &Server,
+    context: &Context,
+    tool_name: &str,
+    output: Option<&CompiledSchema>,
+    ran: Ran<Result<CallToolResult, ToolFault>>,
+) -> Ended {
+    match ran {
+        Ran::InputRequired => input_required(server, context).map(Body::Value),
+        ran => outcome(tool_name, output, ran),
+    }
 }
 
 /// The rest of a call that became a task.

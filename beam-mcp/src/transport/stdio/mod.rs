@@ -173,9 +173,10 @@ where
                     Some((Line::Refusal(error.response()), None))
                 }
                 Frame::Message(bytes) => {
-                    let reply = server.handle_in_turn(&session, &bytes);
+                    let slot = free_slot(&slots, &park);
+                    let reply = server.handle_in_turn(&session, &bytes, slot.is_some());
                     reader.recycle(bytes);
-                    match next_step(reply, &session, &slots, &park, &tx) {
+                    match next_step(reply, slot, &session, &tx) {
                         Next::Nothing => None,
                         Next::Write(line, slot) => Some((line, slot)),
                         Next::Park(exchange) => {
@@ -234,41 +235,49 @@ enum Next {
     Park(Exchange),
 }
 
-/// Decides [`Next`]: host code that answers at once (no await that waits) is answered here, by
-/// the reader, with no task and no hand-off between threads; host code that waits runs in a
-/// task that forwards its messages (spawned on the current runtime).
+/// A slot for the next message's host code, taken before the message is handled, when one
+/// is free and no request waits for one (a request read now must not overtake those).
+fn free_slot(
+    slots: &Arc<Semaphore>,
+    park: &mpsc::Sender<Exchange>,
+) -> Option<OwnedSemaphorePermit> {
+    let nothing_parked = park.capacity() == park.max_capacity();
+    nothing_parked
+        .then(|| Arc::clone(slots).try_acquire_owned().ok())
+        .flatten()
+}
+
+/// Decides [`Next`] for a message handled with `slot` ([`free_slot`]; with one, its host code
+/// may have run in place and answered already, `Reply::Ready`): host code that answers at once
+/// (no await that waits) is answered here, by the reader, with no task and no hand-off between
+/// threads; host code that waits runs in a task that forwards its messages (spawned on the
+/// current runtime); without a slot, the request waits for one.
 ///
 /// The message was handled in turn ([`Server::handle_in_turn`]): a request that goes on is
 /// registered with `session` here, before the next message is read.
 fn next_step(
     reply: Reply,
+    slot: Option<OwnedSemaphorePermit>,
     session: &Session,
-    slots: &Arc<Semaphore>,
-    park: &mpsc::Sender<Exchange>,
     tx: &mpsc::Sender<Line>,
 ) -> Next {
     match reply {
         Reply::Silent => Next::Nothing,
-        Reply::Ready(response) => Next::Write(Line::Out(Outbound::Response(response)), None),
-        Reply::Pending(mut exchange) => {
-            let nothing_parked = park.capacity() == park.max_capacity();
-            match Arc::clone(slots).try_acquire_owned() {
-                Ok(slot) if nothing_parked => match exchange.answer_now() {
-                    Some(response) => {
-                        Next::Write(Line::Out(Outbound::Response(response)), Some(slot))
-                    }
-                    None => {
-                        exchange.register(session);
-                        tokio::spawn(forward(exchange, tx.clone(), slot));
-                        Next::Nothing
-                    }
-                },
-                _ => {
+        Reply::Ready(response) => Next::Write(Line::Out(Outbound::Response(response)), slot),
+        Reply::Pending(mut exchange) => match slot {
+            Some(slot) => match exchange.answer_now() {
+                Some(response) => Next::Write(Line::Out(Outbound::Response(response)), Some(slot)),
+                None => {
                     exchange.register(session);
-                    Next::Park(exchange)
+                    tokio::spawn(forward(exchange, tx.clone(), slot));
+                    Next::Nothing
                 }
+            },
+            None => {
+                exchange.register(session);
+                Next::Park(exchange)
             }
-        }
+        },
     }
 }
 

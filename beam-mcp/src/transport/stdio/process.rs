@@ -235,10 +235,12 @@ impl Reader {
                     (Line::Refusal(error.response()), None)
                 }
                 Frame::Message(bytes) => {
-                    let reply = self.server.handle_in_turn(&self.session, &bytes);
+                    let slot = super::free_slot(&self.slots, &self.park);
+                    let reply = self
+                        .server
+                        .handle_in_turn(&self.session, &bytes, slot.is_some());
                     self.frames.recycle(bytes);
-                    match super::next_step(reply, &self.session, &self.slots, &self.park, &self.tx)
-                    {
+                    match super::next_step(reply, slot, &self.session, &self.tx) {
                         Next::Nothing => {
                             if self.session.is_closed() {
                                 break;
