@@ -55,12 +55,7 @@ pub(crate) async fn run<T>(
     context: Context,
     start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
 ) -> Ran<T> {
-    let span = span_of(call, &context);
-    let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
-    let _counted = Counted {
-        counter: call.observed.clone(),
-        started,
-    };
+    let (span, started, _counted) = opened(call, &context);
     // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
     let on_timeout = call.limit.map(|_| context.clone());
     let asking = context.clone();
@@ -92,14 +87,15 @@ pub(crate) async fn run<T>(
     ran
 }
 
-/// A host call's span: its kind and name, its outcome and duration once it ends, and the W3C
-/// trace context of the request's `_meta`.
+/// A host call opened: its span (its kind and name, its outcome and duration once it ends, and
+/// the W3C trace context of the request's `_meta`), when it started (read only when the span
+/// or the observer is on) and its count in the observed connectome.
 // Always: two callers, and a call here costs more than the span when it is off.
 #[inline(always)]
-fn span_of(call: &Call, context: &Context) -> tracing::Span {
+fn opened(call: &Call, context: &Context) -> (tracing::Span, Option<Instant>, Counted) {
     let meta = context.meta();
     let text = |key: &str| meta.get(key).and_then(|v| v.as_str());
-    tracing::info_span!(
+    let span = tracing::info_span!(
         "mcp.call",
         kind = call.kind,
         name = %call.name,
@@ -107,7 +103,13 @@ fn span_of(call: &Call, context: &Context) -> tracing::Span {
         duration_us = Empty,
         traceparent = text("traceparent"),
         tracestate = text("tracestate"),
-    )
+    );
+    let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
+    let counted = Counted {
+        counter: call.observed.clone(),
+        started,
+    };
+    (span, started, counted)
 }
 
 /// How a host call ended, from what its future gave (`None`: it waits on an unanswered ask).
@@ -174,12 +176,7 @@ pub(crate) fn first_poll<T>(
     context: Context,
     start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
 ) -> First<T> {
-    let span = span_of(call, &context);
-    let started = (!span.is_disabled() || call.observed.is_some()).then(Instant::now);
-    let counted = Counted {
-        counter: call.observed.clone(),
-        started,
-    };
+    let (span, started, counted) = opened(call, &context);
     let asking = context.clone();
     // `Ok`: it waits; `Err`: how it ended.
     let polled = span.in_scope(|| {

@@ -141,6 +141,16 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         observed: tool.observed.as_ref().and_then(|c| c.recording()),
     };
     let handler = tool.handler;
+    let name = Arc::clone(&call.name);
+    let start = move |request| {
+        let context = ToolContext {
+            tool: name,
+            states,
+            wrap_output,
+            request,
+        };
+        handler(arguments, context)
+    };
     // Polled here where the transport lets host code run in place: an answer given at once is
     // answered now, with no future boxed and no exchange made (what waits goes on below).
     let in_place = verdict.is_none()
@@ -149,16 +159,6 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         && request.door.runs_in_place()
         && begun.context.outbox().is_none();
     if in_place {
-        let name = Arc::clone(&call.name);
-        let start = move |request| {
-            let context = ToolContext {
-                tool: name,
-                states,
-                wrap_output,
-                request,
-            };
-            handler(arguments, context)
-        };
         let asking = begun.context.clone();
         return match dispatch::first_poll(&call, begun.context.clone(), start) {
             First::Ran(ran) => {
@@ -181,16 +181,6 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         admitted(verdict).await?;
         let asking = context.clone();
         let tool_name = Arc::clone(&call.name);
-        let name = Arc::clone(&call.name);
-        let start = move |request| {
-            let context = ToolContext {
-                tool: name,
-                states,
-                wrap_output,
-                request,
-            };
-            handler(arguments, context)
-        };
         let ran = if may_detach {
             match dispatch::run_or_detach(call, context, start).await {
                 Detached::Ran(ran) => ran,
