@@ -165,6 +165,9 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         definition.extend(quote!(.with_output_schema(#schema)));
     }
     definition.extend(quote!(.with_client_capabilities(&[#(#requires),*])));
+    // A function that takes no context and no extractor reading one never reads its request's:
+    // the core need not make one for a call answered at once.
+    definition.extend(quote!(.with_request_read(#takes_context)));
     let tags = &model.attr.tags;
     if !tags.is_empty() {
         definition.extend(quote!(.with_tags(&[#(#tags),*])));

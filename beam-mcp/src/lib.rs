@@ -46,6 +46,7 @@ pub mod fanout;
 pub mod fuzzing;
 mod icon;
 pub mod json;
+mod json_out;
 mod level;
 pub mod limit;
 mod live;

@@ -39,6 +39,12 @@ fn intro(#[extract] tenant: Tenant, topic: String) -> String {
     format!("{} asks about {topic}", tenant.0)
 }
 
+/// Greets without reading the request: host state alone.
+#[beam_mcp::tool]
+fn plain(name: String, State(greeting): State<Greeting>) -> String {
+    format!("{} {name}", greeting.0)
+}
+
 fn server() -> Server {
     Server::builder()
         .tool(greet::DEF)
@@ -70,6 +76,13 @@ fn extractors_are_not_arguments() {
         takes_context,
         [true, true],
         "a host extractor may read the context"
+    );
+    // What the core may skip making for a call: only a tool that reads no context at all.
+    let reads_request = [greet::DEF.reads_request, plain::DEF.reads_request];
+    assert_eq!(
+        reads_request,
+        [true, false],
+        "an extractor reads the request; host state is not the request"
     );
 }
 

@@ -209,6 +209,46 @@ fn stdio_a_cancelled_call_is_dropped_and_never_answered() {
     s.finish();
 }
 
+/// stdio polls a tool's host code where it reads the message, and makes no context for a tool
+/// that never reads one (`echo`, `sleepy`): a tool that does read its context there still sees
+/// the request's own, at both revisions, between calls to tools that do not; so does a
+/// definition written by hand whose handler reads it without saying so.
+#[test]
+fn stdio_a_tool_answered_in_place_reads_its_own_requests_context() {
+    let mut s = fixture();
+    // The same answer from the tool's macro and from a definition written by hand.
+    let whoami = |s: &mut ServerProcess, id: i64, meta: Option<Value>| {
+        let answer = s.request(&call(json!(id), "whoami", json!({}), meta.clone()));
+        let by_hand = s.request(&call(json!(-id), "whoami_by_hand", json!({}), meta));
+        let text = answer["result"]["content"][0]["text"].clone();
+        assert_eq!(by_hand["result"]["content"][0]["text"], text, "{by_hand}");
+        text
+    };
+    let echo = |s: &mut ServerProcess, id: i64, meta: Option<Value>| {
+        let answer = s.request(&call(json!(id), "echo", json!({ "text": "plain" }), meta));
+        assert_eq!(answer["result"]["content"][0]["text"], "plain", "{answer}");
+    };
+    echo(&mut s, 1, Some(modern_meta()));
+    assert_eq!(
+        whoami(&mut s, 2, Some(modern_meta())),
+        "2026-07-28 beam-mcp-tests"
+    );
+    let other = meta_with(json!({
+        "io.modelcontextprotocol/clientInfo": { "name": "another", "version": "1" }
+    }));
+    assert_eq!(whoami(&mut s, 3, Some(other)), "2026-07-28 another");
+    echo(&mut s, 4, None);
+    // Legacy-shaped: no revision named, no `initialize` yet.
+    assert_eq!(whoami(&mut s, 5, None), "none unnamed");
+    let init = s.request(&json!({ "jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "legacy", "version": "0" } } }));
+    assert!(init["result"].is_object(), "{init}");
+    s.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    assert_eq!(whoami(&mut s, 7, None), "none legacy");
+    echo(&mut s, 8, None);
+    s.finish();
+}
+
 #[test]
 fn stdio_a_blocking_tool_past_its_limit_is_a_tool_error_while_others_are_served() {
     let mut s = fixture();

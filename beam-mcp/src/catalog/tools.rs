@@ -63,6 +63,8 @@ pub(crate) struct Tool {
     pub(crate) headers: Vec<HeaderParameter>,
     /// The handler may send notifications through its request context.
     pub(crate) takes_context: bool,
+    /// The handler may read its request context (`ToolDef::reads_request`).
+    pub(crate) reads_request: bool,
     /// The host's labels (never advertised).
     pub(crate) tags: &'static [&'static str],
     /// The scopes a caller needs.
@@ -253,6 +255,7 @@ fn build_tool(
         headers,
         client_capabilities: def.client_capabilities,
         takes_context: def.takes_context,
+        reads_request: def.reads_request,
         tags: def.tags,
         scopes: def.scopes,
         time_limit: def.time_limit,

@@ -227,6 +227,8 @@ pub(crate) fn tool() -> ToolDef {
         states: STATES,
         client_capabilities: &[],
         takes_context: false,
+        // It reads the surface state, never the request.
+        reads_request: false,
         tags: &[],
         scopes: &[],
         time_limit: None,

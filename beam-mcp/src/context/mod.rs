@@ -169,6 +169,14 @@ impl Context {
         }
     }
 
+    /// A context shared by the calls whose host code never reads one
+    /// ([`ToolDef::reads_request`](crate::ToolDef::reads_request) cleared): empty, never
+    /// cancelled, never registered; nothing the core does to a request reaches it.
+    pub(crate) fn inert() -> Context {
+        static INERT: std::sync::LazyLock<Context> = std::sync::LazyLock::new(Context::default);
+        INERT.clone()
+    }
+
     /// The revision the request was served under (`None`: a legacy-shaped request that named
     /// none).
     pub fn revision(&self) -> Option<Revision> {

@@ -48,8 +48,8 @@ pub(crate) enum Answer {
     /// Host code to run with the context begun for it; its outcome is the answer.
     Run(Begun, HostWork),
     /// Host code that ran in place and answered at its first poll, with the context begun for
-    /// it ([`Door::runs_in_place`](super::door::Door::runs_in_place)).
-    Ended(Begun, Ended),
+    /// it, if one was ([`Door::runs_in_place`](super::door::Door::runs_in_place)).
+    Ended(Option<Begun>, Ended),
 }
 
 impl Answer {

@@ -125,12 +125,18 @@ impl<'a> Request<'a> {
     /// or logs, or its 2025-11-25 session sends logs to an item that can emit (`emits`: it
     /// takes a context); any other request takes a path with no per-request queue.
     pub(crate) fn begin(&mut self, server: &Server, emits: bool) -> Begun {
-        // This request asked for notifications itself (over HTTP: an event stream, even if its
-        // item sends none), or its session sends logs and the item can log.
+        let streams = self.streams(emits);
+        self.begin_with(server, streams)
+    }
+
+    /// Whether [`begin`](Self::begin) gives the request a notification queue: it asked for
+    /// notifications itself (over HTTP: an event stream, even if its item sends none), or its
+    /// session sends logs and the item can log, or its session's client can be asked.
+    pub(crate) fn streams(&self, emits: bool) -> bool {
         let asked =
             self.progress_token.is_some() || (self.era.is_stateless() && self.log_level.is_some());
         let session_logs = !self.era.is_stateless() && emits && self.log_level.is_some();
-        self.begin_with(server, asked || session_logs || self.may_ask_session(emits))
+        asked || session_logs || self.may_ask_session(emits)
     }
 
     /// A 2025-11-25 request to an item that takes a context, on a session whose client can be

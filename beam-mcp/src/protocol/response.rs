@@ -174,7 +174,7 @@ impl Response {
     fn write_id(&self, out: &mut Vec<u8>) {
         if let Some(id) = &self.id {
             out.extend_from_slice(b"\"id\":");
-            json::write(out, id);
+            crate::json_out::write_id(out, id);
             out.extend_from_slice(b",");
         }
     }

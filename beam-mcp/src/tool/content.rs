@@ -255,7 +255,7 @@ impl Content {
                 annotations: None,
             } => {
                 out.extend_from_slice(b"{\"text\":");
-                crate::json::write(out, text);
+                crate::json_out::write_str(out, text);
                 out.extend_from_slice(b",\"type\":\"text\"}");
             }
             other => crate::json::write(out, &other.to_value()),

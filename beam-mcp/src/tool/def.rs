@@ -158,6 +158,13 @@ pub struct ToolDef {
     /// server advertises `logging` exactly when some item does, and a request gets a
     /// notification queue only for such an item.
     pub takes_context: bool,
+    /// True when the handler may read its request context ([`ToolContext::request`]: the
+    /// caller, the client, `_meta`, cancellation). `#[tool]` clears it for a function that
+    /// takes no [`Context`](crate::Context) and no extractor reading one; a call to such a tool
+    /// whose host code answers at once is then served without a context made for it (one is
+    /// made if the host code waits), and its handler is handed an empty one. Set by hand, it
+    /// stays `true` unless the handler never reads [`ToolContext::request`].
+    pub reads_request: bool,
     /// The longest a call may run before it is answered as an `isError` result naming the
     /// limit (`#[tool(time_limit_ms = ..)]`); `None` takes the server's default.
     pub time_limit: Option<std::time::Duration>,
@@ -222,6 +229,7 @@ impl ToolDef {
             states: &[],
             client_capabilities: &[],
             takes_context: false,
+            reads_request: true,
             tags: &[],
             scopes: &[],
             time_limit: None,
@@ -274,6 +282,9 @@ impl ToolDef {
 
         /// Whether the handler may send notifications through its request context.
         with_context(takes_context: bool) => takes_context;
+
+        /// Whether the handler may read its request context ([`ToolContext::request`]).
+        with_request_read(reads_request: bool) => reads_request;
 
         /// The longest a call may run.
         with_time_limit(time_limit: std::time::Duration) => Some(time_limit);

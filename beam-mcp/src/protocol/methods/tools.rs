@@ -124,7 +124,6 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         Err(error) => return Answer::Now(Err(error)),
     };
     let may_detach = declares_tasks && tool.task_support != TaskSupport::Forbidden;
-    let begun = request.begin(server, tool.takes_context);
     let states = Arc::clone(&server.inner.states);
     let wrap_output = tool.wrap_output;
     // What the tool answers is checked against its `outputSchema` where the host asked for it
@@ -157,13 +156,28 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         && !may_detach
         && call.limit.is_none()
         && request.door.runs_in_place()
-        && begun.context.outbox().is_none();
-    if in_place {
+        && (request.begun.is_some() || !request.streams(tool.takes_context));
+    if in_place && !tool.reads_request && request.begun.is_none() && request.round.is_none() {
+        // Host code that never reads its context (and has no round to ask by): none is made
+        // unless it waits, when its exchange needs one to be cancelled by.
+        return match dispatch::first_poll(&call, &request.meta, Context::inert(), start) {
+            First::Ran(ran) => Answer::Ended(None, outcome(&call.name, output.as_ref(), ran)),
+            First::Waits(waiting) => {
+                let begun = request.begin_with(server, false);
+                let work = Box::pin(async move {
+                    outcome(&call.name, output.as_ref(), waiting.finish().await)
+                });
+                Answer::Run(begun, work)
+            }
+        };
+    }
+    let begun = request.begin(server, tool.takes_context);
+    if in_place && begun.context.outbox().is_none() {
         let asking = begun.context.clone();
-        return match dispatch::first_poll(&call, begun.context.clone(), start) {
+        return match dispatch::first_poll(&call, asking.meta(), begun.context.clone(), start) {
             First::Ran(ran) => {
                 let ended = finished(server, &asking, &call.name, output.as_ref(), ran);
-                Answer::Ended(begun, ended)
+                Answer::Ended(Some(begun), ended)
             }
             First::Waits(waiting) => {
                 let responder = server.clone();
