@@ -221,6 +221,12 @@ impl Catalog {
     }
 
     pub(crate) fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tool_by_bytes(name.as_bytes())
+    }
+
+    /// [`tool`](Self::tool), by the name's bytes (ordered as its text is): a name read inline
+    /// is looked up without being checked as text first.
+    pub(crate) fn tool_by_bytes(&self, name: &[u8]) -> Option<&Tool> {
         find(&self.tools, name, |t| &t.name)
     }
 
@@ -237,7 +243,7 @@ impl Catalog {
     }
 
     pub(crate) fn prompt(&self, name: &str) -> Option<&Prompt> {
-        find(&self.prompts, name, |p| &p.name)
+        find(&self.prompts, name.as_bytes(), |p| &p.name)
     }
 
     /// The resource `uri` names: a listed URI, else the first listed template matching it.
@@ -246,7 +252,7 @@ impl Catalog {
     }
 
     pub(crate) fn template(&self, source: &str) -> Option<&Template> {
-        find(&self.templates, source, |t| &t.source)
+        find(&self.templates, source.as_bytes(), |t| &t.source)
     }
 
     /// The skills.
@@ -265,7 +271,7 @@ impl Catalog {
 /// read from the server that listed the tool.
 fn unserved_view(tool: &Tool, resources: &[Resource]) -> Option<CatalogError> {
     let uri = tool.view?;
-    let served = find(resources, uri, |r| &r.uri).is_some_and(|r| r.app_meta.is_some());
+    let served = find(resources, uri.as_bytes(), |r| &r.uri).is_some_and(|r| r.app_meta.is_some());
     (!served).then(|| CatalogError::App {
         item: format!("tool {:?}", tool.name.as_ref()),
         reason: format!(
@@ -279,9 +285,9 @@ pub(crate) fn has_views(catalog: &Catalog) -> bool {
     catalog.resources.iter().any(|r| r.app_meta.is_some())
 }
 
-fn find<'a, T>(items: &'a [T], key: &str, key_of: impl Fn(&T) -> &Arc<str>) -> Option<&'a T> {
+fn find<'a, T>(items: &'a [T], key: &[u8], key_of: impl Fn(&T) -> &Arc<str>) -> Option<&'a T> {
     items
-        .binary_search_by(|item| key_of(item).as_ref().cmp(key))
+        .binary_search_by(|item| key_of(item).as_bytes().cmp(key))
         .ok()
         .map(|i| &items[i])
 }

@@ -43,7 +43,7 @@ impl Server {
             return Answer::Now(Err(error));
         }
         if request.method == "tools/call"
-            && let Some(Value::String(name)) = request.params.get("name")
+            && let Some(name) = request.params.name()
             && let Some(tool) = catalog.tool(name)
             && let Err(error) = request
                 .door
@@ -118,11 +118,11 @@ fn named(catalog: &Catalog, method: &str, params: &Params) -> Option<(Item, bool
     let text = |key| params.get(key).and_then(Value::as_str);
     match method {
         "tools/call" => {
-            let tool = catalog.tool(text("name")?)?;
+            let tool = catalog.tool(params.name()?)?;
             Some((Item::of_tool(tool), tool.takes_context))
         }
         "prompts/get" => {
-            let prompt = catalog.prompt(text("name")?)?;
+            let prompt = catalog.prompt(params.name()?)?;
             Some((Item::of_prompt(prompt), prompt.takes_context))
         }
         "resources/read" => {

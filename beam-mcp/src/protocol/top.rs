@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION};
 use crate::json::{self, Fault, JsonError, ValueSeed};
-use crate::params::Params;
+use crate::params::{Name, Params};
 use crate::revision::Revision;
 
 /// A member that is usually one of a few known strings (a method's name, a protocol version):
@@ -319,6 +319,32 @@ impl<'de> Visitor<'de> for TextSeed<'_> {
     }
 }
 
+/// `params.name`: a string kept as a [`Name`] (inline when short), anything else as `.0` reads
+/// it.
+struct NameSeed<'f>(ValueSeed<'f>);
+
+impl<'de> DeserializeSeed<'de> for NameSeed<'_> {
+    type Value = Name;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Name, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NameSeed<'_> {
+    type Value = Name;
+
+    scalars_as_values!('de, Name, Name::of_value);
+
+    fn visit_str<E>(self, v: &str) -> Result<Name, E> {
+        Ok(Name::of_str(v))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Name, A::Error> {
+        self.0.visit_map(access).map(Name::of_value)
+    }
+}
+
 /// The top level: an object's members apart, into `.1`; anything else whole, as its value.
 struct TopSeed<'f, 'o>(ValueSeed<'f>, &'o mut Members);
 
@@ -536,7 +562,13 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
                     access.next_value_seed(MetaSeed(inside, meta))?;
                     continue;
                 }
-                ParamsKey::Name => (&mut params.name, "name"),
+                ParamsKey::Name => {
+                    if params.name.is_some() {
+                        return Err(inside.repeated("name".into()));
+                    }
+                    params.name = Some(access.next_value_seed(NameSeed(inside))?);
+                    continue;
+                }
                 ParamsKey::Arguments => (&mut params.arguments, "arguments"),
                 ParamsKey::Other(key) => {
                     match params.rest.entry(key) {

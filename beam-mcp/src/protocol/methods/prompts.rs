@@ -38,10 +38,7 @@ pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
     let refuse = |error| Answer::Now(Err(error));
     // One lookup, before any field is taken: the round binds the params as sent.
     let catalog = server.catalog();
-    let found = match request.params.get("name") {
-        Some(Value::String(name)) => catalog.prompt(name),
-        _ => None,
-    };
+    let found = request.params.name().and_then(|name| catalog.prompt(name));
     if let Err(error) = request.open_round(server, found.is_some_and(|p| p.takes_context)) {
         return refuse(error);
     }

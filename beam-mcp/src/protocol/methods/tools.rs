@@ -46,19 +46,20 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
     let era = request.era;
     // One lookup, before any field is taken: the round binds the params as sent.
     let catalog = server.catalog();
-    let found = match request.params.get("name") {
-        Some(Value::String(name)) => catalog.tool(name),
-        _ => None,
-    };
+    let found = request
+        .params
+        .name_bytes()
+        .and_then(|name| catalog.tool_by_bytes(name));
     let may_ask = found.is_some_and(|t| t.takes_context);
     if let Err(error) = request.open_round(server, may_ask) {
         return Answer::Now(Err(error));
     }
-    let Some(Value::String(name)) = request.params.remove("name") else {
-        return Answer::Now(Err(ProtocolError::ToolNameMissing));
-    };
     let Some(tool) = found else {
-        return Answer::Now(Err(ProtocolError::UnknownTool(name)));
+        let error = match request.params.name() {
+            Some(name) => ProtocolError::UnknownTool(name.to_owned()),
+            None => ProtocolError::ToolNameMissing,
+        };
+        return Answer::Now(Err(error));
     };
     // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
     if let Err(error) = request
