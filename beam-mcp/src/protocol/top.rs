@@ -291,57 +291,72 @@ macro_rules! scalars_as_values {
     };
 }
 
-/// A [`Text`] member: a string `.1` knows as its static text, anything else as `.0` reads it.
-struct TextSeed<'f>(ValueSeed<'f>, fn(&str) -> Option<&'static str>);
+/// What a member read as a string where it is one becomes.
+trait StrMember {
+    type Member;
 
-impl<'de> DeserializeSeed<'de> for TextSeed<'_> {
-    type Value = Text;
+    /// The member a string makes.
+    fn of_str(&self, text: &str) -> Self::Member;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Text, D::Error> {
-        deserializer.deserialize_any(self)
-    }
+    /// The member any other value makes.
+    fn of_value(value: Value) -> Self::Member;
 }
 
-impl<'de> Visitor<'de> for TextSeed<'_> {
-    type Value = Text;
+/// A [`Text`]: a string the function knows, as its static text.
+struct Known(fn(&str) -> Option<&'static str>);
 
-    scalars_as_values!('de, Text, Text::Other);
+impl StrMember for Known {
+    type Member = Text;
 
-    fn visit_str<E>(self, v: &str) -> Result<Text, E> {
-        Ok(match (self.1)(v) {
+    fn of_str(&self, text: &str) -> Text {
+        match (self.0)(text) {
             Some(known) => Text::Known(known),
-            None => Text::Other(Value::String(v.to_owned())),
-        })
+            None => Text::Other(Value::String(text.to_owned())),
+        }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Text, A::Error> {
-        self.0.visit_map(access).map(Text::Other)
+    fn of_value(value: Value) -> Text {
+        Text::Other(value)
     }
 }
 
-/// `params.name`: a string kept as a [`Name`] (inline when short), anything else as `.0` reads
-/// it.
-struct NameSeed<'f>(ValueSeed<'f>);
+/// `params.name`: a [`Name`], inline when short.
+struct Named;
 
-impl<'de> DeserializeSeed<'de> for NameSeed<'_> {
-    type Value = Name;
+impl StrMember for Named {
+    type Member = Name;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Name, D::Error> {
+    fn of_str(&self, text: &str) -> Name {
+        Name::of_str(text)
+    }
+
+    fn of_value(value: Value) -> Name {
+        Name::of_value(value)
+    }
+}
+
+/// A member read as `.1` makes it of a string, anything else as `.0` reads it.
+struct StrSeed<'f, M>(ValueSeed<'f>, M);
+
+impl<'de, M: StrMember> DeserializeSeed<'de> for StrSeed<'_, M> {
+    type Value = M::Member;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<M::Member, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for NameSeed<'_> {
-    type Value = Name;
+impl<'de, M: StrMember> Visitor<'de> for StrSeed<'_, M> {
+    type Value = M::Member;
 
-    scalars_as_values!('de, Name, Name::of_value);
+    scalars_as_values!('de, M::Member, M::of_value);
 
-    fn visit_str<E>(self, v: &str) -> Result<Name, E> {
-        Ok(Name::of_str(v))
+    fn visit_str<E>(self, v: &str) -> Result<M::Member, E> {
+        Ok(self.1.of_str(v))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Name, A::Error> {
-        self.0.visit_map(access).map(Name::of_value)
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<M::Member, A::Error> {
+        self.0.visit_map(access).map(M::of_value)
     }
 }
 
@@ -505,7 +520,7 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
                     if members.method.is_some() {
                         return Err(inside.repeated("method".into()));
                     }
-                    let method = TextSeed(inside, known_method);
+                    let method = StrSeed(inside, Known(known_method));
                     members.method = Some(access.next_value_seed(method)?);
                     continue;
                 }
@@ -566,7 +581,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
                     if params.name.is_some() {
                         return Err(inside.repeated("name".into()));
                     }
-                    params.name = Some(access.next_value_seed(NameSeed(inside))?);
+                    params.name = Some(access.next_value_seed(StrSeed(inside, Named))?);
                     continue;
                 }
                 ParamsKey::Arguments => (&mut params.arguments, "arguments"),
@@ -739,7 +754,7 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
                     if parts.protocol_version.is_some() {
                         return Err(inside.repeated(META_PROTOCOL_VERSION.into()));
                     }
-                    let version = TextSeed(inside, known_version);
+                    let version = StrSeed(inside, Known(known_version));
                     parts.protocol_version = Some(access.next_value_seed(version)?);
                     continue;
                 }
