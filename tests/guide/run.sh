@@ -96,7 +96,8 @@ PY
         if [ "$kind" = http ]; then
             NOTES_TOKEN=s3cret "$binary" 2> "$work/http.log" &
             server_pid=$!
-            for _ in $(seq 1 300); do grep -q "listening on" "$work/http.log" && break; sleep 0.1; done
+            # The whole URL, not "listening on" alone: the line may be written in pieces.
+            for _ in $(seq 1 300); do grep -q 'listening on http://[^ ]*/mcp' "$work/http.log" && break; sleep 0.1; done
             url="$(grep -o 'http://[^ ]*/mcp' "$work/http.log" | head -1)"
             [ -n "$url" ] || { echo "guide: the HTTP server did not start:" >&2; cat "$work/http.log" >&2; exit 1; }
             body='{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"guide","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}'

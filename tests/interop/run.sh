@@ -301,8 +301,21 @@ all_clients() {
             "${metadata_args[@]}" "$@"
     done
 }
+# whole_lines FILE: FILE's lines that end with a newline (a last line still being written is
+# left out).
+whole_lines() {
+    if [ -z "$(tail -c 1 "$1" 2>/dev/null)" ]; then
+        cat "$1" 2>/dev/null
+    else
+        sed '$d' "$1"
+    fi
+}
+
 # start LOG CMD...: runs CMD in the background with its stderr in LOG, waits for the line
 # "listening on http://..." there, and sets $listening to that URL. The EXIT trap stops it.
+# Only a whole line is read: a server may write its line in pieces (Rust's `eprintln!` on
+# unbuffered stderr writes the text before an argument, the argument, then the rest), and a
+# line read in part gave a URL without its port.
 start() {
     local log="$1" _
     shift
@@ -310,7 +323,7 @@ start() {
     bg_pids+=("$!")
     # Up to 30 s: a start-up on a busy 2-core machine is not the run's business.
     for _ in $(seq 1 300); do
-        listening="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$log" 2>/dev/null | head -n 1)"
+        listening="$(whole_lines "$log" | sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' | head -n 1)"
         [ -n "$listening" ] && return
         sleep 0.1
     done

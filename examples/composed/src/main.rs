@@ -96,7 +96,9 @@ async fn serve(options: Options) -> Result<(), String> {
                 .map_err(|e| format!("cannot bind {bind}: {e}"))?;
             // The line `beam_mcp::transport::http::main` writes, which scripts wait for.
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
-            eprintln!("beam_mcp: listening on http://{addr}/mcp");
+            // In one write, as the library's: a reader never sees the line in part.
+            let line = format!("beam_mcp: listening on http://{addr}/mcp\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             // SIGTERM (a supervisor) or SIGINT (ctrl-c): drained, then the remote's process ends.
             let stop = async {
                 let mut term =

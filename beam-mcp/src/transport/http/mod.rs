@@ -325,8 +325,10 @@ pub fn main(
         let local = listener.local_addr().map_or(addr, |a| a);
         // Before the line below: a supervisor may signal as soon as it has read it.
         let signals = signals::Signals::install();
-        // The one line a supervisor (or a test) reads to find the port.
-        eprintln!("beam_mcp: listening on http://{local}/mcp");
+        // The one line a supervisor (or a test) reads to find the port, in one write: a reader
+        // never sees it in part (`eprintln!` writes its pieces one by one).
+        let line = format!("beam_mcp: listening on http://{local}/mcp\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         // On a worker, not under `block_on` (as the stdio loop; see docs/architecture.md).
         let serving = serve::run(listener, http, signals.nth(1), signals.nth(2));
         match tokio::spawn(serving).await {

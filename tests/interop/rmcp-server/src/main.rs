@@ -404,7 +404,9 @@ async fn serve_http() -> std::io::Result<()> {
     // Port 0: the OS picks a free port; bound means it accepts connections.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let port = listener.local_addr()?.port();
-    eprintln!("rmcp_server: listening on http://127.0.0.1:{port}/mcp");
+    // In one write: the harness reads whole lines, and `eprintln!` writes its pieces one by one.
+    let line = format!("rmcp_server: listening on http://127.0.0.1:{port}/mcp\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     loop {
         let (stream, _) = listener.accept().await?;
         let service = service.clone();
