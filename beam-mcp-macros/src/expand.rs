@@ -11,12 +11,14 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
     let item = &model.item;
     let args_ident = host.beside("__beam_mcp_args", item);
     let handler = host.associated("__beam_handler", item);
+    let by_value = host.associated("__beam_handler_by_value", item);
     let input_schema_fn = host.associated("__beam_input_schema", item);
 
     let name = &model.name;
     let description = &model.description;
     let mut definition = quote! {
-        ::beam_mcp::ToolDef::new(#name, #description, Self::#input_schema_fn, Self::#handler)
+        ::beam_mcp::ToolDef::new(#name, #description, Self::#input_schema_fn, Self::#by_value)
+            .with_arguments_handler(Self::#handler)
     };
     let mut annotations = quote!(::beam_mcp::ToolAnnotations::NONE);
     let hints = [
@@ -123,7 +125,7 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
             }
             Param::Args { inner } => {
                 prepare.push(quote_spanned! {inner.span()=>
-                    let #local = ::beam_mcp::Args(<#inner as ::beam_mcp::tool::ToolArgument>::__from_arguments(__beam_arguments)?);
+                    let #local = ::beam_mcp::Args(<#inner as ::beam_mcp::tool::ToolArgument>::__from_arguments(__beam_arguments.into_value())?);
                 });
                 call_args.push(quote!(#local));
             }
@@ -189,7 +191,7 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         def: quote!(::beam_mcp::ToolDef),
         slice: quote!(::beam_mcp::__private_v0_1::TOOLS),
         params: quote! {
-            __beam_arguments: ::beam_mcp::__private_v0_1::serde_json::Value,
+            __beam_arguments: ::beam_mcp::tool::Arguments,
             __beam_context: ::beam_mcp::ToolContext,
         },
         output: quote! {
@@ -209,6 +211,16 @@ pub(crate) fn tool(model: &ToolFn, host: Host<'_>) -> Expansion {
         associated: quote! {
             fn #input_schema_fn() -> ::beam_mcp::__private_v0_1::serde_json::Value {
                 #input_schema
+            }
+
+            // The definition's `handler`: the same, from the arguments as a value.
+            fn #by_value(
+                __beam_arguments: ::beam_mcp::__private_v0_1::serde_json::Value,
+                __beam_context: ::beam_mcp::ToolContext,
+            ) -> ::beam_mcp::tool::BoxFuture<
+                ::core::result::Result<::beam_mcp::CallToolResult, ::beam_mcp::tool::ToolFault>,
+            > {
+                Self::#handler(::beam_mcp::tool::Arguments::from(__beam_arguments), __beam_context)
             }
         },
         beside: args_struct,

@@ -298,9 +298,11 @@ pub mod __private_v0_1 {
 
     /// Deserializes the validated arguments into the tool's typed parameters.
     pub fn decode_args<T: ::serde::de::DeserializeOwned>(
-        arguments: ::serde_json::Value,
+        arguments: crate::tool::Arguments,
     ) -> Result<T, ToolFault> {
-        ::serde_json::from_value(arguments).map_err(|e| ToolFault::InvalidArguments(e.to_string()))
+        arguments
+            .decode()
+            .map_err(|e| ToolFault::InvalidArguments(e.to_string()))
     }
 
     /// An `Err` of a structured tool: an `isError` result with the error's text.

@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
+use crate::tool::Arguments;
+
 /// The params of a request, `_meta` apart (read into its own parts).
 ///
 /// A member is in exactly one place: `name` and `arguments` are in their fields when the reader
@@ -15,7 +17,7 @@ use serde_json::{Map, Value};
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct Params {
     pub(crate) name: Option<Name>,
-    pub(crate) arguments: Option<Value>,
+    pub(crate) arguments: Option<Arguments>,
     pub(crate) rest: Map<String, Value>,
 }
 
@@ -38,7 +40,7 @@ impl Params {
     fn field(&self, place: &Place) -> Option<&Value> {
         match place {
             Place::Name => self.name.as_ref().map(Name::value),
-            Place::Arguments => self.arguments.as_ref(),
+            Place::Arguments => self.arguments.as_ref().map(Arguments::as_value),
             Place::Rest => None,
         }
     }
@@ -52,10 +54,17 @@ impl Params {
     pub(crate) fn remove(&mut self, key: &str) -> Option<Value> {
         let taken = match place(key) {
             Place::Name => self.name.take().map(Name::into_value),
-            Place::Arguments => self.arguments.take(),
+            Place::Arguments => self.arguments.take().map(Arguments::into_value),
             Place::Rest => None,
         };
         taken.or_else(|| self.rest.remove(key))
+    }
+
+    /// Takes `arguments` out as read (kept as members where they were read so), or from the map.
+    pub(crate) fn take_arguments(&mut self) -> Option<Arguments> {
+        self.arguments
+            .take()
+            .or_else(|| self.rest.remove("arguments").map(Arguments::from))
     }
 
     /// `name`, when it is a string: read where it is kept, no value made for it.
@@ -99,7 +108,7 @@ impl Params {
             map.insert("name".to_owned(), name.into_value());
         }
         if let Some(arguments) = self.arguments {
-            map.insert("arguments".to_owned(), arguments);
+            map.insert("arguments".to_owned(), arguments.into_value());
         }
         map
     }
@@ -207,7 +216,7 @@ mod tests {
     fn read() -> Params {
         Params {
             name: Some(Name::of_str("t")),
-            arguments: Some(json!({"a": 1})),
+            arguments: Some(Arguments::from(json!({"a": 1}))),
             rest: json!({"cursor": "c"})
                 .as_object()
                 .cloned()
@@ -244,7 +253,7 @@ mod tests {
         let digest = |params: &Params| Binding::new("tools/call", params, None).params;
         assert_eq!(digest(&read()), digest(&from_map()));
         let changed = Params {
-            arguments: Some(json!({"a": 2})),
+            arguments: Some(Arguments::from(json!({"a": 2}))),
             ..read()
         };
         assert_ne!(digest(&read()), digest(&changed));

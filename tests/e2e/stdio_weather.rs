@@ -310,6 +310,13 @@ fn bad_input_is_answered_with_a_clear_error_and_the_server_keeps_serving() {
         "[".repeat(64),
         "]".repeat(64)
     );
+    let many_then_repeat = {
+        let members: Vec<String> = (0..20).map(|i| format!("\"k{i}\":{i}")).collect();
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"get_weather\",\"arguments\":{{{},\"k3\":0}}}}}}\n",
+            members.join(",")
+        )
+    };
     let cases: Vec<(Vec<u8>, Value)> = vec![
         (
             b"{not json\n".to_vec(),
@@ -334,6 +341,18 @@ fn bad_input_is_answered_with_a_clear_error_and_the_server_keeps_serving() {
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"ping\"}\n".to_vec(),
             json!({ "jsonrpc": "2.0", "error": { "code": -32600,
                 "message": "Request body repeats a key", "data": { "key": "method" } } }),
+        ),
+        // A call's arguments, kept as their members when few: a key repeated there (escaped,
+        // or past the members kept without a map) is refused as anywhere else.
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_weather\",\"arguments\":{\"place\":\"Oslo\",\"pl\\u0061ce\":\"Rome\"}}}\n".to_vec(),
+            json!({ "jsonrpc": "2.0", "error": { "code": -32600,
+                "message": "Request body repeats a key", "data": { "key": "place" } } }),
+        ),
+        (
+            many_then_repeat.into_bytes(),
+            json!({ "jsonrpc": "2.0", "error": { "code": -32600,
+                "message": "Request body repeats a key", "data": { "key": "k3" } } }),
         ),
         (two_mib, error(-32600, "Request line exceeds 1048576 bytes")),
         (

@@ -10,7 +10,7 @@ use super::{CatalogError, Message};
 use crate::connectome::ItemCounter;
 use crate::schema::CompiledSchema;
 use crate::schemagen::{SchemaProfile, object_root};
-use crate::tool::{StateMap, ToolDef, ToolHandler};
+use crate::tool::{StateMap, ToolArgumentsHandler, ToolDef, ToolHandler};
 
 /// The client capabilities a tool may require (the 2026-07-28 `ClientCapabilities` keys).
 pub(crate) const CLIENT_CAPABILITIES: [&str; 3] = ["elicitation", "roots", "sampling"];
@@ -50,6 +50,8 @@ pub(crate) struct Tool {
     /// The entry and the input schema in each other profile some client is shown.
     forms: Box<[ToolForm]>,
     pub(crate) handler: ToolHandler,
+    /// The handler from the arguments as read, where the definition has one.
+    pub(crate) arguments_handler: Option<ToolArgumentsHandler>,
     pub(crate) wrap_output: bool,
     /// The advertised `outputSchema`, compiled: what structured content is checked against.
     pub(crate) output: Option<CompiledSchema>,
@@ -250,6 +252,7 @@ fn build_tool(
         input,
         forms,
         handler: def.handler,
+        arguments_handler: def.arguments_handler,
         wrap_output,
         output,
         headers,

@@ -224,6 +224,7 @@ pub(crate) fn tool() -> ToolDef {
         input_schema,
         output_schema: Some(output_schema),
         handler: call,
+        arguments_handler: None,
         states: STATES,
         client_capabilities: &[],
         takes_context: false,

@@ -45,9 +45,7 @@ impl Server {
         if request.method == "tools/call"
             && let Some(name) = request.params.name()
             && let Some(tool) = catalog.tool(name)
-            && let Err(error) = request
-                .door
-                .check_tool(tool, request.params.get("arguments"))
+            && let Err(error) = super::door::check_tool(request.door, tool, &request.params)
         {
             return Answer::Now(Err(error));
         }

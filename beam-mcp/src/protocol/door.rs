@@ -8,6 +8,7 @@ use super::envelope::Said;
 use crate::catalog::Tool;
 use crate::error::ProtocolError;
 use crate::middleware::Via;
+use crate::params::Params;
 
 /// What a transport adds to the core's checks. stdio adds nothing ([`Bare`]); HTTP checks its
 /// request metadata headers here.
@@ -37,7 +38,8 @@ pub(crate) trait Door {
         Ok(())
     }
 
-    /// The transport's metadata against the tool a `tools/call` names, once it is found.
+    /// The transport's metadata against the tool a `tools/call` names, once it is found (asked
+    /// through [`check_tool`] only for a tool with `x-mcp-header` parameters).
     fn check_tool(&self, _tool: &Tool, _arguments: Option<&Value>) -> Result<(), ProtocolError> {
         Ok(())
     }
@@ -88,4 +90,17 @@ impl Door for Sequential {
     fn runs_in_place(&self) -> bool {
         self.in_place
     }
+}
+
+/// `door`'s rules for `tool` ([`Door::check_tool`]), asked only when the tool has `x-mcp-header`
+/// parameters: the arguments, kept as read, are made a value only for such a tool.
+pub(crate) fn check_tool(
+    door: &dyn Door,
+    tool: &Tool,
+    params: &Params,
+) -> Result<(), ProtocolError> {
+    if tool.headers.is_empty() {
+        return Ok(());
+    }
+    door.check_tool(tool, params.get("arguments"))
 }

@@ -16,6 +16,7 @@ use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PRO
 use crate::json::{self, Fault, JsonError, ValueSeed};
 use crate::params::{Name, Params};
 use crate::revision::Revision;
+use crate::tool::{Arguments, SmallObject};
 
 /// A member that is usually one of a few known strings (a method's name, a protocol version):
 /// such a string is read as the static text it is, without an allocation; anything else as
@@ -569,40 +570,118 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
         let meta = self.1;
         let mut params = Params::default();
         while let Some(key) = access.next_key_seed(ParamsKeySeed)? {
-            let (slot, name) = match key {
+            match key {
                 ParamsKey::Meta => {
                     if meta.is_some() {
                         return Err(inside.repeated("_meta".into()));
                     }
                     access.next_value_seed(MetaSeed(inside, meta))?;
-                    continue;
                 }
                 ParamsKey::Name => {
                     if params.name.is_some() {
                         return Err(inside.repeated("name".into()));
                     }
                     params.name = Some(access.next_value_seed(StrSeed(inside, Named))?);
-                    continue;
                 }
-                ParamsKey::Arguments => (&mut params.arguments, "arguments"),
-                ParamsKey::Other(key) => {
-                    match params.rest.entry(key) {
+                ParamsKey::Arguments => {
+                    if params.arguments.is_some() {
+                        return Err(inside.repeated("arguments".into()));
+                    }
+                    params.arguments = Some(access.next_value_seed(ArgumentsSeed(inside))?);
+                }
+                ParamsKey::Other(key) => match params.rest.entry(key) {
+                    serde_json::map::Entry::Occupied(taken) => {
+                        return Err(inside.repeated(taken.key().clone()));
+                    }
+                    serde_json::map::Entry::Vacant(place) => {
+                        place.insert(access.next_value_seed(inside)?);
+                    }
+                },
+            }
+        }
+        Ok(ParamsMember::Object(params))
+    }
+}
+
+/// `params.arguments`: an object of a few members with short keys kept as its members
+/// ([`SmallObject`]: no map, no key allocated), any other read as the value reader reads it. A
+/// repeated key is refused where it is read, as there; an object that outgrows the members
+/// goes on into a map.
+struct ArgumentsSeed<'f>(ValueSeed<'f>);
+
+impl<'de> DeserializeSeed<'de> for ArgumentsSeed<'_> {
+    type Value = Arguments;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Arguments, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ArgumentsSeed<'_> {
+    type Value = Arguments;
+
+    scalars_as_values!('de, Arguments, Arguments::from);
+
+    fn visit_str<E>(self, v: &str) -> Result<Arguments, E> {
+        Ok(Arguments::from(Value::String(v.to_owned())))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Arguments, A::Error> {
+        let inside = self.0.inside()?;
+        let mut members = SmallObject::default();
+        while let Some(key) = access.next_key_seed(MemberKeySeed)? {
+            if members.contains(&key) {
+                return Err(self.0.repeated(key.into_owned()));
+            }
+            let value = access.next_value_seed(inside)?;
+            if let Err(value) = members.push(&key, value) {
+                // Too many, or a long key: this one and the rest into a map.
+                let mut map = members.into_map();
+                map.insert(key.into_owned(), value);
+                while let Some(key) = access.next_key::<String>()? {
+                    match map.entry(key) {
                         serde_json::map::Entry::Occupied(taken) => {
-                            return Err(inside.repeated(taken.key().clone()));
+                            return Err(self.0.repeated(taken.key().clone()));
                         }
                         serde_json::map::Entry::Vacant(place) => {
                             place.insert(access.next_value_seed(inside)?);
                         }
                     }
-                    continue;
                 }
-            };
-            if slot.is_some() {
-                return Err(inside.repeated(name.into()));
+                return Ok(Arguments::from(Value::Object(map)));
             }
-            *slot = Some(access.next_value_seed(inside)?);
         }
-        Ok(ParamsMember::Object(params))
+        Ok(Arguments::of_members(members))
+    }
+}
+
+/// A key of `arguments`, borrowed from the message unless it had escapes.
+struct MemberKeySeed;
+
+impl<'de> DeserializeSeed<'de> for MemberKeySeed {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MemberKeySeed {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(key))
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(key.to_owned()))
     }
 }
 
@@ -1028,6 +1107,71 @@ mod tests {
         assert!(
             read_whole > 100 && repeated > 100 && too_deep > 100 && syntax > 50,
             "{read_whole} read, {repeated} repeats, {too_deep} too deep, {syntax} syntax"
+        );
+    }
+
+    /// A random `arguments` object as text: up to 24 members (past the 16 kept without a map),
+    /// keys short, escaped, one byte past the inline bound or repeated, values of any kind.
+    fn arguments_object(cases: &mut crate::json::tests::Cases) -> String {
+        const KEYS: &[&str] = &[
+            "a",
+            "\\u0061",
+            "place",
+            "pl\\u0061ce",
+            "é",
+            "\\u00e9",
+            "twenty_two_bytes_long_",
+            "twenty_three_bytes_long",
+            "",
+        ];
+        let members: Vec<String> = (0..cases.below(25))
+            .map(|i| {
+                let key = match cases.below(3) {
+                    0 => KEYS[cases.below(KEYS.len() as u64) as usize].to_owned(),
+                    _ => format!("k{i}"),
+                };
+                let value = match cases.below(3) {
+                    0 => cases.wrapped().0.to_string(),
+                    _ => i.to_string(),
+                };
+                format!(r#""{key}":{value}"#)
+            })
+            .collect();
+        format!("{{{}}}", members.join(","))
+    }
+
+    #[test]
+    fn random_arguments_read_as_the_value_reader_reads_them() {
+        let mut cases = crate::json::tests::Cases(0x9E37_79B9_7F4A_7C15);
+        let (mut kept, mut mapped, mut repeated, mut too_deep) = (0, 0, 0, 0);
+        for case in 0..3_000 {
+            let arguments = arguments_object(&mut cases);
+            let message = format!(
+                r#"{{"jsonrpc":"2.0","id":{case},"method":"tools/call","params":{{"name":"t","arguments":{arguments}}}}}"#
+            );
+            let direct = direct(message.as_bytes());
+            assert_eq!(
+                direct,
+                through_value(message.as_bytes()),
+                "case {case}: {message}"
+            );
+            match read(message.as_bytes()) {
+                Ok(Some(Members {
+                    params: Some(ParamsMember::Object(params)),
+                    ..
+                })) => match params.arguments.as_ref().and_then(Arguments::members) {
+                    Some(_) => kept += 1,
+                    None => mapped += 1,
+                },
+                Err(JsonError::DuplicateKey(_)) => repeated += 1,
+                Err(JsonError::TooDeep) => too_deep += 1,
+                other => panic!("case {case}: {other:?}"),
+            }
+        }
+        // Every outcome was reached: kept as members, gone on into a map, refused.
+        assert!(
+            kept > 100 && mapped > 100 && repeated > 100 && too_deep > 20,
+            "{kept} kept, {mapped} mapped, {repeated} repeats, {too_deep} too deep"
         );
     }
 

@@ -73,10 +73,21 @@ impl Flat {
         let Value::Object(map) = value else {
             return false;
         };
+        self.passes_object(nodes, map.len(), |name| map.get(name))
+    }
+
+    /// [`passes`](Self::passes) for an object of `len` members kept otherwise than in a map,
+    /// each found by `get`.
+    pub(crate) fn passes_object<'v>(
+        &self,
+        nodes: &[Node],
+        len: usize,
+        get: impl Fn(&str) -> Option<&'v Value>,
+    ) -> bool {
         let mut verdicts = None;
         let mut found = 0;
         for (name, id, required, types) in &self.properties {
-            match map.get(name) {
+            match get(name) {
                 Some(value) => {
                     found += 1;
                     let passes = match types {
@@ -94,6 +105,6 @@ impl Flat {
             }
         }
         // Every key found is a declared one, each counted once: a key beyond them is unknown.
-        !(self.deny_unknown && found != map.len())
+        !(self.deny_unknown && found != len)
     }
 }

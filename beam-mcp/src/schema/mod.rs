@@ -139,6 +139,20 @@ impl CompiledSchema {
         }
         validate::validate(nodes, value)
     }
+
+    /// Whether an object of `len` members, each found by `get`, passes by the quick verdict
+    /// [`validate`](Self::validate) takes first (an object kept otherwise than in a map: a
+    /// call's arguments as read). `false` decides nothing: [`validate`](Self::validate) the
+    /// object as a value, for the verdict and its message.
+    pub(crate) fn passes_quickly<'v>(
+        &self,
+        len: usize,
+        get: impl Fn(&str) -> Option<&'v Value>,
+    ) -> bool {
+        let Compiled { nodes, flat, .. } = &*self.inner;
+        flat.as_ref()
+            .is_some_and(|flat| flat.passes_object(nodes, len, get))
+    }
 }
 
 /// Rewrites every number in `value` whose value is whole (`3.0`, `1e2`) as that integer, so

@@ -6,7 +6,7 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
-use super::{CallToolResult, ToolContext};
+use super::{Arguments, CallToolResult, ToolContext};
 
 /// A boxed, sendable future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -117,6 +117,12 @@ impl StateRequirement {
 /// The function that runs a tool: validated wire arguments in, a result out.
 pub type ToolHandler = fn(Value, ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>>;
 
+/// A [`ToolHandler`] that takes the arguments as the server read them ([`Arguments`]: a small
+/// object's members, no map built), set with [`ToolDef::with_arguments_handler`]. `#[tool]`
+/// writes one, decoding its typed parameters from the members directly.
+pub type ToolArgumentsHandler =
+    fn(Arguments, ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>>;
+
 /// Everything the server needs to advertise and call one tool; `#[tool]` writes one per
 /// function and registers it for [`serve!`](crate::serve).
 ///
@@ -142,6 +148,10 @@ pub struct ToolDef {
     pub output_schema: Option<fn() -> Value>,
     /// Runs the tool.
     pub handler: ToolHandler,
+    /// Runs the tool from the arguments as read, in place of [`handler`](Self::handler) where
+    /// the core has them so ([`with_arguments_handler`](Self::with_arguments_handler)); both
+    /// must do the same.
+    pub arguments_handler: Option<ToolArgumentsHandler>,
     /// The host state types the tool takes.
     pub states: &'static [StateRequirement],
     /// The client capabilities a call needs (`sampling`, `elicitation`, `roots`): a
@@ -226,6 +236,7 @@ impl ToolDef {
             input_schema,
             output_schema: None,
             handler,
+            arguments_handler: None,
             states: &[],
             client_capabilities: &[],
             takes_context: false,
@@ -265,9 +276,6 @@ impl ToolDef {
         /// Computes the output schema: the tool answers with structured content.
         with_output_schema(output_schema: fn() -> Value) => Some(output_schema);
 
-        /// Runs the tool.
-        with_handler(handler: ToolHandler) => handler;
-
         /// The host state types the tool takes.
         with_states(states: &'static [StateRequirement]) => states;
 
@@ -286,6 +294,33 @@ impl ToolDef {
         /// Whether the handler may read its request context ([`ToolContext::request`]).
         with_request_read(reads_request: bool) => reads_request;
 
+        /// The handler that takes the arguments as read ([`ToolArgumentsHandler`]); it must do
+        /// what [`handler`](Self::handler) does with their value.
+        with_arguments_handler(arguments_handler: ToolArgumentsHandler) => Some(arguments_handler);
+    }
+
+    /// Runs the tool with `handler`, in place of both handlers it had (a `#[tool]`'s
+    /// [`arguments_handler`](Self::arguments_handler) among them).
+    ///
+    /// ```
+    /// use beam_mcp::tool::{BoxFuture, ToolContext, ToolDef, ToolFault};
+    /// use beam_mcp::CallToolResult;
+    ///
+    /// fn quiet(_: serde_json::Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
+    ///     Box::pin(async { Ok(CallToolResult::text("")) })
+    /// }
+    /// let def = ToolDef::new("t", "", || serde_json::json!({"type": "object"}), quiet)
+    ///     .with_handler(quiet);
+    /// assert!(def.arguments_handler.is_none());
+    /// ```
+    #[must_use]
+    pub const fn with_handler(mut self, handler: ToolHandler) -> Self {
+        self.handler = handler;
+        self.arguments_handler = None;
+        self
+    }
+
+    const_setters! {
         /// The longest a call may run.
         with_time_limit(time_limit: std::time::Duration) => Some(time_limit);
 

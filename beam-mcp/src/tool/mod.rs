@@ -1,5 +1,6 @@
 //! Tools: their static definitions, what they take, and what they return.
 
+mod arguments;
 mod capability;
 mod content;
 mod def;
@@ -7,12 +8,17 @@ mod extract;
 #[cfg(feature = "client")]
 mod read;
 
+pub use arguments::Arguments;
+pub(crate) use arguments::SmallObject;
 pub use capability::{StructuredOutput, ToolArgument};
 pub(crate) use content::structured;
 pub use content::{
     CallToolResult, Content, EmbeddedResource, IntoToolResult, ResourceBody, ToolError,
 };
-pub use def::{BoxFuture, StateRequirement, ToolAnnotations, ToolDef, ToolFault, ToolHandler};
+pub use def::{
+    BoxFuture, StateRequirement, ToolAnnotations, ToolArgumentsHandler, ToolDef, ToolFault,
+    ToolHandler,
+};
 pub(crate) use extract::StateMap;
 pub use extract::{Args, Extract, Rejection, RequestParts, State, StateValue, ToolContext};
 #[cfg(feature = "client")]

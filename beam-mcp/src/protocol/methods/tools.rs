@@ -4,7 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::admission::{admit, admitted};
 use super::{ListSpec, input_required, list};
@@ -21,7 +21,21 @@ use crate::schema::CompiledSchema;
 use crate::schemagen::SchemaProfile;
 use crate::server::Server;
 use crate::task::{self, Status, TaskSupport};
-use crate::tool::{CallToolResult, ToolContext, ToolFault};
+use crate::tool::{Arguments, CallToolResult, ToolContext, ToolFault};
+
+/// The arguments, checked against the tool's input schema: members as read by the quick
+/// verdict where it decides, anything else (and what it does not pass) as a value by the full
+/// evaluation, which names the failure.
+fn validated(input: &CompiledSchema, arguments: Arguments) -> Result<Arguments, String> {
+    if let Some(members) = arguments.members()
+        && input.passes_quickly(members.len(), |key| members.get(key))
+    {
+        return Ok(arguments);
+    }
+    let value = arguments.into_value();
+    input.validate(&value).map_err(|e| e.to_string())?;
+    Ok(Arguments::from(value))
+}
 
 pub(crate) fn list_tools(
     server: &Server,
@@ -62,10 +76,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         return Answer::Now(Err(error));
     };
     // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
-    if let Err(error) = request
-        .door
-        .check_tool(tool, request.params.get("arguments"))
-    {
+    if let Err(error) = crate::protocol::door::check_tool(request.door, tool, &request.params) {
         return Answer::Now(Err(error));
     }
     // A request that names the client's capabilities is refused when it lacks one the tool
@@ -82,22 +93,22 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
             return Answer::Now(Err(error));
         }
     }
-    let mut arguments = request
-        .params
-        .remove("arguments")
-        .unwrap_or_else(|| Value::Object(Map::new()));
+    let mut arguments = request.params.take_arguments().unwrap_or_default();
     // `3.0` is an integer to the schema (2020-12): serde must read it as one too.
-    crate::schema::whole_numbers_as_integers(&mut arguments);
+    arguments.whole_numbers_as_integers();
     let checked = if arguments.is_object() {
         let (_, input) = tool.form(request.schema_profile(server));
-        input.validate(&arguments).map_err(|e| e.to_string())
+        validated(input, arguments)
     } else {
         Err("arguments must be an object".to_owned())
     };
-    if let Err(reason) = checked {
-        let result = invalid_arguments(&tool.name, &reason);
-        return Answer::Now(Ok(result.into_value()));
-    }
+    let arguments = match checked {
+        Ok(arguments) => arguments,
+        Err(reason) => {
+            let result = invalid_arguments(&tool.name, &reason);
+            return Answer::Now(Ok(result.into_value()));
+        }
+    };
     // The tasks extension: a task-supporting call from a client that declares it may become a
     // task; a client that does not is refused a tool that runs only as one (2026-07-28).
     let declares_tasks = era.is_stateless()
@@ -140,7 +151,7 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
         limit: tool.time_limit.or(server.inner.limits.call_time_limit),
         observed: tool.observed.as_ref().and_then(|c| c.recording()),
     };
-    let handler = tool.handler;
+    let (handler, arguments_handler) = (tool.handler, tool.arguments_handler);
     let name = Arc::clone(&call.name);
     let start = move |request| {
         let context = ToolContext {
@@ -149,7 +160,10 @@ pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
             wrap_output,
             request,
         };
-        handler(arguments, context)
+        match arguments_handler {
+            Some(run) => run(arguments, context),
+            None => handler(arguments.into_value(), context),
+        }
     };
     // Polled here where the transport lets host code run in place: an answer given at once is
     // answered now, with no future boxed and no exchange made (what waits goes on below).
