@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
+use crate::json::Sparse;
 use crate::tool::Arguments;
 
 /// The params of a request, `_meta` apart (read into its own parts).
@@ -18,7 +19,7 @@ use crate::tool::Arguments;
 pub(crate) struct Params {
     pub(crate) name: Option<Name>,
     pub(crate) arguments: Option<Arguments>,
-    pub(crate) rest: Map<String, Value>,
+    pub(crate) rest: Sparse,
 }
 
 /// Where a key of the params is kept.
@@ -103,7 +104,7 @@ impl Params {
 
     /// The params as one map (for a middleware, or a message relayed as it was sent).
     pub(crate) fn into_map(self) -> Map<String, Value> {
-        let mut map = self.rest;
+        let mut map = self.rest.into_inner();
         if let Some(name) = self.name {
             map.insert("name".to_owned(), name.into_value());
         }
@@ -202,7 +203,7 @@ impl From<Map<String, Value>> for Params {
         Params {
             name: None,
             arguments: None,
-            rest,
+            rest: rest.into(),
         }
     }
 }
@@ -220,7 +221,8 @@ mod tests {
             rest: json!({"cursor": "c"})
                 .as_object()
                 .cloned()
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .into(),
         }
     }
 

@@ -11,6 +11,7 @@ use super::request::{Begun, Era, Request};
 use super::session::Session;
 use crate::catalog::Catalog;
 use crate::context::Context;
+use crate::json::Sparse;
 use crate::middleware::{BoxFuture, Call, Chain, Endpoint, Item, ItemKind, Next, Outcome};
 use crate::params::Params;
 use crate::server::Server;
@@ -50,7 +51,7 @@ impl Server {
             return Answer::Now(Err(error));
         }
         let client_name = client_name(&request, session);
-        let meta = request.meta.clone();
+        let meta = Map::clone(&request.meta);
         // Beginning takes these into the context; the method still reads them.
         let info = request.client_info.clone();
         let capabilities = request.client_capabilities.clone();
@@ -150,7 +151,7 @@ struct Method {
     session: Session,
     era: Era,
     client_info: Option<Value>,
-    client_capabilities: Option<Map<String, Value>>,
+    client_capabilities: Option<Sparse>,
     log_level: Option<crate::context::LogLevel>,
     /// The context begun before the chain (its registration stays with the exchange).
     context: Context,
@@ -175,7 +176,7 @@ impl Endpoint for Method {
             session: &session,
             // The transport's rules ran before the chain.
             door: &Bare,
-            meta: Map::new(),
+            meta: Sparse::default(),
             client_capabilities,
             client_info,
             progress_token: None,

@@ -267,7 +267,7 @@ impl Server {
             era,
             rest,
             client_capabilities: match capabilities {
-                Some(Value::Object(capabilities)) => Some(capabilities),
+                Some(Value::Object(capabilities)) => Some(capabilities.into()),
                 _ => None,
             },
             client_info,
@@ -509,7 +509,7 @@ fn ready_error(id: Option<Value>, error: ProtocolError, revision: Option<Revisio
 #[cfg(feature = "otel")]
 fn sent_meta(parts: Option<&MetaParts>) -> crate::telemetry::SentMeta<'_> {
     crate::telemetry::SentMeta {
-        rest: parts.map(|p| &p.rest),
+        rest: parts.map(|p| &*p.rest),
         version: parts.and_then(MetaParts::version),
     }
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::door::Door;
 use super::session::Registration;
@@ -11,6 +11,7 @@ use super::session::Session;
 use crate::ask::{Round, RoundError};
 use crate::context::{Client, Context, LogLevel, Outbox, Parts as ContextParts};
 use crate::error::ProtocolError;
+use crate::json::Sparse;
 use crate::params::Params;
 use crate::revision::Revision;
 use crate::schemagen::SchemaProfile;
@@ -49,9 +50,9 @@ pub(crate) struct Request<'a> {
     /// The transport's rules at the steps where they interleave.
     pub(crate) door: &'a dyn Door,
     /// `params._meta` less the keys read into the fields below.
-    pub(crate) meta: Map<String, Value>,
+    pub(crate) meta: Sparse,
     /// The client's capabilities, when the request carries them (2026-07-28).
-    pub(crate) client_capabilities: Option<Map<String, Value>>,
+    pub(crate) client_capabilities: Option<Sparse>,
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
     /// The lowest level this request is sent logs at, if any.
@@ -202,7 +203,7 @@ impl<'a> Request<'a> {
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
-                capabilities: self.client_capabilities.take(),
+                capabilities: self.client_capabilities.take().map(Sparse::into_inner),
             }
         } else {
             Client::Session(self.session.hello())
@@ -236,8 +237,8 @@ impl<'a> Request<'a> {
 /// What `params._meta` said.
 pub(super) struct Meta {
     pub(super) era: Era,
-    pub(super) rest: Map<String, Value>,
-    pub(super) client_capabilities: Option<Map<String, Value>>,
+    pub(super) rest: Sparse,
+    pub(super) client_capabilities: Option<Sparse>,
     pub(super) client_info: Option<Value>,
     pub(super) progress_token: Option<Value>,
     pub(super) log_level: Option<LogLevel>,

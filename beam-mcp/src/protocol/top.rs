@@ -13,7 +13,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION};
-use crate::json::{self, Fault, JsonError, ValueSeed};
+use crate::json::{self, Fault, JsonError, Sparse, ValueSeed};
 use crate::params::{Name, Params};
 use crate::revision::Revision;
 use crate::tool::{Arguments, SmallObject};
@@ -179,7 +179,7 @@ pub(crate) struct MetaParts {
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
     pub(crate) log_level: Option<Value>,
-    pub(crate) rest: Map<String, Value>,
+    pub(crate) rest: Sparse,
 }
 
 /// `params`: an object, read apart ([`Params`]), or anything else (which the core refuses).
@@ -221,7 +221,7 @@ impl MetaMember {
             client_info: rest.remove(META_CLIENT_INFO),
             progress_token: rest.remove(PROGRESS_TOKEN),
             log_level: rest.remove(META_LOG_LEVEL),
-            rest,
+            rest: rest.into(),
         })
     }
 
