@@ -482,7 +482,8 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Option<Value>, A::Error> {
         let inside = self.0.inside()?;
         let members = self.1;
-        let (mut jsonrpc_seen, mut others) = (false, BTreeSet::new());
+        // Made at the first unknown key: most messages have none (an empty set's drop walks it).
+        let (mut jsonrpc_seen, mut others) = (false, None::<BTreeSet<String>>);
         while let Some(key) = access.next_key_seed(KeySeed)? {
             // A repeat is refused when its key is read, before its value, as the map reader
             // does: the first fault reading left to right.
@@ -502,6 +503,7 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
                     continue;
                 }
                 Key::Other(key) => {
+                    let others = others.get_or_insert_with(BTreeSet::new);
                     if others.contains(&key) {
                         return Err(inside.repeated(key));
                     }
