@@ -52,7 +52,10 @@ impl Server {
         }
         // Read where it lies and handed on (not an `Envelope` returned): each move of a
         // message's members is a copy of some 400 bytes.
-        let mut members = Members::default();
+        let mut members = Members {
+            arguments_as_value: self.inner.middleware.is_some(),
+            ..Members::default()
+        };
         match top::read_into(bytes, &mut members) {
             Ok(None) => self.handle_members(session, &mut members, door),
             Ok(Some(other)) => refuse_not_an_object(&other),

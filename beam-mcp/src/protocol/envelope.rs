@@ -8,6 +8,7 @@ use super::top::{self, Members, MetaMember, ParamsMember};
 use crate::error::ProtocolError;
 use crate::json::JsonError;
 use crate::params::Params;
+use crate::server::Server;
 
 /// One message read by the core's bounded reader: its top level's members apart (no map is
 /// built for them), or, for a message that is no object, its value.
@@ -28,10 +29,13 @@ pub(crate) struct Envelope {
     allow(dead_code, reason = "the HTTP transport routes on them")
 )]
 impl Envelope {
-    /// Reads one message (a transport has bounded its size).
-    pub(crate) fn read(bytes: &[u8]) -> Result<Envelope, JsonError> {
+    /// Reads one message for `server` (a transport has bounded its size).
+    pub(crate) fn read(server: &Server, bytes: &[u8]) -> Result<Envelope, JsonError> {
         let mut envelope = Envelope {
-            members: Members::default(),
+            members: Members {
+                arguments_as_value: server.inner.middleware.is_some(),
+                ..Members::default()
+            },
             other: None,
         };
         envelope.other = top::read_into(bytes, &mut envelope.members)?;

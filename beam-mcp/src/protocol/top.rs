@@ -108,6 +108,9 @@ pub(crate) struct Members {
     pub(crate) error: Option<Value>,
     /// A top-level `_meta` was there (refused: it belongs in `params`).
     pub(crate) meta: bool,
+    /// Set before reading: `params.arguments` read as a value, not kept as members (a
+    /// server with middleware hands the arguments to it as a map).
+    pub(crate) arguments_as_value: bool,
 }
 
 impl Members {
@@ -133,6 +136,7 @@ impl Members {
             result: map.remove("result"),
             error: map.remove("error"),
             meta: map.contains_key("_meta"),
+            arguments_as_value: true,
         }
     }
 
@@ -515,7 +519,8 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
                     if members.params.is_some() {
                         return Err(inside.repeated("params".into()));
                     }
-                    let params = ParamsSeed(inside, &mut members.params_meta);
+                    let meta = &mut members.params_meta;
+                    let params = ParamsSeed(inside, meta, members.arguments_as_value);
                     members.params = Some(access.next_value_seed(params)?);
                     continue;
                 }
@@ -545,7 +550,7 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
 /// place rather than moved out through serde's layers), its `name` and `arguments` into their
 /// fields and its other members into a map as the value reader builds one (a key repeated is
 /// refused where it is read, as there); anything else read whole.
-struct ParamsSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>);
+struct ParamsSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>, bool);
 
 impl<'de> DeserializeSeed<'de> for ParamsSeed<'_, '_> {
     type Value = ParamsMember;
@@ -589,7 +594,12 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
                     if params.arguments.is_some() {
                         return Err(inside.repeated("arguments".into()));
                     }
-                    params.arguments = Some(access.next_value_seed(ArgumentsSeed(inside))?);
+                    let arguments = if self.2 {
+                        Arguments::from(access.next_value_seed(inside)?)
+                    } else {
+                        access.next_value_seed(ArgumentsSeed(inside))?
+                    };
+                    params.arguments = Some(arguments);
                 }
                 ParamsKey::Other(key) => match params.rest.entry(key) {
                     serde_json::map::Entry::Occupied(taken) => {
@@ -1156,6 +1166,24 @@ mod tests {
                 direct,
                 through_value(message.as_bytes()),
                 "case {case}: {message}"
+            );
+            // Read for a server with middleware: the same message, the arguments a value.
+            let mut as_value = Members {
+                arguments_as_value: true,
+                ..Members::default()
+            };
+            let read_as_value = read_into(message.as_bytes(), &mut as_value).map(|_| {
+                let kept = match &as_value.params {
+                    Some(ParamsMember::Object(params)) => params.arguments.as_ref(),
+                    _ => None,
+                };
+                assert!(kept.and_then(Arguments::members).is_none(), "case {case}");
+                seen(as_value)
+            });
+            assert_eq!(
+                read_as_value.ok(),
+                direct.clone().ok().flatten(),
+                "case {case}"
             );
             match read(message.as_bytes()) {
                 Ok(Some(Members {

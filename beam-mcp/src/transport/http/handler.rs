@@ -132,7 +132,7 @@ fn posted<'e>(
     if bytes.is_empty() {
         return Answered::Now(reply(400, None, HttpRefusal::EmptyBody, false));
     }
-    let message = match Envelope::read(bytes) {
+    let message = match Envelope::read(&endpoint.server, bytes) {
         Ok(message) => message,
         Err(error) => return Answered::Now(reply(400, None, ProtocolError::from(error), false)),
     };
