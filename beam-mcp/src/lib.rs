@@ -28,6 +28,7 @@ mod setters;
 mod advertised;
 mod annotations;
 pub mod app;
+mod arguments;
 pub mod ask;
 mod caller_text;
 mod catalog;

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
+use crate::arguments::Arguments;
 use crate::json::Sparse;
-use crate::tool::Arguments;
 
 /// The params of a request, `_meta` apart (read into its own parts).
 ///

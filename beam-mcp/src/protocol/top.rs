@@ -13,10 +13,10 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION};
+use crate::arguments::{Arguments, SmallObject};
 use crate::json::{self, Fault, JsonError, Sparse, ValueSeed};
 use crate::params::{Name, Params};
 use crate::revision::Revision;
-use crate::tool::{Arguments, SmallObject};
 
 /// A member that is usually one of a few known strings (a method's name, a protocol version):
 /// such a string is read as the static text it is, without an allocation; anything else as

@@ -120,6 +120,25 @@ pub type ToolHandler = fn(Value, ToolContext) -> BoxFuture<Result<CallToolResult
 /// A [`ToolHandler`] that takes the arguments as the server read them ([`Arguments`]: a small
 /// object's members, no map built), set with [`ToolDef::with_arguments_handler`]. `#[tool]`
 /// writes one, decoding its typed parameters from the members directly.
+///
+/// ```
+/// use beam_mcp::tool::{Arguments, BoxFuture, ToolArgumentsHandler, ToolContext, ToolFault};
+/// use beam_mcp::{CallToolResult, Content};
+///
+/// fn greet(arguments: Arguments, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
+///     #[derive(serde::Deserialize)]
+///     struct Greet {
+///         name: String,
+///     }
+///     let decoded = arguments.decode::<Greet>();
+///     Box::pin(async move {
+///         let greet = decoded.map_err(|e| ToolFault::InvalidArguments(e.to_string()))?;
+///         Ok(CallToolResult::new(vec![Content::text(format!("hello, {}", greet.name))]))
+///     })
+/// }
+/// let handler: ToolArgumentsHandler = greet;
+/// # let _ = handler;
+/// ```
 pub type ToolArgumentsHandler =
     fn(Arguments, ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>>;
 
@@ -307,7 +326,7 @@ impl ToolDef {
     /// use beam_mcp::CallToolResult;
     ///
     /// fn quiet(_: serde_json::Value, _: ToolContext) -> BoxFuture<Result<CallToolResult, ToolFault>> {
-    ///     Box::pin(async { Ok(CallToolResult::text("")) })
+    ///     Box::pin(async { Ok(CallToolResult::new(vec![])) })
     /// }
     /// let def = ToolDef::new("t", "", || serde_json::json!({"type": "object"}), quiet)
     ///     .with_handler(quiet);

@@ -1,6 +1,5 @@
 //! Tools: their static definitions, what they take, and what they return.
 
-mod arguments;
 mod capability;
 mod content;
 mod def;
@@ -8,8 +7,7 @@ mod extract;
 #[cfg(feature = "client")]
 mod read;
 
-pub use arguments::Arguments;
-pub(crate) use arguments::SmallObject;
+pub use crate::arguments::Arguments;
 pub use capability::{StructuredOutput, ToolArgument};
 pub(crate) use content::structured;
 pub use content::{

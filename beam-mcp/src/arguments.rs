@@ -16,7 +16,7 @@ const SHORT: usize = 22;
 const MOST: usize = 16;
 
 /// A `tools/call`'s `arguments`, as read (see the module's documentation): what a
-/// [`ToolArgumentsHandler`](super::ToolArgumentsHandler) is handed.
+/// [`ToolArgumentsHandler`](crate::tool::ToolArgumentsHandler) is handed.
 ///
 /// ```
 /// use beam_mcp::tool::Arguments;
