@@ -182,26 +182,27 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 }
 
 /// A JSON object that is usually empty (what a request's `_meta` holds beyond the members the
-/// core reads, its params beyond `name` and `arguments`): dropped without the walk a
-/// `BTreeMap`'s drop makes even when it holds nothing (some 60 instructions a map, a few maps a
-/// request). Read and changed as the map it is.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub(crate) struct Sparse(std::mem::ManuallyDrop<Map<String, Value>>);
+/// core reads, its params beyond `name` and `arguments`): no map at all until a member is put
+/// in, so an empty one costs no drop (a `BTreeMap`'s drop builds and walks its consuming
+/// iterator even when it holds nothing: some 60 instructions a map, a few maps a request) and
+/// takes a pointer's room where a map takes three (a request's parts are moved whole). Read and
+/// changed as the map it is. An empty map handed in is dropped there (emptied by removals, it
+/// may still own a node).
+#[derive(Default, Clone)]
+pub(crate) struct Sparse(Option<Box<Map<String, Value>>>);
+
+/// What an empty [`Sparse`] reads as.
+static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
 impl Sparse {
     /// The map.
-    pub(crate) fn into_inner(mut self) -> Map<String, Value> {
-        // What is left is empty, and owns nothing.
-        std::mem::take(&mut *self.0)
+    pub(crate) fn into_inner(self) -> Map<String, Value> {
+        self.0.map(|map| *map).unwrap_or_default()
     }
-}
 
-impl Drop for Sparse {
-    fn drop(&mut self) {
-        // An empty map owns no memory: left as it is. Any other is dropped as it would be.
-        if !self.0.is_empty() {
-            drop(std::mem::take(&mut *self.0));
-        }
+    /// Takes the member `key` out, without making a map where there is none.
+    pub(crate) fn remove(&mut self, key: &str) -> Option<Value> {
+        self.0.as_mut()?.remove(key)
     }
 }
 
@@ -209,19 +210,35 @@ impl std::ops::Deref for Sparse {
     type Target = Map<String, Value>;
 
     fn deref(&self) -> &Map<String, Value> {
-        &self.0
+        self.0.as_deref().unwrap_or(&EMPTY)
     }
 }
 
 impl std::ops::DerefMut for Sparse {
+    /// The map to change, made (empty) where there is none.
     fn deref_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.0
+        self.0.get_or_insert_with(Box::default)
     }
 }
 
 impl From<Map<String, Value>> for Sparse {
     fn from(map: Map<String, Value>) -> Sparse {
-        Sparse(std::mem::ManuallyDrop::new(map))
+        if map.is_empty() {
+            return Sparse(None);
+        }
+        Sparse(Some(Box::new(map)))
+    }
+}
+
+impl fmt::Debug for Sparse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Map::fmt(self, f)
+    }
+}
+
+impl PartialEq for Sparse {
+    fn eq(&self, other: &Sparse) -> bool {
+        **self == **other
     }
 }
 
@@ -255,9 +272,16 @@ pub(crate) mod tests {
         let map = sparse.into_inner();
         assert_eq!(map.len(), 1);
         assert_eq!(Sparse::from(map.clone()).into_inner(), map);
-        // Dropped full or empty alike.
+        // Removing from an empty one makes no map; an empty one equals an emptied one.
+        let mut empty = Sparse::default();
+        assert_eq!(empty.remove("a"), None);
+        assert!(empty.0.is_none());
+        assert!(Sparse::from(Map::new()).0.is_none());
+        let mut emptied = Sparse::from(map);
+        assert_eq!(emptied.remove("a"), Some(Value::from(1)));
+        assert_eq!(emptied, empty);
+        assert_eq!(format!("{empty:?}"), "{}");
         drop(copy);
-        drop(Sparse::default());
     }
 
     #[test]

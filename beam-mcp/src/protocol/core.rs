@@ -270,7 +270,7 @@ impl Server {
             era,
             rest,
             client_capabilities: match capabilities {
-                Some(Value::Object(capabilities)) => Some(capabilities.into()),
+                Some(Value::Object(capabilities)) => Some(capabilities),
                 _ => None,
             },
             client_info,

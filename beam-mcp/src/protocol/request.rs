@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::door::Door;
 use super::session::Registration;
@@ -52,7 +52,7 @@ pub(crate) struct Request<'a> {
     /// `params._meta` less the keys read into the fields below.
     pub(crate) meta: Sparse,
     /// The client's capabilities, when the request carries them (2026-07-28).
-    pub(crate) client_capabilities: Option<Sparse>,
+    pub(crate) client_capabilities: Option<Map<String, Value>>,
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
     /// The lowest level this request is sent logs at, if any.
@@ -203,14 +203,14 @@ impl<'a> Request<'a> {
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
-                capabilities: self.client_capabilities.take().map(Sparse::into_inner),
+                capabilities: self.client_capabilities.take(),
             }
         } else {
             Client::Session(self.session.hello())
         };
         let context = Context::from_parts(ContextParts {
             revision: self.era.revision(),
-            meta: std::mem::take(&mut self.meta),
+            meta: std::mem::take(&mut self.meta).into_inner(),
             client,
             principal: self.session.principal(),
             progress_token: self.progress_token.take(),
@@ -238,7 +238,7 @@ impl<'a> Request<'a> {
 pub(super) struct Meta {
     pub(super) era: Era,
     pub(super) rest: Sparse,
-    pub(super) client_capabilities: Option<Sparse>,
+    pub(super) client_capabilities: Option<Map<String, Value>>,
     pub(super) client_info: Option<Value>,
     pub(super) progress_token: Option<Value>,
     pub(super) log_level: Option<LogLevel>,
