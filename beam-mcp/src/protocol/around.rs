@@ -68,7 +68,7 @@ impl Server {
         let call = Call {
             id,
             method: request.method.to_owned(),
-            params: std::mem::take(&mut request.params).into_map(),
+            params: std::mem::take(request.params).into_map(),
             revision: era.revision(),
             item,
             principal: session.principal(),
@@ -168,10 +168,11 @@ impl Endpoint for Method {
             log_level,
             context,
         } = *self;
-        let request = Request {
+        let mut params = Params::from(call.params);
+        let mut request = Request {
             id: &call.id,
             method: &call.method,
-            params: Params::from(call.params),
+            params: &mut params,
             era,
             session: &session,
             // The transport's rules ran before the chain.
@@ -188,7 +189,7 @@ impl Endpoint for Method {
                 late: false,
             })),
         };
-        match server.route(&session, request) {
+        match server.route(&session, &mut request) {
             Answer::Silent => Box::pin(std::future::ready(Ok(Value::Object(Map::new())))),
             Answer::Now(outcome) => Box::pin(std::future::ready(outcome)),
             // The context is the one begun before the chain, which the exchange holds. A

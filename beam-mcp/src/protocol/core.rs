@@ -102,8 +102,15 @@ impl Server {
     fn handle_members(&self, session: &Session, message: &mut Members, door: &dyn Door) -> Reply {
         let (jsonrpc_ok, top_meta) = (message.jsonrpc, message.meta);
         let (id, method) = (message.id.take(), message.method.take());
-        let (params, params_meta) = (message.params.take(), message.params_meta.take());
-        let (result, error) = (message.result.take(), message.error.take());
+        // The params and their `_meta` are read where they lie, their fields taken out one by
+        // one: moving the whole is a copy of some 300 bytes.
+        let Members {
+            params,
+            params_meta,
+            result,
+            error,
+            ..
+        } = message;
         // What the telemetry of a refused message reads (its `_meta`, as sent but for the
         // members the core takes apart).
         let meta_parts = params_meta.as_ref().and_then(MetaMember::parts);
@@ -177,7 +184,12 @@ impl Server {
                 None => Reply::Silent,
             };
         }
-        let said = Said::of(id.is_some(), &method, params.as_ref(), params_meta.as_ref());
+        let said = Said::of(
+            id.is_some(),
+            &method,
+            params.as_deref(),
+            params_meta.as_ref(),
+        );
         if let Err(error) = door.check_message(said) {
             return refuse(error);
         }
@@ -188,29 +200,24 @@ impl Server {
                 let agreed = session.hello().and_then(|h| h.version);
                 telemetry.notification(&method, sent_meta(meta_parts), door.via(), agreed)
             });
-            return self.notification(session, &method, params.as_ref(), meta_parts);
+            return self.notification(session, &method, params.as_deref(), meta_parts);
         };
-        let params = params.unwrap_or_default();
-        let meta = match self.meta(params_meta, session) {
+        let mut no_params = Params::default();
+        let params = params.unwrap_or(&mut no_params);
+        let meta = match self.meta(params_meta.as_mut(), session) {
             Ok(meta) => meta,
-            Err((error, parts)) => {
-                self.refused_before_seam(
-                    session,
-                    door,
-                    &method,
-                    Some(&id),
-                    parts.as_deref(),
-                    &error,
-                );
+            Err(error) => {
+                let parts = params_meta.as_ref().and_then(MetaMember::parts);
+                self.refused_before_seam(session, door, &method, Some(&id), parts, &error);
                 return ready_error(Some(id), error, None);
             }
         };
         let era = meta.era;
-        let request = Request::new(&id, &method, params, meta, session, door);
+        let mut request = Request::new(&id, &method, params, meta, session, door);
         // `exit` ends the connection and is never answered: no rule runs around it.
         let answer = match &self.inner.middleware {
             Some(chain) if method != "exit" => self.around(session, request, chain),
-            _ => self.route(session, request),
+            _ => self.route(session, &mut request),
         };
         self.reply(id, era, answer)
     }
@@ -236,45 +243,40 @@ impl Server {
 
     /// Reads `params._meta` (read apart), deciding the request's revision (DIGEST §0): it is
     /// 2026-07-28 exactly when `_meta` names a protocol version or client capabilities; a
-    /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy. A refusal
-    /// gives back the members kept as sent, for the refusal's telemetry.
+    /// `_meta` naming neither (a 2025-11-25 client's `progressToken`) is legacy. The parts
+    /// are taken out where they were read, and only once checked: a refusal's telemetry reads
+    /// them as sent.
     fn meta(
         &self,
-        meta: Option<MetaMember>,
+        meta: Option<&mut MetaMember>,
         session: &Session,
-    ) -> Result<Meta, (ProtocolError, Option<Box<MetaParts>>)> {
+    ) -> Result<Meta, ProtocolError> {
         let parts = match meta {
-            None => MetaParts::default(),
+            None => {
+                return self
+                    .check_meta(&MetaParts::default(), session)
+                    .map(Meta::bare);
+            }
             Some(MetaMember::Object(parts)) => parts,
-            Some(MetaMember::Other(_)) => return Err((ProtocolError::MetaNotObject, None)),
+            Some(MetaMember::Other(_)) => return Err(ProtocolError::MetaNotObject),
         };
-        let (era, log_level) = match self.check_meta(&parts, session) {
-            Ok(checked) => checked,
-            Err(error) => return Err((error, Some(Box::new(parts)))),
-        };
-        let MetaParts {
-            protocol_version: _,
-            capabilities,
-            client_info,
-            progress_token,
-            log_level: level_sent,
-            mut rest,
-        } = parts;
+        let (era, log_level) = self.check_meta(parts, session)?;
+        let mut rest = std::mem::take(&mut parts.rest);
         // A legacy request's `_meta` keeps a level it names (it means nothing there).
         if !era.is_stateless()
-            && let Some(level) = level_sent
+            && let Some(level) = parts.log_level.take()
         {
             rest.insert(META_LOG_LEVEL.into(), level);
         }
         Ok(Meta {
             era,
             rest,
-            client_capabilities: match capabilities {
+            client_capabilities: match parts.capabilities.take() {
                 Some(Value::Object(capabilities)) => Some(capabilities),
                 _ => None,
             },
-            client_info,
-            progress_token,
+            client_info: parts.client_info.take(),
+            progress_token: parts.progress_token.take(),
             log_level,
         })
     }
@@ -383,7 +385,7 @@ impl Server {
 
     /// The method table: a request that passed the envelope checks (and the host's
     /// middleware, if any) to its method.
-    pub(crate) fn route(&self, session: &Session, request: Request<'_>) -> Answer {
+    pub(crate) fn route(&self, session: &Session, request: &mut Request<'_>) -> Answer {
         let era = request.era;
         let stateless = era.is_stateless();
         let outcome = match request.method {

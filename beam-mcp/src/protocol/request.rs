@@ -44,7 +44,8 @@ pub(crate) struct Request<'a> {
     /// The id, which the door keeps to answer with.
     pub(crate) id: &'a Value,
     pub(crate) method: &'a str,
-    pub(crate) params: Params,
+    /// The params, where the door read them (a method takes out what it keeps).
+    pub(crate) params: &'a mut Params,
     pub(crate) era: Era,
     pub(crate) session: &'a Session,
     /// The transport's rules at the steps where they interleave.
@@ -82,7 +83,7 @@ impl<'a> Request<'a> {
     pub(super) fn new(
         id: &'a Value,
         method: &'a str,
-        params: Params,
+        params: &'a mut Params,
         meta: Meta,
         session: &'a Session,
         door: &'a dyn Door,
@@ -242,4 +243,18 @@ pub(super) struct Meta {
     pub(super) client_info: Option<Value>,
     pub(super) progress_token: Option<Value>,
     pub(super) log_level: Option<LogLevel>,
+}
+
+impl Meta {
+    /// What a request with no `_meta` said: its era and log level, nothing else.
+    pub(super) fn bare((era, log_level): (Era, Option<LogLevel>)) -> Meta {
+        Meta {
+            era,
+            rest: Sparse::default(),
+            client_capabilities: None,
+            client_info: None,
+            progress_token: None,
+            log_level,
+        }
+    }
 }

@@ -34,7 +34,7 @@ pub(crate) fn list_prompts(
 }
 
 /// Checks the name and the arguments now (an error, unlike a tool's `isError`); renders later.
-pub(crate) fn get_prompt(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn get_prompt(server: &Server, request: &mut Request<'_>) -> Answer {
     let refuse = |error| Answer::Now(Err(error));
     // One lookup, before any field is taken: the round binds the params as sent.
     let catalog = server.catalog();

@@ -52,7 +52,7 @@ pub(crate) fn list_templates(
 
 /// Decides readability before any host code runs; reads later, concurrently if the
 /// transport wants.
-pub(crate) fn read_resource(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn read_resource(server: &Server, request: &mut Request<'_>) -> Answer {
     let era = request.era;
     // Only a 2026-07-28 request has rounds: no lookup for the others.
     let may_ask = era.is_stateless()

@@ -60,7 +60,7 @@ fn filter(params: &Params) -> Result<(Filter, Map<String, Value>), ProtocolError
 /// A listen stream: the acknowledgement first, then what the filter asked for, each with the
 /// subscription id (the request's id, in its JSON type); ended with its result when the
 /// server closes its subscriptions or the connection ends, silently when cancelled.
-pub(crate) fn listen(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn listen(server: &Server, request: &mut Request<'_>) -> Answer {
     let id = request.id.clone();
     let (wanted, honoured) = match filter(&request.params) {
         Ok(found) => found,

@@ -79,7 +79,7 @@ async fn loaded(
 }
 
 /// `tasks/get`: the task, with its result, its error or the asks it waits on.
-pub(crate) fn get(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn get(server: &Server, request: &mut Request<'_>) -> Answer {
     match named(server, &request) {
         Ok(Named::Here(task)) => Answer::Now(Ok(Value::Object(task.detailed()))),
         Ok(Named::Shared { share, id, owner }) => {
@@ -95,7 +95,7 @@ pub(crate) fn get(server: &Server, mut request: Request<'_>) -> Answer {
 }
 
 /// `tasks/update`: answers to the asks the task waits on; an empty acknowledgement.
-pub(crate) fn update(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn update(server: &Server, request: &mut Request<'_>) -> Answer {
     let named = match named(server, &request) {
         Ok(named) => named,
         Err(error) => return Answer::Now(Err(error)),
@@ -129,7 +129,7 @@ pub(crate) fn update(server: &Server, mut request: Request<'_>) -> Answer {
 /// `tasks/cancel`: stops the task (a task that ended stays as it is); an empty
 /// acknowledgement either way. A task another replica runs is marked cancelled in the store at
 /// once (so every replica reads it so), and its replica is told to drop its host code.
-pub(crate) fn cancel(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn cancel(server: &Server, request: &mut Request<'_>) -> Answer {
     match named(server, &request) {
         Ok(Named::Here(task)) => {
             task.cancel();

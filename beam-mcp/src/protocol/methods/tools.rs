@@ -56,7 +56,7 @@ pub(crate) fn list_tools(
 }
 
 /// Validates the arguments now; runs the tool later, concurrently if the transport wants.
-pub(crate) fn call_tool(server: &Server, mut request: Request<'_>) -> Answer {
+pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
     let era = request.era;
     // One lookup, before any field is taken: the round binds the params as sent.
     let catalog = server.catalog();
