@@ -78,6 +78,11 @@ impl Outbox {
         Ok(())
     }
 
+    /// Nothing is queued.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lock().queue.is_empty()
+    }
+
     /// The next waiting notification, if any.
     pub(crate) fn pop(&self) -> Option<Value> {
         self.lock().queue.pop_front().map(|q| q.message)

@@ -60,8 +60,9 @@ pub struct Exchange {
     work: Option<HostWork>,
     /// Who answers once the work has its outcome: the core, with the request's id and era.
     answerer: Answerer,
-    /// The response, held back while notifications queued before it are written.
-    held: Option<Response>,
+    /// The response, held back while notifications queued before it are written. Boxed: it is
+    /// rarely there, and inline it would double the size of every [`Reply`](super::Reply).
+    held: Option<Box<Response>>,
     /// The request's context: its notification queue and its cancellation flag.
     context: Context,
     finished: bool,
@@ -137,7 +138,7 @@ impl Exchange {
             }
             if let Some(response) = self.held.take() {
                 self.finished = true;
-                return Some(Outbound::Response(response));
+                return Some(Outbound::Response(*response));
             }
             let Some(work) = self.work.as_mut() else {
                 self.finished = true;
@@ -176,7 +177,11 @@ impl Exchange {
                             );
                         }
                     }
-                    self.held = Some(response);
+                    if self.context.outbox().is_none_or(Outbox::is_empty) {
+                        self.finished = true;
+                        return Some(Outbound::Response(response));
+                    }
+                    self.held = Some(Box::new(response));
                 }
                 Woke::Pushed => {}
             }

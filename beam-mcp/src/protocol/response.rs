@@ -28,7 +28,7 @@ pub struct Response {
     /// What a 2026-07-28 result carries besides its own fields: added when it is written.
     stamp: Option<Stamp>,
     /// A tool's result as a value, made the first time [`body`](Self::body) is asked.
-    shown: OnceLock<Value>,
+    shown: OnceLock<Box<Value>>,
 }
 
 // `shown` is a cache of `body`: two responses are equal whether or not it was asked.
@@ -100,7 +100,7 @@ impl Response {
     pub fn body(&self) -> Result<&Value, &ProtocolError> {
         match &self.body {
             Ok(Body::Value(value)) => Ok(value),
-            Ok(Body::Tool(result)) => Ok(self.shown.get_or_init(|| result.to_value())),
+            Ok(Body::Tool(result)) => Ok(self.shown.get_or_init(|| Box::new(result.to_value()))),
             Err(error) => Err(error),
         }
     }
