@@ -296,6 +296,46 @@ macro_rules! scalars_as_values {
     };
 }
 
+/// The visitor methods of a seed that writes what it reads where it is kept: any value but an
+/// object is handed to `self.other`; `$seed` names the seed's [`ValueSeed`].
+macro_rules! scalars_in_place {
+    ($de:lifetime, $seed:tt) => {
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+            self.other(Value::Bool(v))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+            self.other(Value::from(v))
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+            self.other(Value::from(v))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+            let value = self.$seed.visit_f64(v)?;
+            self.other(value)
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<(), E> {
+            self.other(Value::String(v.to_owned()))
+        }
+
+        fn visit_unit<E>(self) -> Result<(), E> {
+            self.other(Value::Null)
+        }
+
+        fn visit_seq<A: SeqAccess<$de>>(self, seq: A) -> Result<(), A::Error> {
+            let value = self.$seed.visit_seq(seq)?;
+            self.other(value)
+        }
+    };
+}
+
 /// What a member read as a string where it is one becomes.
 trait StrMember {
     type Member;
@@ -519,9 +559,13 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
                     if members.params.is_some() {
                         return Err(inside.repeated("params".into()));
                     }
-                    let meta = &mut members.params_meta;
-                    let params = ParamsSeed(inside, meta, members.arguments_as_value);
-                    members.params = Some(access.next_value_seed(params)?);
+                    let (params, meta) = (&mut members.params, &mut members.params_meta);
+                    access.next_value_seed(ParamsSeed {
+                        value: inside,
+                        params,
+                        meta,
+                        arguments_as_value: members.arguments_as_value,
+                    })?;
                     continue;
                 }
                 Key::Method => {
@@ -546,36 +590,46 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
     }
 }
 
-/// `params`: an object's `_meta` read apart ([`MetaSeed`], into `.1`, where it is built in
-/// place rather than moved out through serde's layers), its `name` and `arguments` into their
-/// fields and its other members into a map as the value reader builds one (a key repeated is
-/// refused where it is read, as there); anything else read whole.
-struct ParamsSeed<'f, 'o>(ValueSeed<'f>, &'o mut Option<MetaMember>, bool);
+/// `params`, into `params`: an object's `_meta` read apart ([`MetaSeed`], into `meta`), its
+/// `name` and `arguments` into their fields and its other members into a map as the value
+/// reader builds one (a key repeated is refused where it is read, as there); anything else
+/// read whole. Built where it is kept rather than moved out through serde's layers.
+struct ParamsSeed<'f, 'o> {
+    value: ValueSeed<'f>,
+    params: &'o mut Option<ParamsMember>,
+    meta: &'o mut Option<MetaMember>,
+    /// `arguments` read as a value ([`Members::arguments_as_value`]).
+    arguments_as_value: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for ParamsSeed<'_, '_> {
-    type Value = ParamsMember;
+    type Value = ();
 
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<ParamsMember, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
-    type Value = ParamsMember;
-
-    scalars_as_values!('de, ParamsMember, ParamsMember::Other);
-
-    fn visit_str<E>(self, v: &str) -> Result<ParamsMember, E> {
-        Ok(ParamsMember::Other(Value::String(v.to_owned())))
+impl ParamsSeed<'_, '_> {
+    fn other<E>(self, value: Value) -> Result<(), E> {
+        *self.params = Some(ParamsMember::Other(value));
+        Ok(())
     }
+}
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<ParamsMember, A::Error> {
-        let inside = self.0.inside()?;
-        let meta = self.1;
-        let mut params = Params::default();
+impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
+    type Value = ();
+
+    scalars_in_place!('de, value);
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
+        let inside = self.value.inside()?;
+        let meta = self.meta;
+        let ParamsMember::Object(params) =
+            self.params.insert(ParamsMember::Object(Params::default()))
+        else {
+            return Ok(()); // never: just set to an object
+        };
         while let Some(key) = access.next_key_seed(ParamsKeySeed)? {
             match key {
                 ParamsKey::Meta => {
@@ -594,7 +648,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
                     if params.arguments.is_some() {
                         return Err(inside.repeated("arguments".into()));
                     }
-                    let arguments = if self.2 {
+                    let arguments = if self.arguments_as_value {
                         Arguments::from(access.next_value_seed(inside)?)
                     } else {
                         access.next_value_seed(ArgumentsSeed(inside))?
@@ -611,7 +665,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
                 },
             }
         }
-        Ok(ParamsMember::Object(params))
+        Ok(())
     }
 }
 
@@ -797,39 +851,7 @@ impl MetaSeed<'_, '_> {
 impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
     type Value = ();
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-        self.other(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.other(Value::from(v))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-        self.other(Value::from(v))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        let value = self.0.visit_f64(v)?;
-        self.other(value)
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.other(Value::String(v.to_owned()))
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.other(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        let value = self.0.visit_seq(seq)?;
-        self.other(value)
-    }
+    scalars_in_place!('de, 0);
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
         let inside = self.0.inside()?;
