@@ -200,6 +200,16 @@ impl Sparse {
         self.0.map(|map| *map).unwrap_or_default()
     }
 
+    /// The member `key` (read without the empty map where there is none).
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+        self.0.as_ref()?.get(key)
+    }
+
+    /// Whether there is a member `key`.
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
     /// Takes the member `key` out, without making a map where there is none.
     pub(crate) fn remove(&mut self, key: &str) -> Option<Value> {
         self.0.as_mut()?.remove(key)

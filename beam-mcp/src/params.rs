@@ -88,11 +88,6 @@ impl Params {
         }
     }
 
-    /// Whether the params have a member `key`.
-    pub(crate) fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
     /// The members' keys, in no particular order.
     pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
         let name = self.name.as_ref().map(|_| "name");

@@ -151,7 +151,7 @@ struct Method {
     session: Session,
     era: Era,
     client_info: Option<Value>,
-    client_capabilities: Option<Map<String, Value>>,
+    client_capabilities: Option<Sparse>,
     log_level: Option<crate::context::LogLevel>,
     /// The context begun before the chain (its registration stays with the exchange).
     context: Context,

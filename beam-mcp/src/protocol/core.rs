@@ -13,7 +13,7 @@ use super::request::{Era, Meta, Request};
 use super::top::{self, Members, MetaMember, MetaParts, ParamsMember, Text};
 use super::{Logged, META_LOG_LEVEL, ProtocolError, Reply, Response, Revision, Session};
 use crate::context::LogLevel;
-use crate::json::{self, kind_name};
+use crate::json::{self, Sparse, kind_name};
 use crate::params::Params;
 use crate::server::Server;
 
@@ -272,7 +272,7 @@ impl Server {
             era,
             rest,
             client_capabilities: match parts.capabilities.take() {
-                Some(Value::Object(capabilities)) => Some(capabilities),
+                Some(Value::Object(capabilities)) => Some(Sparse::from(capabilities)),
                 _ => None,
             },
             client_info: parts.client_info.take(),

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::door::Door;
 use super::session::Registration;
@@ -53,7 +53,8 @@ pub(crate) struct Request<'a> {
     /// `params._meta` less the keys read into the fields below.
     pub(crate) meta: Sparse,
     /// The client's capabilities, when the request carries them (2026-07-28).
-    pub(crate) client_capabilities: Option<Map<String, Value>>,
+    /// A `Sparse`: most requests send `{}`, and an empty map's drop still walks it.
+    pub(crate) client_capabilities: Option<Sparse>,
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
     /// The lowest level this request is sent logs at, if any.
@@ -169,9 +170,12 @@ impl<'a> Request<'a> {
         if self.begun.is_some() {
             return Ok(());
         }
-        let carries =
-            self.params.contains_key("requestState") || self.params.contains_key("inputResponses");
-        if self.era.is_stateless() && (may_ask || carries) {
+        // Both are among the params' other members, never a field.
+        let carries = || {
+            let rest = &self.params.rest;
+            rest.contains_key("requestState") || rest.contains_key("inputResponses")
+        };
+        if self.era.is_stateless() && (may_ask || carries()) {
             let principal = self.session.principal().map(|p| p.digest());
             let round = Round::take(
                 &server.inner.state_keys,
@@ -204,7 +208,7 @@ impl<'a> Request<'a> {
         let client = if self.era.is_stateless() {
             Client::Request {
                 info: self.client_info.take(),
-                capabilities: self.client_capabilities.take(),
+                capabilities: self.client_capabilities.take().map(Sparse::into_inner),
             }
         } else {
             Client::Session(self.session.hello())
@@ -239,7 +243,7 @@ impl<'a> Request<'a> {
 pub(super) struct Meta {
     pub(super) era: Era,
     pub(super) rest: Sparse,
-    pub(super) client_capabilities: Option<Map<String, Value>>,
+    pub(super) client_capabilities: Option<Sparse>,
     pub(super) client_info: Option<Value>,
     pub(super) progress_token: Option<Value>,
     pub(super) log_level: Option<LogLevel>,

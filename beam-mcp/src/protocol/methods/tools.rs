@@ -81,7 +81,9 @@ pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
     }
     // A request that names the client's capabilities is refused when it lacks one the tool
     // needs (-32021); a bare request does not say, so the tool runs.
-    if let Some(declared) = &request.client_capabilities {
+    if let Some(declared) = &request.client_capabilities
+        && !tool.client_capabilities.is_empty()
+    {
         let missing: Vec<String> = tool
             .client_capabilities
             .iter()
@@ -110,8 +112,10 @@ pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
         }
     };
     // The tasks extension: a task-supporting call from a client that declares it may become a
-    // task; a client that does not is refused a tool that runs only as one (2026-07-28).
+    // task; a client that does not is refused a tool that runs only as one (2026-07-28). Only
+    // a tool that can be one asks.
     let declares_tasks = era.is_stateless()
+        && tool.task_support != TaskSupport::Forbidden
         && request
             .client_capabilities
             .as_ref()
