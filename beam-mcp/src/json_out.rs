@@ -71,18 +71,9 @@ pub(crate) fn write_id(out: &mut Vec<u8>, id: &Value) {
     }
 }
 
-fn write_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut from = digits.len();
-    loop {
-        from -= 1;
-        digits[from] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[from..]);
+fn write_u64(out: &mut Vec<u8>, n: u64) {
+    // Two digits a step (serde_json writes its numbers so too).
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 #[cfg(test)]
