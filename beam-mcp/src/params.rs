@@ -233,7 +233,7 @@ mod tests {
             assert_eq!(params.get("arguments"), Some(&json!({"a": 1})));
             assert_eq!(params.get("cursor"), Some(&json!("c")));
             assert_eq!(params.get("uri"), None);
-            assert!(params.contains_key("arguments") && !params.contains_key("uri"));
+            assert!(params.get("arguments").is_some() && params.get("uri").is_none());
             let mut keys: Vec<&str> = params.keys().collect();
             keys.sort_unstable();
             assert_eq!(keys, ["arguments", "cursor", "name"]);
