@@ -173,7 +173,7 @@ where
                     Some((Line::Refusal(error.response()), None))
                 }
                 Frame::Message(bytes) => {
-                    let slot = free_slot(&slots, &park);
+                    let slot = free_slot(&slots, &park, None);
                     let reply = server.handle_in_turn(&session, &bytes, slot.is_some());
                     reader.recycle(bytes);
                     match next_step(reply, slot, &session, &tx) {
@@ -236,15 +236,18 @@ enum Next {
 }
 
 /// A slot for the next message's host code, taken before the message is handled, when one
-/// is free and no request waits for one (a request read now must not overtake those).
+/// is free and no request waits for one (a request read now must not overtake those): `kept`,
+/// the one the reader kept from the last message, or a free one.
 fn free_slot(
     slots: &Arc<Semaphore>,
     park: &mpsc::Sender<Exchange>,
+    kept: Option<OwnedSemaphorePermit>,
 ) -> Option<OwnedSemaphorePermit> {
     let nothing_parked = park.capacity() == park.max_capacity();
-    nothing_parked
-        .then(|| Arc::clone(slots).try_acquire_owned().ok())
-        .flatten()
+    if !nothing_parked {
+        return None;
+    }
+    kept.or_else(|| Arc::clone(slots).try_acquire_owned().ok())
 }
 
 /// Decides [`Next`] for a message handled with `slot` ([`free_slot`]; with one, its host code

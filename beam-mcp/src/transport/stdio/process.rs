@@ -21,7 +21,7 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncBufRead, AsyncRead, ReadBuf};
 use tokio::runtime::Handle;
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::descriptors::Waiting;
 use super::stdout::{Stdout, write_lines};
@@ -118,7 +118,7 @@ async fn serve_process(server: Server) -> io::Result<()> {
         }
     })?;
     let stop = Arc::new(AtomicBool::new(false));
-    let handling = Arc::new(Mutex::new(()));
+    let handling = Arc::new(Mutex::new(None));
     let (read_done, mut read_result) = oneshot::channel();
     let reader = Reader {
         frames: Frames::new(Blocking(io::BufReader::with_capacity(
@@ -150,10 +150,11 @@ async fn serve_process(server: Server) -> io::Result<()> {
         }
         Ok(error) = &mut write_failure => return Err(error),
     }
-    // A message read before the end is handled first. Then the waiting queue is closed here,
-    // not by its sender: on a signal, the reader may be blocked in a read for good.
+    // A message read before the end is handled first, and the slot the reader keeps is given
+    // back. Then the waiting queue is closed here, not by its sender: on a signal, the reader
+    // may be blocked in a read for good.
     let settled = async {
-        let _ = tokio::task::spawn_blocking(move || drop(lock(&handling))).await;
+        let _ = tokio::task::spawn_blocking(move || drop(lock(&handling).take())).await;
     };
     let close = move || {
         let _ = close_parked.send(());
@@ -179,7 +180,7 @@ async fn serve_process(server: Server) -> io::Result<()> {
     Ok(())
 }
 
-fn lock(handling: &Mutex<()>) -> MutexGuard<'_, ()> {
+fn lock(handling: &Handling) -> MutexGuard<'_, Option<OwnedSemaphorePermit>> {
     handling.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -189,6 +190,13 @@ fn spawn_thread(name: &str, run: impl FnOnce() + Send + 'static) -> io::Result<(
         .spawn(run)
         .map(drop)
 }
+
+/// The reader's lock, held while it handles a message, and the slot it keeps between messages:
+/// the one the last message's host code ran in, when it answered at once and other slots are
+/// free (so nothing can be waiting for one). Kept, a sequence of calls answered at once takes
+/// and gives back no slot (a release locks the semaphore's queue: some 160 instructions a
+/// call); the graceful end takes it back.
+type Handling = Mutex<Option<OwnedSemaphorePermit>>;
 
 /// stdin, read with blocking reads into a 64 KiB buffer.
 type Stdin = io::BufReader<Waiting<io::Stdin>>;
@@ -209,7 +217,7 @@ struct Reader {
     stop: Arc<AtomicBool>,
     /// Held from a message's reading to its answer (or its place in a queue): the graceful end
     /// waits for it, so a message read before a signal is handled.
-    handling: Arc<Mutex<()>>,
+    handling: Arc<Handling>,
     handle: Handle,
 }
 
@@ -222,7 +230,7 @@ impl Reader {
         let handling = Arc::clone(&self.handling);
         loop {
             let frame = now(&handle, self.frames.next())?;
-            let _handling = lock(&handling);
+            let mut kept = lock(&handling);
             if self.stop.load(Ordering::Acquire) {
                 break;
             }
@@ -235,7 +243,7 @@ impl Reader {
                     (Line::Refusal(error.response()), None)
                 }
                 Frame::Message(bytes) => {
-                    let slot = super::free_slot(&self.slots, &self.park);
+                    let slot = super::free_slot(&self.slots, &self.park, kept.take());
                     let reply = self
                         .server
                         .handle_in_turn(&self.session, &bytes, slot.is_some());
@@ -258,8 +266,9 @@ impl Reader {
                 }
             };
             let queued = self.answer(line);
-            // Held until its answer is queued: the graceful end waits for it.
-            drop(slot);
+            // Held until its answer is queued: the graceful end waits for it. Kept for the next
+            // message while another is free: no request can be waiting for one then.
+            *kept = slot.filter(|_| self.slots.available_permits() > 0);
             if !queued || fatal || self.session.is_closed() {
                 break;
             }
