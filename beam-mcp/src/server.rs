@@ -1231,6 +1231,7 @@ impl ServerBuilder {
                 instructions: self.instructions,
                 supported_names: revisions.iter().map(|r| r.as_str()).collect(),
                 revisions,
+                serves: Serves::of(&capabilities),
                 capabilities: Value::Object(capabilities),
                 discover_capabilities: Value::Object(discover_capabilities),
                 tasks,
@@ -1267,6 +1268,29 @@ pub struct Server {
     pub(crate) inner: Arc<Inner>,
 }
 
+/// The capabilities a server declares, read once: the method table asks on every request.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Serves {
+    pub(crate) tools: bool,
+    pub(crate) resources: bool,
+    pub(crate) prompts: bool,
+    pub(crate) completions: bool,
+    pub(crate) logging: bool,
+}
+
+impl Serves {
+    fn of(capabilities: &Map<String, Value>) -> Serves {
+        let has = |name| capabilities.contains_key(name);
+        Serves {
+            tools: has("tools"),
+            resources: has("resources"),
+            prompts: has("prompts"),
+            completions: has("completions"),
+            logging: has("logging"),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub(crate) struct Inner {
     pub(crate) info: Value,
@@ -1276,6 +1300,8 @@ pub(crate) struct Inner {
     pub(crate) revisions: Vec<Revision>,
     pub(crate) supported_names: Vec<&'static str>,
     pub(crate) capabilities: Value,
+    /// What `capabilities` declares, as flags the method table reads on every request.
+    pub(crate) serves: Serves,
     /// `capabilities` as `server/discover` says them (with the extensions of 2026-07-28).
     pub(crate) discover_capabilities: Value,
     /// The tasks of task-supporting tools.

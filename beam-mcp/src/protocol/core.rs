@@ -388,6 +388,7 @@ impl Server {
     pub(crate) fn route(&self, session: &Session, request: &mut Request<'_>) -> Answer {
         let era = request.era;
         let stateless = era.is_stateless();
+        let serves = self.inner.serves;
         let outcome = match request.method {
             "server/discover" => {
                 // Always the stateless shape: on stdio it is the era probe.
@@ -397,7 +398,7 @@ impl Server {
             }
             "initialize" if !stateless => methods::initialize(self, session, &request.params),
             "ping" if !stateless => Ok(Value::Object(Map::new())),
-            "logging/setLevel" if !stateless && self.has_capability("logging") => {
+            "logging/setLevel" if !stateless && serves.logging => {
                 methods::set_level(session, &request.params)
             }
             "shutdown" => {
@@ -408,25 +409,23 @@ impl Server {
                 session.close();
                 return Answer::Silent;
             }
-            "tools/list" if self.has_capability("tools") => {
+            "tools/list" if serves.tools => {
                 methods::list_tools(self, &request.params, era, request.schema_profile(self))
             }
-            "tools/call" if self.has_capability("tools") => {
+            "tools/call" if serves.tools => {
                 return methods::call_tool(self, request);
             }
-            "resources/list" if self.has_capability("resources") => {
+            "resources/list" if serves.resources => {
                 methods::list_resources(self, &request.params, era)
             }
-            "resources/templates/list" if self.has_capability("resources") => {
+            "resources/templates/list" if serves.resources => {
                 methods::list_templates(self, &request.params, era)
             }
-            "resources/read" if self.has_capability("resources") => {
+            "resources/read" if serves.resources => {
                 return methods::read_resource(self, request);
             }
-            "prompts/list" if self.has_capability("prompts") => {
-                methods::list_prompts(self, &request.params, era)
-            }
-            "prompts/get" if self.has_capability("prompts") => {
+            "prompts/list" if serves.prompts => methods::list_prompts(self, &request.params, era),
+            "prompts/get" if serves.prompts => {
                 return methods::get_prompt(self, request);
             }
             "skills/list" if self.has_extension(crate::skill::EXTENSION) => {
@@ -438,7 +437,7 @@ impl Server {
             "resources/directory/read" if self.has_extension(crate::skill::EXTENSION) => {
                 methods::read_directory(self, &request.params, era)
             }
-            "completion/complete" if self.has_capability("completions") => {
+            "completion/complete" if serves.completions => {
                 return methods::complete(self, request);
             }
             "subscriptions/listen" if stateless && self.live().is_some() => {
@@ -476,10 +475,6 @@ impl Server {
             .get("extensions")
             .and_then(|e| e.get(name))
             .is_some()
-    }
-
-    fn has_capability(&self, name: &str) -> bool {
-        self.inner.capabilities.get(name).is_some()
     }
 
     /// The response, with a stateless result stamped with `resultType` and serverInfo `_meta`.
