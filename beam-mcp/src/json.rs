@@ -181,6 +181,29 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 }
 
+impl<'a> ValueSeed<'a> {
+    /// An object's members, read as [`visit_map`](Visitor::visit_map) reads them, into a
+    /// [`Sparse`]: no map at all for `{}`.
+    pub(crate) fn read_members<'de, A: MapAccess<'de>>(
+        self,
+        mut access: A,
+    ) -> Result<Sparse, A::Error> {
+        let inside = self.inside()?;
+        let mut map: Option<Box<Map<String, Value>>> = None;
+        while let Some(key) = access.next_key::<String>()? {
+            match map.get_or_insert_default().entry(key) {
+                serde_json::map::Entry::Occupied(taken) => {
+                    return Err(self.repeated(taken.key().clone()));
+                }
+                serde_json::map::Entry::Vacant(place) => {
+                    place.insert(access.next_value_seed(inside)?);
+                }
+            }
+        }
+        Ok(Sparse(map))
+    }
+}
+
 /// A JSON object that is usually empty (what a request's `_meta` holds beyond the members the
 /// core reads, its params beyond `name` and `arguments`): no map at all until a member is put
 /// in, so an empty one costs no drop (a `BTreeMap`'s drop builds and walks its consuming

@@ -10,10 +10,10 @@ use super::envelope::{Envelope, Said};
 use super::exchange::{Answerer, Exchange};
 use super::methods;
 use super::request::{Era, Meta, Request};
-use super::top::{self, Members, MetaMember, MetaParts, ParamsMember, Text};
+use super::top::{self, Capabilities, Members, MetaMember, MetaParts, ParamsMember, Text};
 use super::{Logged, META_LOG_LEVEL, ProtocolError, Reply, Response, Revision, Session};
 use crate::context::LogLevel;
-use crate::json::{self, Sparse, kind_name};
+use crate::json::{self, kind_name};
 use crate::params::Params;
 use crate::server::Server;
 
@@ -272,7 +272,7 @@ impl Server {
             era,
             rest,
             client_capabilities: match parts.capabilities.take() {
-                Some(Value::Object(capabilities)) => Some(Sparse::from(capabilities)),
+                Some(Capabilities::Object(capabilities)) => Some(capabilities),
                 _ => None,
             },
             client_info: parts.client_info.take(),
@@ -299,7 +299,12 @@ impl Server {
         } else {
             Era::Bare
         };
-        if era.is_stateless() && !meta.capabilities.as_ref().is_some_and(Value::is_object) {
+        if era.is_stateless()
+            && !meta
+                .capabilities
+                .as_ref()
+                .is_some_and(Capabilities::is_object)
+        {
             return Err(ProtocolError::MetaLacksCapabilities);
         }
         if let Some(token) = &meta.progress_token

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::top::{self, Members, MetaMember, ParamsMember};
+use super::top::{self, Capabilities, Members, MetaMember, ParamsMember};
 use crate::error::ProtocolError;
 use crate::json::JsonError;
 use crate::params::Params;
@@ -164,9 +164,10 @@ impl<'m> Said<'m> {
     /// Whether `params._meta` carries client capabilities (an object).
     pub(crate) fn capabilities(&self) -> bool {
         match self.meta {
-            Some(MetaMember::Object(parts)) => {
-                parts.capabilities.as_ref().is_some_and(Value::is_object)
-            }
+            Some(MetaMember::Object(parts)) => parts
+                .capabilities
+                .as_ref()
+                .is_some_and(Capabilities::is_object),
             _ => false,
         }
     }

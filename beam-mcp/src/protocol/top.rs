@@ -179,11 +179,32 @@ pub(crate) struct MetaParts {
     /// `io.modelcontextprotocol/protocolVersion`: the era and revision (see
     /// [`Context::revision`](crate::Context::revision)).
     pub(crate) protocol_version: Option<Text>,
-    pub(crate) capabilities: Option<Value>,
+    pub(crate) capabilities: Option<Capabilities>,
     pub(crate) client_info: Option<Value>,
     pub(crate) progress_token: Option<Value>,
     pub(crate) log_level: Option<Value>,
     pub(crate) rest: Sparse,
+}
+
+/// `_meta`'s client capabilities: an object's members (no map for `{}`, what most clients send:
+/// an empty map's drop still walks it), or any other value (which the core refuses).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Capabilities {
+    Object(Sparse),
+    Other(Value),
+}
+
+impl Capabilities {
+    fn of(value: Value) -> Capabilities {
+        match value {
+            Value::Object(map) => Capabilities::Object(map.into()),
+            other => Capabilities::Other(other),
+        }
+    }
+
+    pub(crate) fn is_object(&self) -> bool {
+        matches!(self, Capabilities::Object(_))
+    }
 }
 
 /// `params`: an object, read apart ([`Params`]), or anything else (which the core refuses).
@@ -221,7 +242,7 @@ impl MetaMember {
             protocol_version: rest
                 .remove(META_PROTOCOL_VERSION)
                 .map(|version| Text::of(version, known_version)),
-            capabilities: rest.remove(META_CLIENT_CAPABILITIES),
+            capabilities: rest.remove(META_CLIENT_CAPABILITIES).map(Capabilities::of),
             client_info: rest.remove(META_CLIENT_INFO),
             progress_token: rest.remove(PROGRESS_TOKEN),
             log_level: rest.remove(META_LOG_LEVEL),
@@ -669,6 +690,34 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_> {
     }
 }
 
+/// `_meta`'s client capabilities ([`Capabilities`]).
+struct CapabilitiesSeed<'f>(ValueSeed<'f>);
+
+impl<'de> DeserializeSeed<'de> for CapabilitiesSeed<'_> {
+    type Value = Capabilities;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Capabilities, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CapabilitiesSeed<'_> {
+    type Value = Capabilities;
+
+    scalars_as_values!('de, Capabilities, Capabilities::Other);
+
+    fn visit_str<E>(self, v: &str) -> Result<Capabilities, E> {
+        Ok(Capabilities::Other(Value::String(v.to_owned())))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Capabilities, A::Error> {
+        self.0.read_members(access).map(Capabilities::Object)
+    }
+}
+
 /// `params.arguments`: an object of a few members with short keys kept as its members
 /// ([`SmallObject`]: no map, no key allocated), any other read as the value reader reads it. A
 /// repeated key is refused where it is read, as there; an object that outgrows the members
@@ -871,7 +920,14 @@ impl<'de> Visitor<'de> for MetaSeed<'_, '_> {
                     parts.protocol_version = Some(access.next_value_seed(version)?);
                     continue;
                 }
-                MetaKey::Capabilities => (&mut parts.capabilities, META_CLIENT_CAPABILITIES),
+                MetaKey::Capabilities => {
+                    if parts.capabilities.is_some() {
+                        return Err(inside.repeated(META_CLIENT_CAPABILITIES.into()));
+                    }
+                    let capabilities = access.next_value_seed(CapabilitiesSeed(inside))?;
+                    parts.capabilities = Some(capabilities);
+                    continue;
+                }
                 MetaKey::ClientInfo => (&mut parts.client_info, META_CLIENT_INFO),
                 MetaKey::ProgressToken => (&mut parts.progress_token, PROGRESS_TOKEN),
                 MetaKey::LogLevel => (&mut parts.log_level, META_LOG_LEVEL),
