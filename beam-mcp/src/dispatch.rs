@@ -55,7 +55,7 @@ pub(crate) async fn run<T>(
     context: Context,
     start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
 ) -> Ran<T> {
-    let (span, started, _counted) = opened(call, context.meta());
+    let (span, started, _counted) = opened(call, Some(context.meta()));
     // What a timed-out call still running on the blocking pool sees as `is_cancelled()`.
     let on_timeout = call.limit.map(|_| context.clone());
     let asking = context.clone();
@@ -94,9 +94,9 @@ pub(crate) async fn run<T>(
 #[inline(always)]
 fn opened(
     call: &Call,
-    meta: &serde_json::Map<String, serde_json::Value>,
+    meta: Option<&serde_json::Map<String, serde_json::Value>>,
 ) -> (tracing::Span, Option<Instant>, Counted) {
-    let text = |key: &str| meta.get(key).and_then(|v| v.as_str());
+    let text = |key: &str| meta?.get(key)?.as_str();
     let span = tracing::info_span!(
         "mcp.call",
         kind = call.kind,
@@ -173,11 +173,11 @@ impl<T> Waiting<T> {
 /// (with a waker that wakes nothing): host code that answers at once (most) is answered with
 /// no future boxed and nothing awaited. What waits is handed back ([`First::Waits`]); its next
 /// poll, where it is awaited, registers the real waker. Called within a runtime's context.
-/// `meta`: the request's `_meta` (its trace context), read where the caller keeps it (the
-/// context handed on may be [`Context::inert`]).
+/// `meta`: the request's `_meta` (its trace context; `None` when it has no other members),
+/// read where the caller keeps it (the context handed on may be [`Context::inert`]).
 pub(crate) fn first_poll<T>(
     call: &Call,
-    meta: &serde_json::Map<String, serde_json::Value>,
+    meta: Option<&serde_json::Map<String, serde_json::Value>>,
     context: Context,
     start: impl FnOnce(Context) -> Pin<Box<dyn Future<Output = T> + Send>>,
 ) -> First<T> {

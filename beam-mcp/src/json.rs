@@ -233,6 +233,11 @@ impl Sparse {
         self.get(key).is_some()
     }
 
+    /// The map, when there is one.
+    pub(crate) fn as_map(&self) -> Option<&Map<String, Value>> {
+        self.0.as_deref()
+    }
+
     /// Takes the member `key` out, without making a map where there is none.
     pub(crate) fn remove(&mut self, key: &str) -> Option<Value> {
         self.0.as_mut()?.remove(key)

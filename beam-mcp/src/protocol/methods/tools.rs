@@ -179,7 +179,7 @@ pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
     if in_place && !tool.reads_request && request.begun.is_none() && request.round.is_none() {
         // Host code that never reads its context (and has no round to ask by): none is made
         // unless it waits, when its exchange needs one to be cancelled by.
-        return match dispatch::first_poll(&call, &request.meta, Context::inert(), start) {
+        return match dispatch::first_poll(&call, request.meta.as_map(), Context::inert(), start) {
             First::Ran(ran) => Answer::Ended(None, outcome(&call.name, output.as_ref(), ran)),
             First::Waits(waiting) => {
                 let begun = request.begin_with(server, false);
@@ -193,7 +193,8 @@ pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
     let begun = request.begin(server, tool.takes_context);
     if in_place && begun.context.outbox().is_none() {
         let asking = begun.context.clone();
-        return match dispatch::first_poll(&call, asking.meta(), begun.context.clone(), start) {
+        return match dispatch::first_poll(&call, Some(asking.meta()), begun.context.clone(), start)
+        {
             First::Ran(ran) => {
                 let ended = finished(server, &asking, &call.name, output.as_ref(), ran);
                 Answer::Ended(Some(begun), ended)
