@@ -202,8 +202,12 @@ impl Server {
             });
             return self.notification(session, &method, params.as_deref(), meta_parts);
         };
-        let mut no_params = Params::default();
-        let params = params.unwrap_or(&mut no_params);
+        // Made only for a request without params (an unused one is still dropped).
+        let mut no_params = None;
+        let params = match params {
+            Some(params) => params,
+            None => no_params.insert(Params::default()),
+        };
         let meta = match self.meta(params_meta.as_mut(), session) {
             Ok(meta) => meta,
             Err(error) => {
