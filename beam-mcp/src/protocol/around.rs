@@ -32,7 +32,7 @@ impl Server {
         let id = request.id.clone();
         let era = request.era;
         let catalog = self.catalog();
-        let (item, takes_context) = match named(&catalog, request.method, &request.params) {
+        let (item, takes_context) = match named(&catalog, request.method, request.params) {
             Some((item, takes_context)) => (Some(item), takes_context),
             None => (None, false),
         };
@@ -46,7 +46,7 @@ impl Server {
         if request.method == "tools/call"
             && let Some(name) = request.params.name()
             && let Some(tool) = catalog.tool(name)
-            && let Err(error) = super::door::check_tool(request.door, tool, &request.params)
+            && let Err(error) = super::door::check_tool(request.door, tool, request.params)
         {
             return Answer::Now(Err(error));
         }

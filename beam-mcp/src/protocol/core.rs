@@ -405,10 +405,10 @@ impl Server {
                 self.decorate(&mut result);
                 return Answer::Now(Ok(result));
             }
-            "initialize" if !stateless => methods::initialize(self, session, &request.params),
+            "initialize" if !stateless => methods::initialize(self, session, request.params),
             "ping" if !stateless => Ok(Value::Object(Map::new())),
             "logging/setLevel" if !stateless && serves.logging => {
-                methods::set_level(session, &request.params)
+                methods::set_level(session, request.params)
             }
             "shutdown" => {
                 session.close();
@@ -419,32 +419,32 @@ impl Server {
                 return Answer::Silent;
             }
             "tools/list" if serves.tools => {
-                methods::list_tools(self, &request.params, era, request.schema_profile(self))
+                methods::list_tools(self, request.params, era, request.schema_profile(self))
             }
             "tools/call" if serves.tools => {
                 return methods::call_tool(self, request);
             }
             "resources/list" if serves.resources => {
-                methods::list_resources(self, &request.params, era)
+                methods::list_resources(self, request.params, era)
             }
             "resources/templates/list" if serves.resources => {
-                methods::list_templates(self, &request.params, era)
+                methods::list_templates(self, request.params, era)
             }
             "resources/read" if serves.resources => {
                 return methods::read_resource(self, request);
             }
-            "prompts/list" if serves.prompts => methods::list_prompts(self, &request.params, era),
+            "prompts/list" if serves.prompts => methods::list_prompts(self, request.params, era),
             "prompts/get" if serves.prompts => {
                 return methods::get_prompt(self, request);
             }
             "skills/list" if self.has_extension(crate::skill::EXTENSION) => {
-                methods::list_skills(self, &request.params, era)
+                methods::list_skills(self, request.params, era)
             }
             "skills/get" if self.has_extension(crate::skill::EXTENSION) => {
-                methods::get_skill(self, &request.params, era)
+                methods::get_skill(self, request.params, era)
             }
             "resources/directory/read" if self.has_extension(crate::skill::EXTENSION) => {
-                methods::read_directory(self, &request.params, era)
+                methods::read_directory(self, request.params, era)
             }
             "completion/complete" if serves.completions => {
                 return methods::complete(self, request);
@@ -462,10 +462,10 @@ impl Server {
                 return methods::cancel_task(self, request);
             }
             "resources/subscribe" if !stateless && self.live().is_some() => {
-                methods::subscribe(session, &request.params, true)
+                methods::subscribe(session, request.params, true)
             }
             "resources/unsubscribe" if !stateless && self.live().is_some() => {
-                methods::subscribe(session, &request.params, false)
+                methods::subscribe(session, request.params, false)
             }
             other => Err(ProtocolError::MethodNotFound(other.to_owned())),
         };

@@ -180,7 +180,7 @@ impl<'a> Request<'a> {
             let round = Round::take(
                 &server.inner.state_keys,
                 self.method,
-                &mut self.params,
+                self.params,
                 principal,
             )
             .map_err(|error| match error {

@@ -16,7 +16,7 @@ use crate::server::Server;
 
 /// Checks the reference and the argument now; runs the completer later (it may wait).
 pub(crate) fn complete(server: &Server, request: &mut Request<'_>) -> Answer {
-    let (item, def, asked) = match resolve(server, &request.params) {
+    let (item, def, asked) = match resolve(server, request.params) {
         Ok(found) => found,
         Err(error) => return Answer::Now(Err(error)),
     };

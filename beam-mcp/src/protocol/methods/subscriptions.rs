@@ -62,7 +62,7 @@ fn filter(params: &Params) -> Result<(Filter, Map<String, Value>), ProtocolError
 /// server closes its subscriptions or the connection ends, silently when cancelled.
 pub(crate) fn listen(server: &Server, request: &mut Request<'_>) -> Answer {
     let id = request.id.clone();
-    let (wanted, honoured) = match filter(&request.params) {
+    let (wanted, honoured) = match filter(request.params) {
         Ok(found) => found,
         Err(error) => return Answer::Now(Err(error)),
     };

@@ -80,7 +80,7 @@ async fn loaded(
 
 /// `tasks/get`: the task, with its result, its error or the asks it waits on.
 pub(crate) fn get(server: &Server, request: &mut Request<'_>) -> Answer {
-    match named(server, &request) {
+    match named(server, request) {
         Ok(Named::Here(task)) => Answer::Now(Ok(Value::Object(task.detailed()))),
         Ok(Named::Shared { share, id, owner }) => {
             let begun = request.begin(server, false);
@@ -96,7 +96,7 @@ pub(crate) fn get(server: &Server, request: &mut Request<'_>) -> Answer {
 
 /// `tasks/update`: answers to the asks the task waits on; an empty acknowledgement.
 pub(crate) fn update(server: &Server, request: &mut Request<'_>) -> Answer {
-    let named = match named(server, &request) {
+    let named = match named(server, request) {
         Ok(named) => named,
         Err(error) => return Answer::Now(Err(error)),
     };
@@ -130,7 +130,7 @@ pub(crate) fn update(server: &Server, request: &mut Request<'_>) -> Answer {
 /// acknowledgement either way. A task another replica runs is marked cancelled in the store at
 /// once (so every replica reads it so), and its replica is told to drop its host code.
 pub(crate) fn cancel(server: &Server, request: &mut Request<'_>) -> Answer {
-    match named(server, &request) {
+    match named(server, request) {
         Ok(Named::Here(task)) => {
             task.cancel();
             Answer::Now(Ok(Value::Object(Map::new())))

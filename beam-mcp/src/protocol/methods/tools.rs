@@ -76,7 +76,7 @@ pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
         return Answer::Now(Err(error));
     };
     // The transport's rules for this tool (HTTP: `Mcp-Param-*`), then the capabilities.
-    if let Err(error) = crate::protocol::door::check_tool(request.door, tool, &request.params) {
+    if let Err(error) = crate::protocol::door::check_tool(request.door, tool, request.params) {
         return Answer::Now(Err(error));
     }
     // A request that names the client's capabilities is refused when it lacks one the tool
@@ -87,7 +87,7 @@ pub(crate) fn call_tool(server: &Server, request: &mut Request<'_>) -> Answer {
         let missing: Vec<String> = tool
             .client_capabilities
             .iter()
-            .filter(|c| !declared.contains_key(**c))
+            .filter(|c| !declared.contains_key(c))
             .map(|c| (*c).to_owned())
             .collect();
         if !missing.is_empty() {
