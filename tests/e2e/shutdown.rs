@@ -257,3 +257,62 @@ fn stdio_sigterm_is_an_end_of_input_the_running_call_is_answered_and_the_process
     assert!(status.success(), "{status:?}");
     drop(stdin);
 }
+
+#[test]
+fn stdio_sigterm_after_calls_answered_at_once_does_not_wait_out_the_grace() {
+    use std::io::Write;
+    // The reader keeps the slot a call answered at once ran in, for the next message; the
+    // graceful end takes it back. Were it kept, the end would wait for it until the 10 s grace
+    // ran out.
+    let mut child = Command::new(fixture_path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the fixture");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    wait_until("the fixture catches SIGTERM", || {
+        catches_signal(child.id(), 15)
+    });
+    for id in 1..=3 {
+        // An async tool that answers at its first poll, at 2026-07-28 with no log level asked
+        // (a synchronous tool runs on the blocking pool, and a request that streams its logs
+        // runs in a task: each holds its own slot).
+        let steps = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "steps", "arguments": { "count": 0, "delay_ms": 0 },
+                "_meta": modern_meta() } });
+        writeln!(stdin, "{steps}").unwrap();
+        stdin.flush().unwrap();
+        // Anything it sends before its answer (none is asked for) is passed over.
+        let answer = loop {
+            let mut line = String::new();
+            stdout.read_line(&mut line).expect("read the answer");
+            let message: Value = serde_json::from_str(&line).expect("one JSON line");
+            if message.get("id").is_some() {
+                break message;
+            }
+        };
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+    }
+    let signalled = Instant::now();
+    let sent = Command::new("kill")
+        .args(["-TERM".to_owned(), child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    // stdin stays open: the reader is blocked in a read, holding no lock the end waits for.
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            signalled.elapsed() < Duration::from_secs(5),
+            "still running 5 s after SIGTERM with nothing in flight"
+        );
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success(), "{status:?}");
+    drop(stdin);
+}
