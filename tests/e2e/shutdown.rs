@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -202,17 +202,32 @@ fn a_second_signal_ends_the_grace_at_once() {
     );
 }
 
-#[test]
-fn stdio_sigterm_is_an_end_of_input_the_running_call_is_answered_and_the_process_exits_0() {
-    use std::io::Write;
+/// The fixture serving its stdin and stdout: the process, its input and its output.
+fn spawn_stdio() -> (Child, ChildStdin, BufReader<ChildStdout>) {
     let mut child = Command::new(fixture_path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn the fixture");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    (child, stdin, stdout)
+}
+
+/// Sends SIGTERM to `child` with the `kill` command.
+fn sigterm(child: &Child) {
+    let sent = Command::new("kill")
+        .args(["-TERM".to_owned(), child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+}
+
+#[test]
+fn stdio_sigterm_is_an_end_of_input_the_running_call_is_answered_and_the_process_exits_0() {
+    use std::io::Write;
+    let (mut child, mut stdin, mut stdout) = spawn_stdio();
     let sleepy = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": { "name": "sleepy", "arguments": { "ms": 3000 } } });
     writeln!(stdin, "{sleepy}").unwrap();
@@ -235,11 +250,7 @@ fn stdio_sigterm_is_an_end_of_input_the_running_call_is_answered_and_the_process
         assert_eq!(answer["id"], id, "sleepy ended before the signal: {answer}");
         answer["result"]["structuredContent"]["started"] == 1
     });
-    let sent = Command::new("kill")
-        .args(["-TERM".to_owned(), child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(sent.success());
+    sigterm(&child);
     // stdin stays open: the signal alone ends the input.
     let mut line = String::new();
     stdout.read_line(&mut line).expect("read the answer");
@@ -264,14 +275,7 @@ fn stdio_sigterm_after_calls_answered_at_once_does_not_wait_out_the_grace() {
     // The reader keeps the slot a call answered at once ran in, for the next message; the
     // graceful end takes it back. Were it kept, the end would wait for it until the 10 s grace
     // ran out.
-    let mut child = Command::new(fixture_path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn the fixture");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let (mut child, mut stdin, mut stdout) = spawn_stdio();
     wait_until("the fixture catches SIGTERM", || {
         catches_signal(child.id(), 15)
     });
@@ -297,11 +301,7 @@ fn stdio_sigterm_after_calls_answered_at_once_does_not_wait_out_the_grace() {
         assert_eq!(answer["result"]["isError"], false, "{answer}");
     }
     let signalled = Instant::now();
-    let sent = Command::new("kill")
-        .args(["-TERM".to_owned(), child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(sent.success());
+    sigterm(&child);
     // stdin stays open: the reader is blocked in a read, holding no lock the end waits for.
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
